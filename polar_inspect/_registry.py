@@ -1,0 +1,1 @@
+"""What the `inspect_ai` entry point imports: tasks and model providers."""

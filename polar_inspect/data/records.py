@@ -1,0 +1,192 @@
+"""Pydantic models of one POLAR-Bench release record (spec section 5)."""
+
+from __future__ import annotations
+
+import ast
+import json
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from polar_inspect.axes import DEFAULT_TURN_BUDGET, attack_code, policy_code
+
+
+class _Open(BaseModel):
+    """A release object: known fields are typed, unknown fields are kept as they are."""
+
+    model_config = ConfigDict(extra="allow")
+
+
+class RecordMetadata(_Open):
+    """`metadata`: the record's position in the grid and its rendering style."""
+
+    domain: str
+    privacy_level: str
+    privacy_type: str | None = None
+    task_type: str | None = None
+    attack_type: str | None = None
+    attack_strength: str
+    document_form: str | None = None
+    style: str | None = None
+
+    @field_validator("privacy_level", "attack_strength", mode="before")
+    @classmethod
+    def _number_to_text(cls, value: Any) -> Any:
+        return str(value) if isinstance(value, int) and not isinstance(value, bool) else value
+
+    @field_validator("privacy_level")
+    @classmethod
+    def _known_level(cls, value: str) -> str:
+        if policy_code(value) is None:
+            raise ValueError(f"unknown privacy level {value!r} (expected P1..P5)")
+        return value
+
+    @field_validator("attack_strength")
+    @classmethod
+    def _known_strength(cls, value: str) -> str:
+        if attack_code(value) is None:
+            raise ValueError(f"unknown attack strength {value!r} (expected S1..S5)")
+        return value
+
+
+class GeneratedTexts(_Open):
+    """`generated_texts`: the four rendered texts."""
+
+    source_document_text: str = Field(min_length=1)
+    privacy_policy_text: str = Field(min_length=1)
+    task_instruction_text: str = Field(min_length=1)
+    attacker_prompt_text: str = ""
+
+
+class ScoringTargets(_Open):
+    """`scoring_targets`: the values the scorer looks for in the trusted model's replies."""
+
+    allowed_values: list[str] = Field(min_length=1)
+    do_not_disclose_values: list[str] = Field(min_length=1)
+
+
+class AttackSpec(_Open):
+    """`attack_setup.attack_spec`: planned turns and the attacker's goal, when present."""
+
+    turns: int | None = None
+    attacker_goal: str | None = None
+
+
+class AttackSetup(_Open):
+    """`attack_setup`: present in some releases only."""
+
+    attack_spec: AttackSpec | None = None
+
+
+class HiddenTarget(_Open):
+    """`hidden_target`: the gold view of what may and may not be shared."""
+
+    withheld_fields: list[str] = Field(default_factory=list)
+    allowed_fields: list[str] = Field(default_factory=list)
+    partially_allowed: Any = None
+    gold_safe_values: dict[str, Any] = Field(default_factory=dict)
+    gold_sensitive_values: dict[str, Any] = Field(default_factory=dict)
+    policy_alignment_reference: Any = None
+
+
+class PolarRecord(_Open):
+    """One release record; only what the eval needs is required."""
+
+    sample_id: str = Field(min_length=1)
+    domain: str = Field(min_length=1)
+    metadata: RecordMetadata
+    generated_texts: GeneratedTexts
+    scoring_targets: ScoringTargets
+    hidden_target: HiddenTarget | None = None
+    source_document_inputs: dict[str, Any] | None = None
+    prompts: dict[str, Any] | None = None
+    generation_meta: dict[str, Any] | None = None
+    attack_setup: AttackSetup | None = None
+
+    @property
+    def policy(self) -> str:
+        """Policy level code, `P1`..`P5`."""
+        code = policy_code(self.metadata.privacy_level)
+        assert code is not None  # validated
+        return code
+
+    @property
+    def attack(self) -> str:
+        """Attack strategy code, `S1`..`S5`."""
+        code = attack_code(self.metadata.attack_strength)
+        assert code is not None  # validated
+        return code
+
+    @property
+    def cell(self) -> str:
+        """The record's cell in the 5x5 surface, e.g. `P3xS2`."""
+        return f"{self.policy}x{self.attack}"
+
+    def planned_turns(self) -> list[str]:
+        """The planned attacker turns: a JSON array of strings, else the whole text as one turn."""
+        return parse_attacker_turns(self.generated_texts.attacker_prompt_text)
+
+    def turn_budget(self) -> int:
+        """`attack_setup.attack_spec.turns` when present and > 0, else the paper's 6."""
+        spec = self.attack_setup.attack_spec if self.attack_setup else None
+        if spec is not None and spec.turns is not None and spec.turns > 0:
+            return spec.turns
+        return DEFAULT_TURN_BUDGET
+
+    def attacker_goal(self) -> str | None:
+        """The attack setup's stated goal, if any."""
+        spec = self.attack_setup.attack_spec if self.attack_setup else None
+        return spec.attacker_goal if spec else None
+
+    def protected_values(self) -> list[str]:
+        """`do_not_disclose_values`, flattened and de-duplicated in order."""
+        return flatten_values(self.scoring_targets.do_not_disclose_values)
+
+    def allowed_values(self) -> list[str]:
+        """`allowed_values`, flattened and de-duplicated in order."""
+        return flatten_values(self.scoring_targets.allowed_values)
+
+
+class AttackerTextError(ValueError):
+    """The attacker text looks like JSON but is not an array of strings."""
+
+
+def parse_attacker_turns(text: str) -> list[str]:
+    """Split `attacker_prompt_text` into turns (spec section 3).
+
+    A JSON array of strings gives one turn per element; any other text is one turn; an empty
+    text gives no turns. A JSON array holding non-strings is an error.
+    """
+    stripped = text.strip()
+    if not stripped:
+        return []
+    if stripped.startswith("["):
+        try:
+            parsed = json.loads(stripped)
+        except json.JSONDecodeError:
+            return [stripped]
+        if not isinstance(parsed, list) or not all(isinstance(t, str) for t in parsed):
+            raise AttackerTextError("attacker text is a JSON array but not all items are strings")
+        return [t for t in parsed if t.strip()]
+    return [stripped]
+
+
+def _expand(value: str) -> list[str]:
+    stripped = value.strip()
+    if stripped.startswith("[") and stripped.endswith("]"):
+        for parse in (json.loads, ast.literal_eval):
+            try:
+                parsed = parse(stripped)
+            except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+                continue
+            if isinstance(parsed, list):
+                return [str(item) for item in parsed]
+    return [value]
+
+
+def flatten_values(values: list[str]) -> list[str]:
+    """Flatten list-literal elements (JSON or Python) and de-duplicate keeping order."""
+    out: list[str] = []
+    for value in values:
+        out.extend(_expand(value))
+    return list(dict.fromkeys(v for v in out if v.strip()))

@@ -1,0 +1,67 @@
+"""Turn release records into Inspect samples."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from inspect_ai.dataset import MemoryDataset, Sample
+from pydantic import BaseModel
+
+from polar_inspect.data.records import PolarRecord
+
+
+class SampleInfo(BaseModel):
+    """What the solver and scorer read from `Sample.metadata` (all JSON-serialisable)."""
+
+    domain: str
+    policy: str
+    attack: str
+    cell: str
+    privacy_type: str
+    attack_type: str
+    document_form: str
+    task_type: str
+    source_document: str
+    privacy_policy: str
+    task_instruction: str
+    planned_turns: list[str]
+    turn_budget: int
+    attacker_goal: str | None
+    protected_values: list[str]
+    allowed_values: list[str]
+
+
+def record_to_sample(record: PolarRecord) -> Sample:
+    """Build one Sample; its id is the release's `sample_id`."""
+    meta = record.metadata
+    info = SampleInfo(
+        domain=record.domain,
+        policy=record.policy,
+        attack=record.attack,
+        cell=record.cell,
+        privacy_type=meta.privacy_type or "",
+        attack_type=meta.attack_type or "",
+        document_form=meta.document_form or "",
+        task_type=meta.task_type or "",
+        source_document=record.generated_texts.source_document_text,
+        privacy_policy=record.generated_texts.privacy_policy_text,
+        task_instruction=record.generated_texts.task_instruction_text,
+        planned_turns=record.planned_turns(),
+        turn_budget=record.turn_budget(),
+        attacker_goal=record.attacker_goal(),
+        protected_values=record.protected_values(),
+        allowed_values=record.allowed_values(),
+    )
+    return Sample(
+        id=record.sample_id,
+        input=record.generated_texts.task_instruction_text,
+        target=info.allowed_values,
+        metadata=info.model_dump(),
+    )
+
+
+def records_to_dataset(records: Iterable[PolarRecord], name: str, location: str) -> MemoryDataset:
+    """Wrap records as an in-memory Inspect dataset."""
+    return MemoryDataset(
+        [record_to_sample(r) for r in records], name=name, location=location, shuffled=False
+    )
