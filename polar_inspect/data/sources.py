@@ -168,8 +168,10 @@ def _sha256(path: Path) -> str:
 def _hub_offline() -> bool:
     from huggingface_hub import constants
 
-    flag = os.environ.get("HF_HUB_OFFLINE", "").strip().upper()
-    return flag in ("1", "ON", "YES", "TRUE") or constants.is_offline_mode()
+    flag = os.environ.get("HF_HUB_OFFLINE")
+    if flag is None:
+        return constants.is_offline_mode()
+    return flag.strip().upper() in ("1", "ON", "YES", "TRUE")
 
 
 def _hub_cache() -> str | None:
