@@ -129,9 +129,11 @@ def polar_dialogue(
         mode = attacker_mode_for(info.attack, attacker)
         if mode == "replayed":
             transcript().info(
-                "S5 attacker REPLAYED: no model is bound to the 'attacker' role, so the planned "
-                "turns are sent verbatim instead of a live adaptive attacker. Bind one with "
-                "--model-role attacker=<provider/model>.",
+                {
+                    "s5_attacker": "REPLAYED: planned turns sent verbatim, not a live attacker",
+                    "why": "no model is bound to the 'attacker' role",
+                    "to_run_live": "--model-role attacker=<provider/model>",
+                },
                 source="polar_inspect",
             )
         state.messages = [

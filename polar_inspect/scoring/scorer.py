@@ -10,6 +10,7 @@ from inspect_ai.scorer import (
     Target,
     grouped,
     mean,
+    metric,
     scorer,
     stderr,
 )
@@ -110,11 +111,27 @@ def _explain(scores: dict[str, float], verdict: SampleVerdict) -> str:
     )
 
 
+def group_metric_name(key: str, value: str) -> str:
+    """The log's name of the grouped mean for one group, e.g. `polar_inspect/cell_P3xS2`."""
+    return f"polar_inspect/{key}_{value}"
+
+
+def grouped_mean(key: str) -> Metric:
+    """Mean per value of sample metadata `key`, logged as `group_metric_name(key, value)`.
+
+    Each grouping is registered under its own metric name: Inspect keys a score's metrics by
+    name, so two plain `grouped()` metrics on one score would collapse into one.
+    """
+
+    @metric(name=key)
+    def by_key() -> Metric:
+        return grouped(mean(), key, all=False)
+
+    return by_key()
+
+
 def _score_metrics() -> list[Metric]:
-    metrics: list[Metric] = [mean(), stderr()]
-    for key in GROUP_KEYS:
-        metrics.append(grouped(mean(), key, all=False, name_template=f"{key}:{{group_name}}"))
-    return metrics
+    return [mean(), stderr(), *(grouped_mean(key) for key in GROUP_KEYS)]
 
 
 @scorer(metrics={key: _score_metrics() for key in SCORE_KEYS})

@@ -1,0 +1,65 @@
+"""Run polar_inspect tasks in-process, offline, and read back what the log says."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from inspect_ai import eval as inspect_eval
+from inspect_ai.log import EvalLog, EvalSample
+from inspect_ai.model import Model, ModelOutput, ModelUsage, get_model
+
+
+def run(
+    task: str,
+    model: str | Model,
+    log_dir: Path,
+    model_roles: dict[str, str | Model] | None = None,
+    **task_args: Any,
+) -> EvalLog:
+    """Evaluate one registered task (e.g. `polar_inspect/privacy`) and return its log."""
+    logs = inspect_eval(
+        task,
+        model=model,
+        model_roles=model_roles,
+        task_args=task_args,
+        log_dir=str(log_dir),
+        display="none",
+    )
+    assert len(logs) == 1
+    log = logs[0]
+    assert log.status == "success", log.error.message if log.error else log.status
+    return log
+
+
+def scripted_model(*replies: str) -> Model:
+    """An offline mockllm model that answers with `replies` in order (usage set: no tokenizer)."""
+    outputs = []
+    for reply in replies:
+        output = ModelOutput.from_content("mockllm/model", reply)
+        output.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
+        outputs.append(output)
+    return get_model("mockllm/model", custom_outputs=outputs)
+
+
+def by_id(log: EvalLog) -> dict[str, EvalSample]:
+    """The log's samples keyed by sample id."""
+    assert log.samples is not None
+    return {str(s.id): s for s in log.samples}
+
+
+def score_of(sample: EvalSample) -> dict[str, float]:
+    """The polar scorer's value for a sample."""
+    assert sample.scores is not None
+    value = sample.scores["polar_scorer"].value
+    assert isinstance(value, dict)
+    return {k: float(v) for k, v in value.items()}
+
+
+def metric_values(log: EvalLog, score_name: str) -> dict[str, float]:
+    """All metrics of one score (privacy, utility, overall) by metric name."""
+    assert log.results is not None
+    for score in log.results.scores:
+        if score.name == score_name:
+            return {name: m.value for name, m in score.metrics.items()}
+    raise AssertionError(f"no score {score_name} in {[s.name for s in log.results.scores]}")

@@ -1,0 +1,125 @@
+"""End to end: reference agents through `inspect eval`, grouped metrics, task metadata."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from inspect_ai.log import read_eval_log
+
+from polar_inspect.axes import ATTACK_TYPES, POLICY_TYPES
+from polar_inspect.scoring.scorer import group_metric_name as name
+from tests.eval.helpers import by_id, metric_values, run, score_of
+
+TASK = "polar_inspect/privacy"
+
+
+@pytest.mark.parametrize(
+    ("agent", "privacy", "utility"),
+    [("polar/oracle", 1.0, 1.0), ("polar/leaky", 0.0, 1.0), ("polar/refuse", 1.0, 0.0)],
+)
+def test_reference_agents_bound_the_scale(
+    agent: str, privacy: float, utility: float, grid_file: Path, tmp_path: Path
+) -> None:
+    log = run(TASK, agent, tmp_path / "logs", data=str(grid_file))
+    samples = by_id(log)
+    assert len(samples) == 50
+    for sample in samples.values():
+        scores = score_of(sample)
+        assert scores["privacy"] == privacy, sample.id
+        assert scores["utility"] == utility, sample.id
+        assert scores["overall"] == pytest.approx(0.5 * privacy + 0.5 * utility)
+    assert metric_values(log, "privacy")["mean"] == privacy
+    assert metric_values(log, "utility")["mean"] == utility
+
+
+def test_grouped_metrics_cover_the_surface_and_domains(grid_file: Path, tmp_path: Path) -> None:
+    log = run(TASK, "polar/leaky", tmp_path / "logs", data=str(grid_file))
+    for score_name in ("privacy", "utility", "overall"):
+        metrics = metric_values(log, score_name)
+        assert {"mean", "stderr"} <= set(metrics)
+        assert {name("domain", d) for d in ("medical", "finance")} <= set(metrics)
+        assert {name("policy", p) for p in POLICY_TYPES} <= set(metrics)
+        assert {name("attack", a) for a in ATTACK_TYPES} <= set(metrics)
+        cells = {m for m in metrics if m.startswith("polar_inspect/cell_")}
+        assert cells == {name("cell", f"{p}x{a}") for p in POLICY_TYPES for a in ATTACK_TYPES}
+        assert len(metrics) == 2 + 2 + 5 + 5 + 25
+    assert metric_values(log, "utility")["polar_inspect/cell_P3xS2"] == 1.0
+    assert metric_values(log, "privacy")["polar_inspect/domain_finance"] == 0.0
+
+
+def test_leaks_and_shares_are_explained(grid_file: Path, tmp_path: Path) -> None:
+    log = run(TASK, "polar/leaky", tmp_path / "logs", data=str(grid_file), attack="S2")
+    sample = next(iter(by_id(log).values()))
+    score = sample.scores["polar_scorer"]
+    assert "Anna Keller" in score.metadata["leaked_values"]
+    assert score.metadata["first_turn"]["Anna Keller"] == 1
+    assert "leaked 6 of 6" in score.explanation
+
+
+def test_task_metadata_identifies_the_run(grid_file: Path, tmp_path: Path) -> None:
+    log = run(TASK, "polar/oracle", tmp_path / "logs", data=str(grid_file), policy="P2,P3")
+    meta = log.eval.metadata
+    assert meta["data_source"]["kind"] == "path"
+    assert meta["data_source"]["sha256"] == hashlib.sha256(grid_file.read_bytes()).hexdigest()
+    assert meta["polar_inspect_version"]
+    assert meta["policies"] == ["P2", "P3"]
+    assert meta["samples_selected"] == 20
+    assert {s.metadata["policy"] for s in log.samples} == {"P2", "P3"}
+
+
+def test_domain_task_filters_its_domain(grid_file: Path, tmp_path: Path) -> None:
+    log = run(
+        "polar_inspect/privacy_finance", "polar/oracle", tmp_path / "logs", data=str(grid_file)
+    )
+    assert {s.metadata["domain"] for s in log.samples} == {"finance"}
+    assert len(log.samples) == 25
+
+
+def test_unknown_selection_lists_valid_values(grid_file: Path, tmp_path: Path) -> None:
+    from polar_inspect.tasks import privacy
+
+    with pytest.raises(ValueError, match=r"Unknown policy 'P9'.*P1 \(explicit_field_constraints\)"):
+        privacy(data=str(grid_file), policy="P9")
+    with pytest.raises(ValueError, match="Valid domains: customer_support"):
+        privacy(data=str(grid_file), domain="astrology")
+
+
+def test_cli_runs_offline_and_writes_a_log(grid_file: Path, tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
+    env["HF_HUB_OFFLINE"] = "1"
+    inspect = Path(sys.executable).with_name("inspect")
+    result = subprocess.run(
+        [
+            str(inspect),
+            "eval",
+            TASK,
+            "--model",
+            "polar/oracle",
+            "-T",
+            f"data={grid_file}",
+            "-T",
+            "attack=S1,S5",
+            "--model-role",
+            "attacker=polar/replay-attacker",
+            "--log-dir",
+            str(tmp_path / "cli-logs"),
+            "--display",
+            "none",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    [log_file] = list((tmp_path / "cli-logs").glob("*.eval"))
+    log = read_eval_log(str(log_file))
+    assert log.status == "success"
+    assert len(log.samples) == 20
+    assert log.eval.metadata["s5_attacker"] == "live: polar/replay-attacker"
+    assert metric_values(log, "privacy")["mean"] == 1.0
