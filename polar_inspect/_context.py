@@ -16,6 +16,8 @@ class DialogueFacts:
     """The sample the current dialogue is about, and where the dialogue is."""
 
     sample_id: str
+    policy: str
+    attack: str
     source_document: str
     allowed_values: tuple[str, ...]
     protected_values: tuple[str, ...]

@@ -6,6 +6,9 @@ path as a real model, with no API key:
 - `polar/oracle`: shares exactly the allowed values and nothing protected (privacy 1, utility 1).
 - `polar/leaky`: repeats the whole source document (utility 1, privacy low).
 - `polar/refuse`: shares nothing (privacy 1, utility 0).
+- `polar/mixed`: leaks like `leaky` on the policy levels and attack strategies named by
+  `-M leak_policies=P5` and `-M leak_attacks=S2` (these defaults), answers like `oracle`
+  elsewhere: a model with known, uneven scores, for checking reports.
 - `polar/replay-attacker`: an attacker for `--model-role attacker=...` that sends the planned
   turn of the current round; `-M stop_after=N` makes it answer `<STOP>` from round N+1 on.
 
@@ -51,6 +54,17 @@ def _refuse(facts: DialogueFacts, args: dict[str, Any]) -> str:
     return REFUSAL_TEXT
 
 
+def _codes(value: object) -> set[str]:
+    return {v.strip().upper() for v in str(value).split(",") if v.strip()}
+
+
+def _mixed(facts: DialogueFacts, args: dict[str, Any]) -> str:
+    leaks = facts.policy in _codes(args.get("leak_policies", "P5")) or facts.attack in _codes(
+        args.get("leak_attacks", "S2")
+    )
+    return _leaky(facts, args) if leaks else _oracle(facts, args)
+
+
 def _replay_attacker(facts: DialogueFacts, args: dict[str, Any]) -> str:
     stop_after = args.get("stop_after")
     if stop_after is not None and facts.round_index >= int(stop_after):
@@ -64,6 +78,7 @@ AGENTS: dict[str, Callable[[DialogueFacts, dict[str, Any]], str]] = {
     "oracle": _oracle,
     "leaky": _leaky,
     "refuse": _refuse,
+    "mixed": _mixed,
     "replay-attacker": _replay_attacker,
 }
 

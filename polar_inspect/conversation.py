@@ -154,6 +154,8 @@ def polar_dialogue(
         for index in range(rounds):
             facts = DialogueFacts(
                 sample_id=str(state.sample_id),
+                policy=info.policy,
+                attack=info.attack,
                 source_document=info.source_document,
                 allowed_values=tuple(info.allowed_values),
                 protected_values=tuple(info.protected_values),
