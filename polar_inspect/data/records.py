@@ -317,7 +317,10 @@ def parse_records(data: bytes, origin: str) -> list[PolarRecord]:
         lines = [(n, line) for n, line in enumerate(data.splitlines(), 1) if line.strip()]
         data = b"[" + b",".join(line for _, line in lines) + b"]"
     elif data[first.start()] != ord("["):
-        raise RecordError(origin, [_file_problem(_not_records(data))])
+        kind = _json_kind(_read_json(data, origin))
+        raise RecordError(
+            origin, [_file_problem(f"its top-level JSON value is {kind}; {_EXPECTED_SHAPE}")]
+        )
     try:
         records = _RECORD_LIST.validate_json(data)
     except ValidationError:
@@ -342,7 +345,7 @@ def _explain(
     found: list[tuple[int, RecordProblem]] = []
     items: list[tuple[int, str, Any]] = []  # (position, where, raw item) of items that parse
     if array is not None:
-        items = [(i, f"index {i}", item) for i, item in enumerate(_json_or_error(array, origin))]
+        items = [(i, f"index {i}", item) for i, item in enumerate(_read_json(array, origin))]
     else:
         assert lines is not None
         for n, line in lines:
@@ -375,21 +378,15 @@ def _is_one_object(text: bytes) -> bool:
         return False
 
 
-def _json_or_error(data: bytes, origin: str) -> Any:
+def _read_json(data: bytes, origin: str) -> Any:
+    """The parsed value, or a RecordError saying why the bytes are not JSON."""
     try:
         return json.loads(data.decode("utf-8"))
-    except ValueError:
-        raise RecordError(origin, [_file_problem(_not_records(data))]) from None
-
-
-def _not_records(data: bytes) -> str:
-    try:
-        value = json.loads(data.decode("utf-8"))
     except UnicodeDecodeError as exc:
-        return f"not UTF-8 text (bad byte at offset {exc.start}); {_EXPECTED_SHAPE}"
+        problem = f"not UTF-8 text (bad byte at offset {exc.start})"
     except json.JSONDecodeError as exc:
-        return f"not JSON ({exc.msg} at line {exc.lineno}, column {exc.colno}); {_EXPECTED_SHAPE}"
-    return f"the top-level JSON value is {_json_kind(value)}; {_EXPECTED_SHAPE}"
+        problem = f"not JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})"
+    raise RecordError(origin, [_file_problem(f"{problem}; {_EXPECTED_SHAPE}")])
 
 
 # (sample_id, domain, metadata.domain) of one record; in raw input each may be of any type.
