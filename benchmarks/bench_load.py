@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -22,12 +23,20 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from make_release_sized_file import RELEASE_BYTES, RELEASE_RECORDS, write_release_file  # noqa: E402
 
 # Runs in the child process: argv = [mode, path]; prints one JSON line of figures.
+# Peak RSS is VmHWM from /proc: ru_maxrss would include the parent's RSS at fork time.
 CHILD = r"""
 import json, resource, sys, time
+def peak_rss_mb():
+    try:
+        with open("/proc/self/status") as status:
+            line = next(l for l in status if l.startswith("VmHWM:"))
+        return int(line.split()[1]) / 1024
+    except (OSError, StopIteration):
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 started = time.perf_counter()
 from polar_inspect.data import RecordError, load_records, load_source, resolve_source
 imported = time.perf_counter()
-base_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+base_rss = peak_rss_mb()
 mode, path = sys.argv[1:3]
 figures = {"import_s": imported - started}
 if mode == "records":
@@ -49,8 +58,8 @@ else:
     figures["load_s"] = time.perf_counter() - resolved
 figures["total_s"] = time.perf_counter() - imported
 figures["records"] = len(records)
-figures["base_rss_mb"] = base_rss / 1024
-figures["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+figures["base_rss_mb"] = base_rss
+figures["peak_rss_mb"] = peak_rss_mb()
 print(json.dumps(figures))
 """
 
@@ -71,8 +80,15 @@ def _measure(mode: str, path: Path, cache_dir: Path) -> dict[str, float | str]:
 
 def _damaged_copy(path: Path, out: Path) -> Path:
     """The same file with one record's privacy_level broken, for the slow error path."""
-    data = path.read_bytes()
-    out.write_bytes(data.replace(b'"privacy_level": "P3"', b'"privacy_level": "P9"', 1))
+    with path.open("rb") as source, out.open("wb") as copy:
+        line = source.readline()
+        while line and b'"privacy_level": "P3"' not in line:
+            copy.write(line)
+            line = source.readline()
+        if not line:
+            raise SystemExit(f"no P3 record found in {path}")
+        copy.write(line.replace(b'"privacy_level": "P3"', b'"privacy_level": "P9"', 1))
+        shutil.copyfileobj(source, copy)
     return out
 
 
@@ -122,7 +138,8 @@ def main(argv: list[str] | None = None) -> None:
         cached_files = list(cache.glob("records/*.json"))
         size = sum(p.stat().st_size for p in cached_files) / 1e6
         print(f"cache: {len(cached_files)} file(s), {size:.1f} MB")
-    print("(wall s excludes the import; peak RSS includes it; each run is a fresh process)")
+    print("(wall s excludes the import; peak RSS includes it; each run is a fresh process;")
+    print(f" load average at the end: {', '.join(f'{x:.1f}' for x in os.getloadavg())})")
 
 
 if __name__ == "__main__":

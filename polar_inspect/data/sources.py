@@ -81,7 +81,8 @@ def resolve_source(
             raise DataSourceError(
                 f"The official POLAR-Bench file at {path} has sha256 {digest}, but the pinned "
                 f"release ({official.repo_id}@{official.revision}) has sha256 {official.sha256}. "
-                "The cached copy is damaged or not the release: delete it and run again."
+                "The cached copy is damaged or not the release: delete it and run again, or use "
+                "-T data=bundled or -T data=/path/to/file.json."
             )
         return DataSource(
             kind="official", path=str(path), sha256=digest, revision=official.revision
@@ -90,7 +91,7 @@ def resolve_source(
         path = bundled_path()
         if not path.is_file():
             raise DataSourceError(_bundled_missing(path))
-        return DataSource(kind="bundled", path=str(path), sha256=_sha256(path))
+        return DataSource(kind="bundled", path=str(path.resolve()), sha256=_sha256(path))
     path = _local_file(choice)
     return DataSource(kind="path", path=str(path), sha256=_sha256(path))
 
@@ -121,7 +122,7 @@ def bundled_path() -> Path:
 
 
 def cache_dir() -> Path:
-    """The parsed-records cache: `$POLAR_CACHE_DIR`, else `~/.cache/polar_inspect`."""
+    """The parsed-records cache: `$POLAR_CACHE_DIR`, else `~/.cache/polar_inspect` (XDG aware)."""
     configured = os.environ.get("POLAR_CACHE_DIR")
     if configured:
         return Path(configured).expanduser()
