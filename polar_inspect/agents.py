@@ -104,8 +104,8 @@ class ReferenceAgentAPI(ModelAPI):
         self._args = model_args
 
     def max_connections(self) -> int:
-        """Replies are computed locally: no need to throttle."""
-        return 10_000
+        """Samples in flight by default: replies are local, so this only bounds memory."""
+        return 32
 
     async def generate(
         self,

@@ -1,0 +1,155 @@
+"""Whole-run benchmark: the full 7,875-sample grid through `inspect eval` with `polar/leaky`.
+
+Prints wall-clock time, CPU time and peak memory of the run, and the cost per generate call
+against a bare Inspect task that calls generate once per sample on the same samples (same
+model, same dataset, no dialogue, no scorer). Each run happens in its own process so peak
+memory is measured per run.
+
+    python benchmarks/bench_eval_run.py [--data FILE] [--limit N]
+
+Without `--data`, the full grid is built once with the project's generator
+(`polar-generate`, 10 domains x 5 policies x 5 attacks x forms x 5 repetitions) into
+benchmarks/out/.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+OUT = Path(__file__).resolve().parent / "out"
+
+
+def _full_grid() -> Path:
+    path = OUT / "full_grid.json"
+    if not path.exists():
+        OUT.mkdir(parents=True, exist_ok=True)
+        started = time.perf_counter()
+        subprocess.run(
+            [sys.executable, "-m", "polar_inspect.generate", "--out", str(path)], check=True
+        )
+        print(f"built {path} in {time.perf_counter() - started:.1f} s")
+    return path
+
+
+def _usage() -> tuple[float, float]:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+
+
+def _run(mode: str, data: str, limit: int | None) -> dict[str, float]:
+    from inspect_ai import Task
+    from inspect_ai import eval as inspect_eval
+    from inspect_ai.model import ChatMessageSystem, ChatMessageUser
+    from inspect_ai.solver import Generate, TaskState, solver
+
+    from polar_inspect._context import DialogueFacts, current_dialogue
+    from polar_inspect.data.samples import records_to_dataset
+    from polar_inspect.data.sources import load_source, resolve_source
+
+    log_dir = tempfile.mkdtemp(prefix=f"bench-{mode}-")
+    cpu0, _ = _usage()
+    started = time.perf_counter()
+    if mode == "ours":
+        task: object = "polar_inspect/privacy"
+        task_args = {"data": data}
+    else:
+        records = load_source(resolve_source(data))
+
+        @solver
+        def one_generate():
+            async def solve(state: TaskState, generate: Generate) -> TaskState:
+                meta = state.metadata
+                turns = meta["planned_turns"] or ["Hello."]
+                state.messages = [
+                    ChatMessageSystem(content=meta["source_document"]),
+                    ChatMessageUser(content=turns[0]),
+                ]
+                token = current_dialogue.set(
+                    DialogueFacts(
+                        sample_id=str(state.sample_id),
+                        policy=meta["policy"],
+                        attack=meta["attack"],
+                        source_document=meta["source_document"],
+                        allowed_values=tuple(meta["allowed_values"]),
+                        protected_values=tuple(meta["protected_values"]),
+                        planned_turns=tuple(turns),
+                    )
+                )
+                try:
+                    return await generate(state)
+                finally:
+                    current_dialogue.reset(token)
+
+            return solve
+
+        task = Task(dataset=records_to_dataset(records, "bare", data), solver=one_generate())
+        task_args = {}
+    [log] = inspect_eval(
+        task,
+        model="polar/leaky",
+        task_args=task_args,
+        log_dir=log_dir,
+        display="none",
+        limit=limit,
+    )
+    wall = time.perf_counter() - started
+    cpu1, peak_mb = _usage()
+    assert log.status == "success", log.error
+    from inspect_ai.log import read_eval_log_samples
+
+    calls = 0
+    samples = 0
+    for sample in read_eval_log_samples(log.location, all_samples_required=False):
+        samples += 1
+        calls += sum(1 for e in sample.events if e.event == "model")
+    return {
+        "samples": samples,
+        "generate_calls": calls,
+        "wall_s": wall,
+        "cpu_s": cpu1 - cpu0,
+        "peak_rss_mb": peak_mb,
+    }
+
+
+def main() -> None:
+    """Run both modes in subprocesses and print the comparison."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", help="release-format file (default: build the full grid)")
+    parser.add_argument("--limit", type=int, default=None, help="only the first N samples")
+    parser.add_argument("--mode", choices=["ours", "bare"], help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.mode:
+        print(json.dumps(_run(args.mode, args.data, args.limit)))
+        return
+    data = args.data or str(_full_grid())
+    results = {}
+    for mode in ("ours", "bare"):
+        command = [sys.executable, __file__, "--mode", mode, "--data", data]
+        if args.limit:
+            command += ["--limit", str(args.limit)]
+        done = subprocess.run(command, check=True, capture_output=True, text=True)
+        results[mode] = json.loads(done.stdout.strip().splitlines()[-1])
+    for mode, label in (("ours", "polar_inspect/privacy"), ("bare", "bare one-generate task")):
+        r = results[mode]
+        print(
+            f"{label:24s} samples {r['samples']:5d}  generate calls {r['generate_calls']:6d}  "
+            f"wall {r['wall_s']:7.1f} s  cpu {r['cpu_s']:7.1f} s  peak RSS "
+            f"{r['peak_rss_mb']:6.0f} MB"
+            f"  wall/call {1000 * r['wall_s'] / r['generate_calls']:.2f} ms"
+        )
+    ours, bare = results["ours"], results["bare"]
+    ratio = (ours["wall_s"] / ours["generate_calls"]) / (bare["wall_s"] / bare["generate_calls"])
+    cpu_ratio = (ours["cpu_s"] / ours["generate_calls"]) / (bare["cpu_s"] / bare["generate_calls"])
+    print(f"cost per generate call, polar vs bare: wall x{ratio:.2f}, cpu x{cpu_ratio:.2f}")
+    print("targets: whole run < 600 s, peak < 2048 MB, per-call cost within x1.5 of bare")
+
+
+if __name__ == "__main__":
+    main()
