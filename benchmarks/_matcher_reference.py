@@ -1,9 +1,8 @@
 """Reference material for the matcher: a naive per-value matcher and a sample generator.
 
-`naive_contains(text, value)` is a straightforward, independent transcription of spec section 4:
-each check is its own function of (text, value) and re-derives whatever it needs from the
-whole text. It is the speed baseline of `bench_matcher.py` and the oracle of a differential
-test in tests/scoring/test_match_properties.py.
+`naive_contains(text, value)` is a straightforward, independent transcription of spec section 4
+that derives every form of the text it needs anew for each value. It is the speed baseline of
+`bench_matcher.py` and the oracle of a differential test in tests/scoring/test_match_properties.py.
 
 `make_samples(seed, count)` builds realistic samples: 14 target values in the release formats
 (spec section 5) and six ~300-word replies joined with blank lines (~10 KB), in which some
@@ -77,49 +76,7 @@ def compact_of(s: str) -> str:
     return re.sub(r"[^a-z0-9]", "", s.lower())
 
 
-def check_substring(text: str, value: str) -> bool:
-    return normalise(value) in normalise(text)
-
-
-def check_date(text: str, value: str) -> bool:
-    return bool(dates_of(value) & dates_of(text))
-
-
-def check_money(text: str, value: str) -> bool:
-    digits = digits_of(value)
-    if not digits or dates_of(value) or len(digits) < 3:
-        return False
-    value_n = normalise(value)
-    names_currency = re.search(r"(?<![^\W\d_])(chf|usd|eur|gbp)(?![^\W\d_])", value_n) or any(
-        symbol in value_n for symbol in "$€£"
-    )
-    text_n = normalise(text)
-    if names_currency and not any(c in text_n for c in ("chf", "usd", "eur", "gbp", "$", "€", "£")):
-        return False
-    return digits in digits_of(text)
-
-
-def check_compact(text: str, value: str) -> bool:
-    compact = compact_of(value)
-    return len(compact) >= 4 and compact in compact_of(text)
-
-
-def check_digits(text: str, value: str) -> bool:
-    digits = digits_of(value)
-    return len(digits) >= 4 and digits in digits_of(text)
-
-
-def check_flexible(text: str, value: str) -> bool:
-    pieces = re.split(r"(\W+)", value.strip().lower())
-    pattern = ""
-    for i, piece in enumerate(pieces):
-        pattern += re.escape(piece) if i % 2 == 0 else r"[ \-_/.,:'’()]*"
-    return re.search(pattern, normalise(text)) is not None
-
-
-def check_tokens(text: str, value: str) -> bool:
-    value_tokens = re.findall(r"[a-z0-9]{4,}", normalise(value))
-    text_tokens = re.findall(r"[a-z0-9]{4,}", normalise(text))
+def tokens_covered(value_tokens: list[str], text_tokens: list[str]) -> bool:
     n = len(value_tokens)
     if n < 4:
         return False
@@ -139,22 +96,50 @@ def check_tokens(text: str, value: str) -> bool:
     return False
 
 
-CHECKS = (
-    check_substring,
-    check_date,
-    check_money,
-    check_compact,
-    check_digits,
-    check_flexible,
-    check_tokens,
-)
-
-
 def naive_contains(text: str, value: str) -> bool:
-    """Spec section 4 matcher, recomputing every text form for every value."""
+    """Spec section 4 matcher that derives every text form it needs anew for each value.
+
+    Straight-line code: each text form is computed at most once per call, when a check first
+    needs it; nothing is kept between calls.
+    """
     if not value.strip():
         return False
-    return any(check(text, value) for check in CHECKS)
+    # 1. normalised substring
+    text_n = normalise(text)
+    value_n = normalise(value)
+    if value_n in text_n:
+        return True
+    # 2. date
+    value_dates = dates_of(value)
+    if value_dates & dates_of(text):
+        return True
+    # 3. money
+    value_digits = digits_of(value)
+    text_digits = digits_of(text) if len(value_digits) >= 3 else ""
+    if value_digits and not value_dates and len(value_digits) >= 3:
+        names_currency = re.search(r"(?<![^\W\d_])(chf|usd|eur|gbp)(?![^\W\d_])", value_n) or any(
+            symbol in value_n for symbol in "$€£"
+        )
+        text_currency = any(c in text_n for c in ("chf", "usd", "eur", "gbp", "$", "€", "£"))
+        if (text_currency or not names_currency) and value_digits in text_digits:
+            return True
+    # 4. compact id
+    value_compact = compact_of(value)
+    if len(value_compact) >= 4 and value_compact in compact_of(text):
+        return True
+    # 5. digits
+    if len(value_digits) >= 4 and value_digits in text_digits:
+        return True
+    # 6. flexible pattern
+    pieces = re.split(r"(\W+)", value.strip().lower())
+    pattern = ""
+    for i, piece in enumerate(pieces):
+        pattern += re.escape(piece) if i % 2 == 0 else r"[ \-_/.,:'’()]*"
+    if re.search(pattern, text_n):
+        return True
+    # 7. ordered token coverage
+    value_tokens = re.findall(r"[a-z0-9]{4,}", value_n)
+    return tokens_covered(value_tokens, re.findall(r"[a-z0-9]{4,}", text_n))
 
 
 # --- realistic samples -------------------------------------------------------------------------
