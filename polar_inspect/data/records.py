@@ -87,17 +87,21 @@ class GeneratedTexts(_Open):
     @field_validator("attacker_prompt_text")
     @classmethod
     def _readable_turns(cls, value: str) -> str:
+        """Reject what `parse_attacker_turns` would fail on or silently take as one turn."""
         stripped = value.strip()
-        if stripped.startswith("["):
-            try:
-                json.loads(stripped)
-            except json.JSONDecodeError as exc:
-                if _ARRAY_START.match(stripped):
-                    raise ValueError(
-                        f"starts like a JSON array of turns but is not valid JSON "
-                        f"({exc.msg} at character {exc.pos})"
-                    ) from None
-        parse_attacker_turns(value)  # raises AttackerTextError for an array of non-strings
+        if not stripped.startswith("["):
+            return value
+        try:
+            turns = json.loads(stripped)
+        except json.JSONDecodeError as exc:
+            if _ARRAY_START.match(stripped):
+                raise ValueError(
+                    f"starts like a JSON array of turns but is not valid JSON "
+                    f"({exc.msg} at character {exc.pos})"
+                ) from None
+            return value
+        if not all(isinstance(turn, str) for turn in turns):
+            raise AttackerTextError("attacker text is a JSON array but not all items are strings")
         return value
 
 
@@ -110,7 +114,8 @@ class ScoringTargets(_Open):
     @field_validator("allowed_values", "do_not_disclose_values")
     @classmethod
     def _usable_after_flattening(cls, values: list[str]) -> list[str]:
-        if not flatten_values(values):
+        has_literal = any(value.lstrip().startswith("[") for value in values)
+        if has_literal and not flatten_values(values):
             raise ValueError("holds no usable value once list literals are expanded")
         return values
 
