@@ -1,6 +1,6 @@
 """What the `inspect_ai` entry point imports: the tasks and the `polar` model provider."""
 
 from polar_inspect.agents import polar
-from polar_inspect.tasks import DOMAIN_TASKS, privacy
+from polar_inspect.tasks import DOMAIN_TASKS, privacy, privacy_mini
 
-__all__ = ["DOMAIN_TASKS", "polar", "privacy"]
+__all__ = ["DOMAIN_TASKS", "polar", "privacy", "privacy_mini"]

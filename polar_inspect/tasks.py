@@ -157,6 +157,37 @@ def privacy(
     )
 
 
+@task
+def privacy_mini(
+    data: str = "bundled",
+    max_turns: int | None = None,
+    weight: float = 0.5,
+    system_prompt: str | None = None,
+    attacker_system_prompt: str | None = None,
+    attacker_turn_prompt: str | None = None,
+) -> Task:
+    """POLAR-Bench on a stratified subset: one sample per domain x policy x attack cell (250).
+
+    Args: as for `privacy`, without the filters; `data` defaults to `bundled` here so that the
+    quick run needs no download (pass `-T data=official` for the authors' release).
+    """
+    from polar_inspect.data.mini import select_mini
+
+    return build_task(
+        data=data,
+        domain=None,
+        policy=None,
+        attack=None,
+        max_turns=max_turns,
+        weight=weight,
+        system_prompt=system_prompt,
+        attacker_system_prompt=attacker_system_prompt,
+        attacker_turn_prompt=attacker_turn_prompt,
+        subset=select_mini,
+        subset_name="mini: one sample per domain x policy x attack cell",
+    )
+
+
 def _domain_task(domain_name: str) -> Callable[..., Task]:
     def domain_task(
         data: str = "official",
