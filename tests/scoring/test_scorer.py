@@ -100,4 +100,5 @@ def test_matched_by_names_the_check_that_found_each_value() -> None:
     replies = ["Her number ends 41 79 12 34 567 and she was born on 14 March 1987."]
     _, verdict = judge_replies(replies, PROTECTED, ALLOWED)
     assert verdict.matched_by["1987-03-14"] == "date"
-    assert verdict.matched_by["+41 79 123 4567"] in {"compact_id", "digits"}
+    # no currency named, so check 3 (money) already finds the digits: it runs before 4 and 5
+    assert verdict.matched_by["+41 79 123 4567"] == "money"
