@@ -18,7 +18,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, TypeAdapter
 
-from polar_inspect.data.records import PolarRecord, RecordError, load_records, parse_records
+from polar_inspect.data.loading import RecordError, load_records, parse_records
+from polar_inspect.data.records import PolarRecord
 
 logger = logging.getLogger(__name__)
 
@@ -31,8 +32,10 @@ CACHE_FORMAT = "1"
 #: Seconds to wait for the Hugging Face Hub before declaring it unreachable.
 HUB_TIMEOUT = 5.0
 
-_REPO_ROOT = Path(__file__).resolve().parents[2]
-_BUNDLED_RELATIVE = Path("datasets") / "polar_bundled.json"
+_PACKAGE_ROOT = Path(__file__).resolve().parents[1]
+_REPO_ROOT = _PACKAGE_ROOT.parent
+_BUNDLED_RELATIVE = Path("datasets") / "polar_bundled.json.gz"
+_DATA_SUFFIXES = (".json", ".jsonl", ".json.gz", ".jsonl.gz")
 _RECORD_LIST: TypeAdapter[list[PolarRecord]] = TypeAdapter(list[PolarRecord])
 
 
@@ -116,9 +119,14 @@ def load_source(source: DataSource, *, use_cache: bool = True) -> list[PolarReco
 
 
 def bundled_path() -> Path:
-    """Where the bundled dataset is: `$POLAR_BUNDLED_PATH`, else `datasets/` at the repo root."""
+    """Where the bundled dataset is: `$POLAR_BUNDLED_PATH`; else the copy a wheel install ships
+    inside the package; else `datasets/` at the repository root (a checkout or editable install).
+    """
     override = os.environ.get("POLAR_BUNDLED_PATH")
-    return Path(override).expanduser() if override else _REPO_ROOT / _BUNDLED_RELATIVE
+    if override:
+        return Path(override).expanduser()
+    packaged = _PACKAGE_ROOT / "datasets" / _BUNDLED_RELATIVE.name
+    return packaged if packaged.is_file() else _REPO_ROOT / _BUNDLED_RELATIVE
 
 
 def cache_dir() -> Path:
@@ -139,9 +147,10 @@ def _local_file(data: str) -> Path:
         )
     if not path.is_file():
         raise DataSourceError(f"data={data!r}: {path.absolute()} is not a file.")
-    if path.suffix.lower() not in (".json", ".jsonl"):
+    if not path.name.lower().endswith(_DATA_SUFFIXES):
         raise DataSourceError(
-            f"data={data!r}: expected a .json (array of records) or .jsonl file, got {path.name}."
+            f"data={data!r}: expected a .json (array of records) or .jsonl file (optionally "
+            f".gz-compressed), got {path.name}."
         )
     return path.resolve()
 

@@ -247,3 +247,21 @@ def test_a_utf8_bom_is_accepted(tmp_path: Path) -> None:
     path = tmp_path / "bom.json"
     path.write_bytes(b"\xef\xbb\xbf" + json.dumps([make_record(1)]).encode())
     assert [r.sample_id for r in load_records(path)] == ["medical_000001"]
+
+
+def test_gzip_compressed_files_load_like_plain_ones(tmp_path) -> None:
+    import gzip
+    import json
+
+    from tests.conftest import make_record
+
+    records = [make_record(0), make_record(1, attack="S5")]
+    plain = tmp_path / "records.json"
+    plain.write_text(json.dumps(records))
+    packed = tmp_path / "records.json.gz"
+    packed.write_bytes(gzip.compress(plain.read_bytes(), mtime=0))
+    assert load_records(packed) == load_records(plain)
+    broken = tmp_path / "broken.json.gz"
+    broken.write_bytes(gzip.compress(plain.read_bytes())[:40])
+    with pytest.raises(RecordError, match="broken.json.gz: cannot read it"):
+        load_records(broken)

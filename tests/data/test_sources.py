@@ -86,7 +86,7 @@ def test_a_bad_path_is_a_clear_error(tmp_path: Path, name: str, complaint: str) 
 
 def test_bundled_defaults_to_the_repo_datasets_folder() -> None:
     repo_root = Path(polar_inspect.__file__).resolve().parents[1]
-    assert bundled_path() == repo_root / "datasets" / "polar_bundled.json"
+    assert bundled_path() == repo_root / "datasets" / "polar_bundled.json.gz"
 
 
 def test_bundled_honours_the_override(data_file: Path, monkeypatch: pytest.MonkeyPatch) -> None:
