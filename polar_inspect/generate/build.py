@@ -1,0 +1,161 @@
+"""Build a dataset with the template renderer: grid, rendering, checks, repair, filtering.
+
+Every cell is independent and seeded from (seed, cell), so cells can be built in worker
+processes and collected in grid order: the output does not depend on the number of workers.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from polar_inspect.axes import parse_domains
+from polar_inspect.data.records import PolarRecord
+from polar_inspect.generate.assemble import GENERATOR_VERSION, release_record
+from polar_inspect.generate.checks import CheckFailure, Texts, check_record
+from polar_inspect.generate.render.attacker import render_attacker
+from polar_inspect.generate.render.document import render_document
+from polar_inspect.generate.render.policy import render_policy, render_task
+from polar_inspect.generate.report import BuildReport, Outcome
+from polar_inspect.generate.symbolic import Cell, SymbolicRecord, grid, make_symbolic
+
+DEFAULT_SEED = 260519127
+#: Repair rounds after the first rendering; what still fails then is dropped.
+MAX_REPAIR_ROUNDS = 4
+RENDERERS: dict[str, Callable[[SymbolicRecord, int], tuple[str, str]]] = {
+    "document": render_document,
+    "policy": render_policy,
+    "task": render_task,
+    "attacker": render_attacker,
+}
+Progress = Callable[[int], None]
+
+
+def _render(sym: SymbolicRecord, attempts: dict[str, int]) -> tuple[Texts, dict[str, str]]:
+    rendered = {name: RENDERERS[name](sym, attempts[name]) for name in RENDERERS}
+    texts = Texts(**{name: text for name, (text, _) in rendered.items()})
+    templates = {name: template for name, (_, template) in rendered.items()}
+    return texts, templates
+
+
+def build_cell(cell: Cell, seed: int, document_offset: int = 0) -> Outcome:
+    """Render and check one cell, repairing failed texts (or values) for a few rounds."""
+    value_attempt = 0
+    attempts = {name: 0 for name in RENDERERS}
+    attempts["document"] = document_offset
+    sym = make_symbolic(cell, seed, value_attempt)
+    texts, templates = _render(sym, attempts)
+    repairs: list[dict[str, Any]] = []
+    first: list[str] = []
+    failures: list[CheckFailure] = []
+    for round_number in range(MAX_REPAIR_ROUNDS + 1):
+        failures = check_record(sym, texts, template=True)
+        if round_number == 0:
+            first = list(dict.fromkeys(f"{f.text}/{f.check}" for f in failures))
+        if not failures:
+            prompts = {"renderer": "template", **templates, "attempts": dict(attempts)}
+            record = release_record(
+                sym, texts, renderer="template", prompts=prompts, repairs=repairs
+            )
+            return Outcome(cell, record, repairs, first)
+        if round_number == MAX_REPAIR_ROUNDS:
+            break
+        redo = sorted({f.text for f in failures})
+        repairs.append(
+            {"round": round_number + 1, "redo": redo, "failed": [str(f) for f in failures]}
+        )
+        if "values" in redo:
+            value_attempt += 1
+            sym = make_symbolic(cell, seed, value_attempt)
+            redo = list(RENDERERS)
+        for name in redo:
+            attempts[name] += 1
+        texts, templates = _render(sym, attempts)
+    return Outcome(cell, None, repairs, first, [str(f) for f in failures])
+
+
+def _build_chunk(args: tuple[list[Cell], int]) -> list[Outcome]:
+    cells, seed = args
+    return [build_cell(cell, seed) for cell in cells]
+
+
+def _chunks(cells: Sequence[Cell], size: int) -> list[list[Cell]]:
+    return [list(cells[i : i + size]) for i in range(0, len(cells), size)]
+
+
+def build_outcomes(
+    cells: Sequence[Cell], seed: int, workers: int = 1, progress: Progress | None = None
+) -> list[Outcome]:
+    """Build every cell, in grid order; `progress` is called with the number of cells done."""
+    chunks = _chunks(cells, 25)
+    outcomes: list[Outcome] = []
+    if workers <= 1 or len(chunks) <= 1:
+        for chunk in chunks:
+            outcomes += _build_chunk((chunk, seed))
+            if progress:
+                progress(len(chunk))
+        return outcomes
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        for result in pool.map(_build_chunk, [(chunk, seed) for chunk in chunks]):
+            outcomes += result
+            if progress:
+                progress(len(result))
+    return outcomes
+
+
+def _deduplicate(outcomes: list[Outcome], seed: int) -> None:
+    """Re-render any document that repeats an earlier one (practically never needed)."""
+    seen: set[str] = set()
+    for index, outcome in enumerate(outcomes):
+        offset = 0
+        while outcome.record is not None:
+            text = outcome.record["generated_texts"]["source_document_text"]
+            digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+            if digest not in seen:
+                seen.add(digest)
+                break
+            offset += 100
+            outcome = build_cell(outcome.cell, seed, document_offset=offset)
+            outcome.repairs.append(
+                {
+                    "round": 0,
+                    "redo": ["document"],
+                    "failed": ["document/duplicate: same text as another"],
+                }
+            )
+            outcomes[index] = outcome
+
+
+def default_workers() -> int:
+    """Worker processes to use: the machine's cores, at most 4."""
+    return max(1, min(4, os.cpu_count() or 1))
+
+
+def build_dataset(
+    seed: int = DEFAULT_SEED,
+    domains: str | Sequence[str] | None = None,
+    repetitions: int = 5,
+    *,
+    workers: int | None = None,
+    progress: Progress | None = None,
+    validate: bool = True,
+) -> tuple[list[dict[str, Any]], BuildReport]:
+    """Build records with the template renderer; returns the kept records and the report.
+
+    Each kept record is validated with `PolarRecord.model_validate` when `validate` is set.
+    """
+    cells = grid(parse_domains(domains), repetitions)
+    outcomes = build_outcomes(cells, seed, workers or default_workers(), progress)
+    _deduplicate(outcomes, seed)
+    report = BuildReport(renderer="template", seed=seed, generator_version=GENERATOR_VERSION)
+    records = []
+    for outcome in outcomes:
+        report.add(outcome)
+        if outcome.record is not None:
+            if validate:
+                PolarRecord.model_validate(outcome.record)
+            records.append(outcome.record)
+    return records, report

@@ -1,0 +1,170 @@
+"""`polar-generate`: build a POLAR-Bench-style dataset offline and check it.
+
+Examples:
+  polar-generate --out datasets/polar_bundled.json.gz --card datasets/README.md
+  polar-generate --domains medical --repetitions 1 --out /tmp/medical.jsonl
+  polar-generate --check-sha256 <hex>            # rebuild and compare (CI)
+  polar-generate --renderer model --model openai/gpt-4o-mini --out work/model.jsonl
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+from polar_inspect.axes import SelectionError, parse_domains
+from polar_inspect.generate.assemble import GENERATOR_VERSION
+from polar_inspect.generate.build import DEFAULT_SEED, build_dataset, default_workers
+from polar_inspect.generate.card import write_card
+from polar_inspect.generate.io import canonical_json, encode, gzipped, output_format, sha256
+from polar_inspect.generate.symbolic import grid
+
+
+def parser() -> argparse.ArgumentParser:
+    """The command-line interface."""
+    p = argparse.ArgumentParser(
+        prog="polar-generate",
+        description="Build a POLAR-Bench-style dataset (records in the release format).",
+    )
+    p.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"default {DEFAULT_SEED}")
+    p.add_argument("--domains", default=None, help="comma-separated domains (default: all ten)")
+    p.add_argument("--repetitions", type=int, default=5, help="repetitions per cell (default 5)")
+    p.add_argument("--renderer", choices=("template", "model"), default="template")
+    p.add_argument("--model", default=None, help="Inspect model for --renderer model")
+    p.add_argument("--out", default=None, help="output file: .json, .jsonl or .json.gz")
+    p.add_argument("--card", default=None, help="also write a dataset card (README.md) here")
+    p.add_argument(
+        "--check-sha256",
+        dest="check_sha256",
+        default=None,
+        metavar="HEX",
+        help="rebuild and compare with this sha256 (of the JSON or of the .json.gz)",
+    )
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        help="worker processes for the template renderer (default: cores, max 4)",
+    )
+    p.add_argument(
+        "--work",
+        default=None,
+        help="model renderer: resumable work file (default: <out>.work.jsonl)",
+    )
+    p.add_argument(
+        "--max-connections", type=int, default=8, help="model renderer: concurrent model calls"
+    )
+    p.add_argument("--repair-rounds", type=int, default=3, help="model renderer: repair rounds")
+    p.add_argument(
+        "--prompts",
+        default=None,
+        help="model renderer: folder with your own prompt templates (*.txt)",
+    )
+    return p
+
+
+def _progress(console: Console) -> Progress:
+    return Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        transient=False,
+    )
+
+
+def _template(args: argparse.Namespace, console: Console) -> tuple[list[dict], object]:
+    total = len(grid(parse_domains(args.domains), args.repetitions))
+    with _progress(console) as bar:
+        task = bar.add_task("rendering (template)", total=total)
+        return build_dataset(
+            args.seed,
+            args.domains,
+            args.repetitions,
+            workers=args.workers or default_workers(),
+            progress=lambda n: bar.advance(task, n),
+        )
+
+
+def _model(args: argparse.Namespace, console: Console) -> tuple[list[dict], object]:
+    from polar_inspect.generate.model_renderer import build_with_model
+
+    if not args.model:
+        raise SystemExit("polar-generate: --renderer model needs --model (an Inspect model name)")
+    if args.work is None and args.out is None:
+        raise SystemExit("polar-generate: --renderer model needs --out or --work (for resuming)")
+    work = Path(args.work) if args.work else Path(str(args.out) + ".work.jsonl")
+    total = len(grid(parse_domains(args.domains), args.repetitions))
+    with _progress(console) as bar:
+        task = bar.add_task(f"rendering ({args.model})", total=total)
+        return build_with_model(
+            args.model,
+            seed=args.seed,
+            domains=args.domains,
+            repetitions=args.repetitions,
+            work_file=work,
+            repair_rounds=args.repair_rounds,
+            max_connections=args.max_connections,
+            prompt_dir=Path(args.prompts) if args.prompts else None,
+            progress=lambda n: bar.advance(task, n),
+        )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point; returns the process exit code."""
+    args = parser().parse_args(argv)
+    console = Console(stderr=True)
+    try:
+        parse_domains(args.domains)
+        if args.repetitions < 1:
+            raise SelectionError("--repetitions must be at least 1")
+        if args.out:
+            output_format(args.out)
+    except (SelectionError, ValueError) as exc:
+        console.print(f"[red]polar-generate: {exc}[/red]")
+        return 2
+    started = time.perf_counter()
+    build = _model if args.renderer == "model" else _template
+    records, report = build(args, console)
+    seconds = time.perf_counter() - started
+    console.print(report.table())
+    for line in report.summary_lines():
+        console.print(line)
+    data = canonical_json(records)
+    digest = sha256(data)
+    console.print(
+        f"{len(records)} records in {seconds:.1f} s; generator {GENERATOR_VERSION}, "
+        f"seed {args.seed}; sha256 (JSON) {digest}"
+    )
+    if args.out:
+        fmt = output_format(args.out)
+        payload = encode(records, fmt) if fmt != ".json" else data
+        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.out).write_bytes(payload)
+        console.print(f"wrote {args.out} ({len(payload):,} bytes, sha256 {sha256(payload)})")
+    if args.card:
+        write_card(Path(args.card), records, report, data, out_name=args.out)
+        console.print(f"wrote {args.card}")
+    if args.check_sha256:
+        expected = args.check_sha256.strip().lower()
+        gz_digest = sha256(gzipped(data))
+        if expected not in (digest, gz_digest):
+            console.print(
+                f"[red]sha256 mismatch: expected {expected}, rebuilt JSON {digest} "
+                f"(.json.gz {gz_digest}); the build is not reproducible here.[/red]"
+            )
+            return 1
+        kind = "JSON" if expected == digest else ".json.gz"
+        console.print(f"[green]sha256 matches the rebuilt {kind}: {expected}[/green]")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""The template renderer: source document, policy, task and attacker turns from templates."""

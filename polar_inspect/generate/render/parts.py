@@ -1,0 +1,225 @@
+"""Building blocks shared by the document layouts: phrasing of facts, filler, salutations."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from polar_inspect.generate.domains.base import FieldSpec, FormSpec
+from polar_inspect.generate.domains.common import (
+    EXCHANGES,
+    FILLER,
+    KIND_ASKED,
+    KIND_SAYS,
+    KIND_SPOKEN,
+    MONOLOGUE,
+)
+from polar_inspect.generate.symbolic import SymbolicRecord, derive_seed
+from polar_inspect.generate.textgen import expand, join_list, words
+from polar_inspect.generate.values import ascii_slug
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One field of the record as it appears in a document: the value text is verbatim."""
+
+    spec: FieldSpec
+    text: str
+
+
+class Pool:
+    """Filler templates in a seeded order, expanded lazily, each used at most once.
+
+    Each pool has its own rng, so item `i` expands to the same text however many items an
+    earlier rendering pass took.
+    """
+
+    def __init__(self, templates: list[str], rng: random.Random, slots: dict[str, str]) -> None:
+        self.templates = templates
+        self.rng = rng
+        self.slots = slots
+        self.items: list[str] = []
+        self.position = 0
+
+    def _item(self, index: int) -> str:
+        while len(self.items) <= index:
+            template = self.templates[len(self.items)]
+            parts = template.split("\n")
+            self.items.append("\n".join(expand(p, self.rng, self.slots) for p in parts))
+        return self.items[index]
+
+    def take(self, budget: int, overhead: int = 0) -> tuple[list[str], int]:
+        """Items, in order, while their words (plus `overhead` each) fit into `budget`."""
+        taken: list[str] = []
+        used = 0
+        while self.position < len(self.templates):
+            item = self._item(self.position)
+            size = words(item) + overhead
+            if used + size > budget:
+                break
+            taken.append(item)
+            used += size
+            self.position += 1
+        return taken, used
+
+
+@dataclass
+class DocContext:
+    """What a layout needs: the record, its form, a structural rng and the filler pools.
+
+    `budget` is the number of filler words the layout may spend in total; each filler slot
+    takes an even share of what is left with `fill`, so unused words flow to later slots.
+    """
+
+    sym: SymbolicRecord
+    form: FormSpec
+    attempt: int
+    budget: int = 0
+    rng: random.Random = field(init=False)
+    slots: dict[str, str] = field(init=False)
+    narrative: Pool = field(init=False)
+    dialogue: Pool = field(init=False)
+    monologue: Pool = field(init=False)
+    remaining: int = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.remaining = max(self.budget, 0)
+        seed = derive_seed(self.sym.record_seed, "document", self.attempt)
+        self.rng = random.Random(seed)
+        self.slots = dict(self.sym.context)
+        domain = self.slots["staff_email"].split("@", 1)[1]
+        self.slots["colleague_email"] = (
+            f"{self.slots['colleague_first'][:1].lower()}."
+            f"{ascii_slug(self.slots['colleague_last'])}@{domain}"
+        )
+        spec = self.sym.spec
+        self.narrative = self._pool(seed, "narrative", (*spec.filler, *FILLER))
+        pairs = (*spec.exchanges, *EXCHANGES)
+        self.dialogue = self._pool(seed, "dialogue", tuple(f"{q}\n{a}" for q, a in pairs))
+        self.monologue = self._pool(seed, "monologue", (*spec.monologue, *MONOLOGUE))
+
+    def _pool(self, seed: int, name: str, templates: tuple[str, ...]) -> Pool:
+        rng = random.Random(derive_seed(seed, name))
+        order = list(templates)
+        rng.shuffle(order)
+        return Pool(order, rng, self.slots)
+
+    # -- facts -------------------------------------------------------------------------------
+    def facts(self, group: str | None = None) -> list[Fact]:
+        """The record's facts (allowed and protected), optionally one placement group only."""
+        out = []
+        for spec in self.sym.spec.fields:
+            if group is not None and spec.group != group:
+                continue
+            value = self.sym.values[spec.name]
+            text = join_list(value) if isinstance(value, list) else value
+            out.append(Fact(spec, text))
+        return out
+
+    def _phrase(self, templates: tuple[str, ...], fact: Fact) -> str:
+        slots = {
+            **self.slots,
+            "v": fact.text,
+            "label": fact.spec.label,
+            "key": fact.spec.key_label,
+        }
+        return expand(self.rng.choice(templates), self.rng, slots)
+
+    def say(self, fact: Fact) -> str:
+        """A third-person sentence stating the fact."""
+        return self._phrase(fact.spec.says or KIND_SAYS[fact.spec.kind], fact)
+
+    def spoken(self, fact: Fact) -> str:
+        """A first-person line giving the fact."""
+        return self._phrase(fact.spec.spoken or KIND_SPOKEN[fact.spec.kind], fact)
+
+    def asked(self, fact: Fact) -> str:
+        """A staff question that prompts the fact."""
+        return self._phrase(fact.spec.asked or KIND_ASKED[fact.spec.kind], fact)
+
+    def kv(self, fact: Fact) -> str:
+        """`Key: value`."""
+        return f"{fact.spec.key_label}: {fact.text}"
+
+    # -- structure ---------------------------------------------------------------------------
+    def fill(self, pool: Pool, slots_left: int = 1, overhead: int = 0) -> list[str]:
+        """Filler items for one slot: an even share of the remaining budget."""
+        items, used = pool.take(self.remaining // max(slots_left, 1), overhead)
+        self.remaining -= used
+        return items
+
+    def x(self, template: str, **extra: str) -> str:
+        """Expand a structural template with the document's slots."""
+        return expand(template, self.rng, {**self.slots, **extra})
+
+    def split(self, items: list, parts: int) -> list[list]:
+        """Deal `items` into `parts` consecutive chunks of nearly equal size."""
+        size, extra = divmod(len(items), parts)
+        out, start = [], 0
+        for index in range(parts):
+            end = start + size + (1 if index < extra else 0)
+            out.append(items[start:end])
+            start = end
+        return out
+
+    def shuffle(self, items: list) -> list:
+        """A seeded shuffled copy."""
+        out = list(items)
+        self.rng.shuffle(out)
+        return out
+
+    def greeting(self) -> str:
+        """An email greeting in the record's style."""
+        return {
+            "formal": "Dear {colleague},",
+            "neutral": "Hello {colleague_first},",
+            "casual": "Hi {colleague_first},",
+            "terse": "{colleague_first},",
+        }[self.sym.style].format(**self.slots)
+
+    def signoff(self) -> str:
+        """An email sign-off in the record's style."""
+        return self.x(
+            {
+                "formal": "[Kind regards|Yours sincerely|With best regards],",
+                "neutral": "[Best regards|Best wishes|Regards],",
+                "casual": "[Thanks|Cheers|Thanks a lot]!",
+                "terse": "[Thx|Rgds]",
+            }[self.sym.style]
+        )
+
+    def heading(self, text: str) -> str:
+        """A section heading in the record's layout complexity."""
+        if self.sym.layout_complexity == "complex":
+            return f"## {text}"
+        if self.sym.layout_complexity == "moderate":
+            return f"{text.upper()}"
+        return f"{text}:"
+
+    def bullets(self, lines: list[str]) -> str:
+        """Sentences as a list when the layout is rich enough, else as running text."""
+        if self.sym.layout_complexity == "simple":
+            return " ".join(lines)
+        return self.listing(lines)
+
+    def listing(self, lines: list[str]) -> str:
+        """Lines (e.g. `Key: value`) one per line, marked in richer layouts."""
+        if self.sym.layout_complexity == "simple":
+            return "\n".join(lines)
+        marker = "-" if self.sym.layout_complexity == "complex" else "*"
+        return "\n".join(f"{marker} {line}" for line in lines)
+
+
+def paragraph(sentences: list[str]) -> str:
+    """Sentences joined into one paragraph."""
+    return " ".join(s for s in sentences if s)
+
+
+def interleave(rng: random.Random, first: list[str], second: list[str]) -> list[str]:
+    """Merge two lists at seeded positions, keeping each list's own order."""
+    out: list[str] = []
+    a, b = list(first), list(second)
+    while a or b:
+        take_a = a and (not b or rng.random() < len(a) / (len(a) + len(b)))
+        out.append(a.pop(0) if take_a else b.pop(0))
+    return out

@@ -1,0 +1,266 @@
+"""Seeded factories for synthetic Swiss personal data in the release's formats.
+
+Every value is drawn either from Faker (pinned version, Swiss locales) seeded per record, or
+from a `random.Random` seeded per record, so the same seed gives the same values anywhere.
+Formats follow spec section 5: `+41 7x xxx xxxx` phones, ISO dates, `H-123456`-style ids,
+`CHE-123.456.789` tax ids, `CH12 1234 ...` account numbers, `CHF 9'781` amounts.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import TypeVar
+
+from faker import Faker
+
+from polar_inspect.generate.textgen import expand
+
+T = TypeVar("T")
+
+#: Language regions of the Swiss setting, with the Faker locales used for people and streets.
+REGIONS: dict[str, tuple[str, str]] = {
+    "de": ("de_CH", "de_CH"),
+    "fr": ("fr_CH", "fr_CH"),
+    "it": ("it_IT", "it_IT"),
+}
+REGION_WEIGHTS: tuple[tuple[str, int], ...] = (("de", 62), ("fr", 26), ("it", 12))
+#: Ticino has no Faker address provider; its towns are public place names.
+TICINO_TOWNS: tuple[tuple[str, str], ...] = (
+    ("6900", "Lugano"),
+    ("6500", "Bellinzona"),
+    ("6600", "Locarno"),
+    ("6850", "Mendrisio"),
+    ("6830", "Chiasso"),
+    ("6710", "Biasca"),
+    ("6612", "Ascona"),
+)
+EMAIL_DOMAINS: tuple[str, ...] = (
+    "bluewin.ch",
+    "gmx.ch",
+    "sunrise.ch",
+    "hispeed.ch",
+    "proton.me",
+    "outlook.com",
+    "gmail.com",
+    "yahoo.com",
+)
+MOBILE_PREFIXES: tuple[str, ...] = ("75", "76", "77", "78", "79")
+COMPANY_SUFFIXES: tuple[str, ...] = (
+    "AG",
+    "GmbH",
+    "SA",
+    "Sàrl",
+    "& Partner AG",
+    "Holding AG",
+    "Services SA",
+    "Logistik AG",
+    "Consulting GmbH",
+    "Engineering AG",
+)
+#: Documents and dialogues are set in this year; ages are computed against it.
+REFERENCE_YEAR = 2025
+
+
+@cache
+def faker_for(locale: str) -> Faker:
+    """One Faker per locale per process; callers re-seed it for every record."""
+    return Faker(locale)
+
+
+@dataclass(frozen=True)
+class Person:
+    """A synthetic person: given name, family name and the locale they were drawn from."""
+
+    first: str
+    last: str
+
+    @property
+    def full(self) -> str:
+        """`First Last`."""
+        return f"{self.first} {self.last}"
+
+
+def ascii_slug(text: str) -> str:
+    """Lower-case ASCII letters for email local parts (`Müller` -> `mueller`)."""
+    text = text.lower()
+    for umlaut, plain in (("ä", "ae"), ("ö", "oe"), ("ü", "ue"), ("ß", "ss")):
+        text = text.replace(umlaut, plain)
+    text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+    return "".join(ch for ch in text if ch.isalnum())
+
+
+def _swiss_amount(amount: int) -> str:
+    return f"{amount:,}".replace(",", "'")
+
+
+class ValueGen:
+    """All value factories for one record, drawing from one seeded stream."""
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.region = self._weighted(REGION_WEIGHTS)
+        person_locale, _ = REGIONS[self.region]
+        self.faker = faker_for(person_locale)
+        self.faker.seed_instance(seed)
+        self._people: set[str] = set()
+
+    def _weighted(self, options: Sequence[tuple[str, int]]) -> str:
+        total = sum(weight for _, weight in options)
+        roll = self.rng.randrange(total)
+        for name, weight in options:
+            roll -= weight
+            if roll < 0:
+                return name
+        raise AssertionError("unreachable")
+
+    # -- generic draws -----------------------------------------------------------------------
+    def pick(self, options: Sequence[T]) -> T:
+        """One seeded choice."""
+        return options[self.rng.randrange(len(options))]
+
+    def sample(self, options: Sequence[T], k: int) -> list[T]:
+        """`k` distinct seeded choices, in draw order."""
+        return self.rng.sample(list(options), k)
+
+    def between(self, low: int, high: int) -> int:
+        """A seeded integer in [low, high]."""
+        return self.rng.randint(low, high)
+
+    def expand(self, template: str, **slots: object) -> str:
+        """Expand a grammar template (see `textgen.expand`) as a value fragment (first letter
+        as written)."""
+        return expand(template, self.rng, slots, sentence=False)
+
+    def digits(self, n: int) -> str:
+        """`n` random digits, the first one non-zero."""
+        return str(self.rng.randint(1, 9)) + "".join(
+            str(self.rng.randint(0, 9)) for _ in range(n - 1)
+        )
+
+    # -- people and contact ------------------------------------------------------------------
+    def person(self) -> Person:
+        """A new person, never the same full name twice within one record."""
+        for _ in range(20):
+            candidate = Person(self.faker.first_name(), self.faker.last_name())
+            if candidate.full not in self._people and len(candidate.last) >= 3:
+                self._people.add(candidate.full)
+                return candidate
+        raise RuntimeError(f"could not draw a new person for seed {self.seed}")
+
+    def email(self, person: Person) -> str:
+        """A personal email address built from the person's name."""
+        first, last = ascii_slug(person.first), ascii_slug(person.last)
+        local = self.pick(
+            (
+                f"{first}.{last}",
+                f"{first[0]}.{last}",
+                f"{first}{last}{self.between(10, 99)}",
+                f"{first}_{last}",
+                f"{last}.{first}",
+            )
+        )
+        return f"{local}@{self.pick(EMAIL_DOMAINS)}"
+
+    def phone(self) -> str:
+        """A Swiss mobile number, `+41 7x xxx xxxx`."""
+        return f"+41 {self.pick(MOBILE_PREFIXES)} {self.digits(3)} {self.digits(4)}"
+
+    def address(self) -> str:
+        """A Swiss street address with postcode and town."""
+        number = self.between(1, 148)
+        if self.region == "it":
+            postcode, town = self.pick(TICINO_TOWNS)
+            return f"Via {self.faker.last_name()} {number}, {postcode} {town}"
+        street = self.faker.street_name()
+        return f"{street} {number}, {self.faker.postcode()} {self.faker.city()}"
+
+    def town(self) -> str:
+        """A Swiss town name (for context, not a value)."""
+        if self.region == "it":
+            return self.pick(TICINO_TOWNS)[1]
+        return self.faker.city()
+
+    def company(self) -> str:
+        """A company name, `Family Suffix`."""
+        return f"{self.faker.last_name()} {self.pick(COMPANY_SUFFIXES)}"
+
+    def foreign_address(self, locale: str, postcode: str, city: str) -> str:
+        """A street address abroad, drawn with the destination's Faker locale."""
+        local = faker_for(locale)
+        local.seed_instance(self.seed + 1)
+        return f"{local.street_name()} {self.between(2, 180)}, {postcode} {city}"
+
+    # -- dates -------------------------------------------------------------------------------
+    def date_of_birth(self, min_age: int = 19, max_age: int = 78) -> str:
+        """An ISO birth date for an adult of the given age range."""
+        year = REFERENCE_YEAR - self.between(min_age, max_age)
+        return self.date_in(dt.date(year, 1, 1), dt.date(year, 12, 31))
+
+    def date_in(self, start: dt.date, end: dt.date) -> str:
+        """An ISO date between `start` and `end` inclusive."""
+        return (start + dt.timedelta(days=self.between(0, (end - start).days))).isoformat()
+
+    def day_in_year(self) -> dt.date:
+        """A date in the reference year (documents are dated in it)."""
+        return dt.date(REFERENCE_YEAR, 1, 1) + dt.timedelta(days=self.between(0, 364))
+
+    # -- identifiers -------------------------------------------------------------------------
+    def code(self, pattern: str) -> str:
+        """Fill a pattern: `#` digit, `?` upper-case letter, `h` hex digit, others verbatim."""
+        out = []
+        first_digit = True
+        for ch in pattern:
+            if ch == "#":
+                out.append(str(self.rng.randint(1 if first_digit else 0, 9)))
+                first_digit = False
+            elif ch == "?":
+                out.append(self.pick("ABCDEFGHJKLMNPRSTUVWXYZ"))
+            elif ch == "h":
+                out.append(self.pick("0123456789abcdef"))
+            else:
+                out.append(ch)
+        return "".join(out)
+
+    def account_number(self) -> str:
+        """An IBAN-like Swiss account number, `CH12 1234 1234 1234 1234 1`."""
+        return self.code("CH## #### #### #### #### #")
+
+    def tax_id(self) -> str:
+        """A Swiss business-style tax id, `CHE-123.456.789`."""
+        return self.code("CHE-###.###.###")
+
+    def ip_address(self) -> str:
+        """A private `10.x.x.x` address."""
+        return f"10.{self.between(10, 250)}.{self.between(1, 250)}.{self.between(2, 250)}"
+
+    def hostname(self) -> str:
+        """An internal host name, `ch-crm-123.internal.local`."""
+        role = self.pick(("crm", "hr", "fin", "mail", "vpn", "file", "erp", "dev", "app"))
+        return f"ch-{role}-{self.between(100, 989)}.internal.local"
+
+    def token(self) -> str:
+        """An access token, `tok_` and 24 hex digits."""
+        return "tok_" + self.code("h" * 24)
+
+    # -- money -------------------------------------------------------------------------------
+    def chf(self, amount: int) -> str:
+        """`CHF 9'781`."""
+        return f"CHF {_swiss_amount(amount)}"
+
+    def amount_within(self, low: int, high: int, step: int = 5) -> int:
+        """An amount in (low, high) that is not a round hundred (bands stay distinguishable)."""
+        while True:
+            amount = self.between(low // step + 1, high // step - 1) * step
+            if amount % 100:
+                return amount
+
+    def band(self, bands: Sequence[tuple[int, int]]) -> tuple[int, int, str]:
+        """A CHF band `CHF 5,000-7,000` and its bounds."""
+        low, high = self.pick(bands)
+        return low, high, f"CHF {low:,}-{high:,}"
