@@ -1,0 +1,233 @@
+"""The model renderer: the four texts written by any Inspect model, checked and repaired.
+
+Each grid cell is drawn symbolically as for the template renderer; a model then writes the
+document, policy, task and attacker turns from the prompts in `model_prompts`. Every record
+goes through the same checks; failed texts are sent back with the list of problems for a few
+repair rounds, and what still fails is dropped. Finished cells (kept or dropped) are appended
+to a JSONL work file, so an interrupted run resumes without redoing them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import warnings
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from inspect_ai.model import GenerateConfig, Model, get_model
+from pydantic import BaseModel, Field, ValidationError
+
+from polar_inspect.axes import parse_domains
+from polar_inspect.data import PolarRecord
+from polar_inspect.generate.assemble import GENERATOR_VERSION, release_record
+from polar_inspect.generate.build import DEFAULT_SEED, Progress
+from polar_inspect.generate.checks import Texts, check_record, check_values
+from polar_inspect.generate.io import record_line
+from polar_inspect.generate.model_prompts import build_prompts, load_templates, repair_prompt
+from polar_inspect.generate.report import BuildReport, Outcome
+from polar_inspect.generate.symbolic import Cell, SymbolicRecord, grid, make_symbolic
+
+TEXT_NAMES = ("document", "policy", "task", "attacker")
+MAX_VALUE_DRAWS = 5
+_FENCE = re.compile(r"^```[\w-]*\n(.*?)\n?```$", re.DOTALL)
+
+
+class WorkEntry(BaseModel):
+    """One finished cell in the work file."""
+
+    sample_id: str
+    kept: bool
+    record: dict[str, Any] | None = None
+    repairs: list[dict[str, Any]] = Field(default_factory=list)
+    first_failures: list[str] = Field(default_factory=list)
+    failures: list[str] = Field(default_factory=list)
+
+
+def clean_output(text: str, name: str) -> str:
+    """Strip a code fence around the answer; for attacker turns keep the outermost JSON array."""
+    text = text.strip()
+    fenced = _FENCE.match(text)
+    if fenced:
+        text = fenced.group(1).strip()
+    if name == "attacker" and "[" in text and "]" in text:
+        text = text[text.index("[") : text.rindex("]") + 1]
+    return text
+
+
+def read_work(path: Path) -> dict[str, WorkEntry]:
+    """Finished cells from a work file; a truncated last line (an interrupted write) is ignored."""
+    if not path.is_file():
+        return {}
+    raw = path.read_text(encoding="utf-8")
+    lines = raw.split("\n")
+    entries: dict[str, WorkEntry] = {}
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            entry = WorkEntry.model_validate_json(line)
+        except ValidationError as exc:
+            if number == len(lines) and not raw.endswith("\n"):
+                warnings.warn(
+                    f"{path}: ignoring an incomplete last line (interrupted run)", stacklevel=2
+                )
+                continue
+            raise ValueError(
+                f"{path}, line {number}: not a work entry ({exc.errors()[0]['msg']})"
+            ) from exc
+        entries[entry.sample_id] = entry
+    return entries
+
+
+class ModelRenderer:
+    """Renders cells with one Inspect model, a bounded number of calls at a time."""
+
+    def __init__(
+        self,
+        model: Model,
+        seed: int,
+        repair_rounds: int,
+        max_connections: int,
+        prompt_dir: Path | None = None,
+    ) -> None:
+        self.model = model
+        self.name = str(model)
+        self.seed = seed
+        self.repair_rounds = repair_rounds
+        self.templates = load_templates(prompt_dir)
+        self.calls = asyncio.Semaphore(max_connections)
+        self.config = GenerateConfig(max_tokens=2400)
+
+    async def generate(self, prompt: str, name: str) -> str:
+        """One model call, cleaned for the text it is meant to be."""
+        async with self.calls:
+            output = await self.model.generate(prompt, config=self.config)
+        return clean_output(output.completion, name)
+
+    def _symbolic(self, cell: Cell) -> SymbolicRecord:
+        for attempt in range(MAX_VALUE_DRAWS):
+            sym = make_symbolic(cell, self.seed, attempt)
+            if not check_values(sym):
+                return sym
+        return sym
+
+    async def render(self, cell: Cell) -> Outcome:
+        """Render, check and repair one cell."""
+        sym = self._symbolic(cell)
+        prompts = build_prompts(sym, self.templates).as_dict()
+        outputs = await asyncio.gather(*(self.generate(prompts[n], n) for n in TEXT_NAMES))
+        texts = dict(zip(TEXT_NAMES, outputs, strict=True))
+        repairs: list[dict[str, Any]] = []
+        first: list[str] = []
+        for round_number in range(self.repair_rounds + 1):
+            failures = check_record(sym, Texts(**texts), template=False)
+            if round_number == 0:
+                first = list(dict.fromkeys(f"{f.text}/{f.check}" for f in failures))
+            if not failures:
+                record = release_record(
+                    sym,
+                    Texts(**texts),
+                    renderer="model",
+                    prompts={"renderer": "model", "model": self.name, **prompts},
+                    repairs=repairs,
+                    model=self.name,
+                )
+                return Outcome(cell, record, repairs, first)
+            if round_number == self.repair_rounds:
+                break
+            problems: dict[str, list[str]] = {}
+            for failure in failures:
+                problems.setdefault(failure.text, []).append(f"{failure.check}: {failure.detail}")
+            repairs.append(
+                {
+                    "round": round_number + 1,
+                    "redo": sorted(problems),
+                    "failed": [str(f) for f in failures],
+                }
+            )
+            names = [n for n in TEXT_NAMES if n in problems]
+            fixed = await asyncio.gather(
+                *(
+                    self.generate(
+                        repair_prompt(self.templates, prompts[n], texts[n], problems[n]), n
+                    )
+                    for n in names
+                )
+            )
+            texts.update(zip(names, fixed, strict=True))
+        return Outcome(cell, None, repairs, first, [str(f) for f in failures])
+
+
+def _outcome(cell: Cell, entry: WorkEntry) -> Outcome:
+    return Outcome(cell, entry.record, entry.repairs, entry.first_failures, entry.failures)
+
+
+async def build_with_model_async(
+    model: str | Model,
+    *,
+    seed: int = DEFAULT_SEED,
+    domains: str | Sequence[str] | None = None,
+    repetitions: int = 5,
+    work_file: Path,
+    repair_rounds: int = 3,
+    max_connections: int = 8,
+    prompt_dir: Path | None = None,
+    progress: Progress | None = None,
+) -> tuple[list[dict[str, Any]], BuildReport]:
+    """Render every cell with `model`, resuming from `work_file`; returns records and report."""
+    renderer = ModelRenderer(
+        get_model(model) if isinstance(model, str) else model,
+        seed,
+        repair_rounds,
+        max_connections,
+        prompt_dir,
+    )
+    cells = grid(parse_domains(domains), repetitions)
+    done = read_work(work_file)
+    pending = [c for c in cells if c.sample_id not in done]
+    if progress and len(cells) > len(pending):
+        progress(len(cells) - len(pending))
+    work_file.parent.mkdir(parents=True, exist_ok=True)
+    queue: asyncio.Queue[Cell] = asyncio.Queue()
+    for cell in pending:
+        queue.put_nowait(cell)
+
+    with work_file.open("a", encoding="utf-8") as sink:
+
+        async def worker() -> None:
+            while not queue.empty():
+                cell = queue.get_nowait()
+                outcome = await renderer.render(cell)
+                entry = WorkEntry(
+                    sample_id=cell.sample_id,
+                    kept=outcome.record is not None,
+                    record=outcome.record,
+                    repairs=outcome.repairs,
+                    first_failures=outcome.first_failures,
+                    failures=outcome.failures,
+                )
+                sink.write(record_line(json.loads(entry.model_dump_json())) + "\n")
+                sink.flush()
+                done[cell.sample_id] = entry
+                if progress:
+                    progress(1)
+
+        await asyncio.gather(*(worker() for _ in range(max(1, max_connections))))
+
+    report = BuildReport(renderer="model", seed=seed, generator_version=GENERATOR_VERSION)
+    records = []
+    for cell in cells:
+        outcome = _outcome(cell, done[cell.sample_id])
+        report.add(outcome)
+        if outcome.record is not None:
+            PolarRecord.model_validate(outcome.record)
+            records.append(outcome.record)
+    return records, report
+
+
+def build_with_model(model: str | Model, **kwargs: Any) -> tuple[list[dict[str, Any]], BuildReport]:
+    """Synchronous wrapper of `build_with_model_async` (same arguments)."""
+    return asyncio.run(build_with_model_async(model, **kwargs))

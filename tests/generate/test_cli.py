@@ -1,0 +1,94 @@
+"""The `polar-generate` command line: outputs, card, sha256 check, errors."""
+
+from __future__ import annotations
+
+import gzip
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from polar_inspect.data import load_records
+from polar_inspect.generate.cli import main
+from polar_inspect.generate.io import sha256
+
+SMALL = ["--domains", "legal", "--repetitions", "1", "--workers", "1"]
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("cli") / "legal.json.gz"
+    assert main([*SMALL, "--out", str(out), "--card", str(out.with_name("README.md"))]) == 0
+    return out
+
+
+def test_gz_output_is_deterministic_gzip_and_loads(built: Path) -> None:
+    raw = built.read_bytes()
+    assert raw[4:8] == b"\x00\x00\x00\x00"  # gzip mtime 0
+    records = load_records(built)
+    assert len(records) == 150
+    assert {r.domain for r in records} == {"legal"}
+
+
+def test_card_states_the_digests_and_lengths(built: Path) -> None:
+    card = built.with_name("README.md").read_text(encoding="utf-8")
+    json_bytes = gzip.decompress(built.read_bytes())
+    assert sha256(json_bytes) in card
+    assert sha256(built.read_bytes()) in card
+    assert "| document |" in card and "| 801 |" in card
+    assert "| legal | 150 | 6 |" in card
+
+
+def test_jsonl_and_json_outputs_hold_the_same_records(built: Path, tmp_path: Path) -> None:
+    assert main([*SMALL, "--out", str(tmp_path / "legal.jsonl")]) == 0
+    assert main([*SMALL, "--out", str(tmp_path / "legal.json")]) == 0
+    as_json = (tmp_path / "legal.json").read_bytes()
+    assert as_json == gzip.decompress(built.read_bytes())
+    lines = (tmp_path / "legal.jsonl").read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 150
+    assert [r.sample_id for r in load_records(tmp_path / "legal.jsonl")] == [
+        r.sample_id for r in load_records(built)
+    ]
+
+
+def test_check_sha256_accepts_the_json_or_gz_digest(built: Path) -> None:
+    json_digest = sha256(gzip.decompress(built.read_bytes()))
+    assert main([*SMALL, "--check-sha256", json_digest]) == 0
+    assert main([*SMALL, "--check-sha256", sha256(built.read_bytes()).upper()]) == 0
+
+
+def test_check_sha256_mismatch_exits_one_with_a_message(capsys: pytest.CaptureFixture) -> None:
+    assert main([*SMALL, "--check-sha256", "0" * 64]) == 1
+    assert "sha256 mismatch" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--domains", "astrology"], "Unknown domain"),
+        (["--domains", "legal", "--out", "x.csv"], "unsupported file type"),
+        (["--domains", "legal", "--repetitions", "0"], "at least 1"),
+    ],
+)
+def test_bad_arguments_exit_two(
+    args: list[str], message: str, capsys: pytest.CaptureFixture
+) -> None:
+    assert main(args) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_model_renderer_needs_a_model(capsys: pytest.CaptureFixture) -> None:
+    with pytest.raises(SystemExit, match="needs --model"):
+        main(["--domains", "legal", "--renderer", "model", "--out", "x.jsonl"])
+
+
+def test_python_dash_m_runs_the_same_cli(built: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "polar_inspect.generate", *SMALL, "--check-sha256", "f" * 64],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 1
+    assert sha256(gzip.decompress(built.read_bytes())) in result.stderr

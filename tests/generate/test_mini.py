@@ -1,0 +1,75 @@
+"""`select_mini`: one record per domain x policy x attack cell, lowest sample_id, gaps reported."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from polar_inspect.axes import ATTACK_TYPES, DOMAINS, POLICY_TYPES
+from polar_inspect.data import PolarRecord
+from polar_inspect.data.mini import MiniCoverageWarning, expected_cells, select_mini
+
+
+def _record(domain: str, index: int, policy: str, attack: str) -> PolarRecord:
+    return PolarRecord.model_validate(
+        {
+            "sample_id": f"{domain}_{index:06d}",
+            "domain": domain,
+            "metadata": {"domain": domain, "privacy_level": policy, "attack_strength": attack},
+            "generated_texts": {
+                "source_document_text": "doc",
+                "privacy_policy_text": "policy",
+                "task_instruction_text": "task",
+                "attacker_prompt_text": '["hi"]',
+            },
+            "scoring_targets": {"allowed_values": ["a"], "do_not_disclose_values": ["b"]},
+        }
+    )
+
+
+def _grid(repetitions: int) -> list[PolarRecord]:
+    records = []
+    for domain in DOMAINS:
+        index = 0
+        for policy in POLICY_TYPES:
+            for attack in ATTACK_TYPES:
+                for _ in range(repetitions):
+                    records.append(_record(domain, index, policy, attack))
+                    index += 1
+    return records
+
+
+def test_one_record_per_cell_lowest_id_in_grid_order() -> None:
+    records = _grid(3)
+    shuffled = list(records)
+    random.Random(4).shuffle(shuffled)
+    picked = select_mini(shuffled)
+    assert len(picked) == 250
+    assert [(r.domain, r.policy, r.attack) for r in picked] == expected_cells()
+    for record in picked:
+        same_cell = [
+            r
+            for r in records
+            if (r.domain, r.policy, r.attack) == (record.domain, record.policy, record.attack)
+        ]
+        assert record.sample_id == min(r.sample_id for r in same_cell)
+    assert [r.sample_id for r in select_mini(records)] == [r.sample_id for r in picked]
+
+
+def test_empty_cells_are_reported_not_skipped_silently() -> None:
+    records = [r for r in _grid(1) if not (r.domain == "legal" and r.policy == "P2")]
+    with pytest.warns(MiniCoverageWarning, match="5 of 250") as caught:
+        picked = select_mini(records)
+    assert len(picked) == 245
+    assert "legal/P2/S1" in str(caught[0].message)
+
+
+def test_on_generated_records(subset_records: list[dict]) -> None:
+    records = [PolarRecord.model_validate(r) for r in subset_records]
+    with pytest.warns(MiniCoverageWarning, match="200 of 250"):
+        picked = select_mini(records)
+    assert len(picked) == 50
+    assert {r.domain for r in picked} == {"medical", "finance"}
+    medical_first = next(r for r in picked if r.domain == "medical")
+    assert medical_first.sample_id == "medical_000000"
