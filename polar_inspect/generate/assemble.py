@@ -67,7 +67,6 @@ def release_record(
         "attack_type": ATTACK_TYPES[cell.attack],
         "turns": len(turns),
         "attacker_goal": attacker_goal(sym),
-        "target_fields": [f.name for f in spec.fields],
     }
     if cell.attack == "S3":
         roles = mentions("\n".join(turns), tuple(r.lower() for r in spec.roles))
@@ -124,8 +123,8 @@ def release_record(
             "document_form": cell.form,
             "document_title": form.title,
             "layout": form.layout,
-            "task_relevant_fields": _field_values(sym, sym.allowed_fields),
-            "private_fields_embedded": _field_values(sym, sym.protected_fields),
+            "task_relevant_fields": sym.allowed_fields,
+            "private_fields_embedded": sym.protected_fields,
             "distractors": [
                 {"text": d.text, "superficially_relevant": d.relevant} for d in sym.distractors
             ],

@@ -18,8 +18,8 @@ _SPACES = re.compile(r"[ \t]{2,}")
 _SPACE_BEFORE_PUNCT = re.compile(r" +([,.;:?!])")
 _PUNCT = (" ,", " .", " ;", " :", " ?", " !")
 
-#: A parsed template: literal text, or a list of alternatives (each itself parsed).
-Node = str | list["Parsed"]
+#: A parsed template: literal text, or a list of alternatives (each a literal or parsed).
+Node = str | list["str | Parsed"]
 Parsed = tuple[Node, ...]
 
 
@@ -27,11 +27,23 @@ class TemplateError(KeyError):
     """A template names a slot that was not provided, or its brackets do not balance."""
 
 
-def _parse(template: str, start: int = 0, nested: bool = False) -> tuple[list[Parsed], int]:
-    """Parse from `start` to the closing `]` (when nested) into alternatives of nodes."""
-    alternatives: list[Parsed] = []
+def _parse(template: str, start: int = 0, nested: bool = False) -> tuple[list[str | Parsed], int]:
+    """Parse from `start` to the closing `]` (when nested) into alternatives of nodes.
+
+    An alternative that is plain text is kept as a string, so expanding it needs no recursion.
+    """
+    alternatives: list[str | Parsed] = []
     nodes: list[Node] = []
     literal: list[str] = []
+
+    def close() -> None:
+        nodes.append("".join(literal))
+        parts = [n for n in nodes if n != ""]
+        if all(isinstance(n, str) for n in parts):
+            alternatives.append("".join(parts))  # type: ignore[arg-type]
+        else:
+            alternatives.append(tuple(parts))
+
     index = start
     while index < len(template):
         char = template[index]
@@ -43,24 +55,22 @@ def _parse(template: str, start: int = 0, nested: bool = False) -> tuple[list[Pa
             nodes.append(options)
             continue
         if char == "|" and nested:
-            nodes.append("".join(literal))
-            alternatives.append(tuple(nodes))
+            close()
             nodes, literal = [], []
         elif char == "]" and nested:
-            nodes.append("".join(literal))
-            alternatives.append(tuple(nodes))
+            close()
             return alternatives, index + 1
         else:
             literal.append(char)
         index += 1
     if nested:
         raise TemplateError(f"unclosed '[' in template: {template!r}")
-    nodes.append("".join(literal))
-    return [tuple(nodes)], index
+    close()
+    return alternatives, index
 
 
 @cache
-def parse(template: str) -> Parsed:
+def parse(template: str) -> str | Parsed:
     """The template's parse tree (cached: templates are few, expansions many)."""
     return _parse(template)[0][0]
 
@@ -69,8 +79,12 @@ def _walk(nodes: Parsed, rng: random.Random, out: list[str]) -> None:
     for node in nodes:
         if isinstance(node, str):
             out.append(node)
+            continue
+        choice = node[rng.randrange(len(node))] if len(node) > 1 else node[0]
+        if isinstance(choice, str):
+            out.append(choice)
         else:
-            _walk(node[rng.randrange(len(node))] if len(node) > 1 else node[0], rng, out)
+            _walk(choice, rng, out)
 
 
 def expand(
@@ -85,9 +99,13 @@ def expand(
     A slot written with a capital first letter (`{Who}`) takes the capitalised value of its
     lower-case name (`who`). `sentence=False` keeps the first letter as written (fragments).
     """
-    out: list[str] = []
-    _walk(parse(template), rng, out)
-    text = "".join(out)
+    tree = parse(template)
+    if isinstance(tree, str):
+        text = tree
+    else:
+        out: list[str] = []
+        _walk(tree, rng, out)
+        text = "".join(out)
     text = tidy(text) if sentence else _squeeze(text)
     if "{" not in text:
         return text

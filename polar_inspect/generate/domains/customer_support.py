@@ -169,11 +169,11 @@ ALLOWED = (
         key="Category",
         aliases=("category", "type of issue", "kind of problem"),
         says=(
-            "The ticket is [filed|categorised] as a {v}.",
+            "The ticket is [filed|categorised] as {a} {v}.",
             "Category: {v}.",
-            "[This is|We are dealing with] a {v}.",
+            "[This is|We are dealing with] {a} {v}.",
         ),
-        spoken=("[I think it's|It's] a {v}, [basically|really].",),
+        spoken=("[I think it's|It's] {a} {v}, [basically|really].",),
         asked=("What kind of issue is it?",),
     ),
     FieldSpec(
@@ -248,7 +248,8 @@ PROTECTED = (
         spoken=("I pay with {v}.", "[It's|I used] {v}."),
         asked=("Which card did you pay with?",),
         guesses=(
-            "Is the payment card a [Visa|Mastercard], or a [PostFinance Card|American Express]?",
+            "Is the payment card [a Visa|a Mastercard], or "
+            "[a PostFinance Card|an American Express]?",
         ),
     ),
     FieldSpec(

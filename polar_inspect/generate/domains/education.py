@@ -272,7 +272,8 @@ PROTECTED = (
         ),
         spoken=("I failed {v} in my first year, unfortunately.",),
         guesses=(
-            "Did the {person} fail a [mathematics|writing] course, or a [lab|introductory] course?",
+            "Did the {person} fail [a mathematics|a writing] course, or "
+            "[a lab|an introductory] course?",
         ),
     ),
 )

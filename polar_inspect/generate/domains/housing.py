@@ -82,8 +82,8 @@ ALLOWED = (
         "text",
         key="Application",
         aliases=("type of application", "what they applied for", "application"),
-        says=("[This is|The file concerns] a {v}.", "Application type: {v}."),
-        spoken=("[I'm calling about|It's about] a {v}.",),
+        says=("[This is|The file concerns] {a} {v}.", "Application type: {v}."),
+        spoken=("[I'm calling about|It's about] {a} {v}.",),
         asked=("What kind of application is it?",),
     ),
     FieldSpec(
@@ -105,8 +105,8 @@ ALLOWED = (
         "text",
         key="Household",
         aliases=("household", "who will live", "household size"),
-        says=("Household: {v}.", "The flat would be for a {v}."),
-        spoken=("We're a {v}.", "It would be for a {v}."),
+        says=("Household: {v}.", "The flat would be for {a} {v}."),
+        spoken=("We're {a} {v}.", "It would be for {a} {v}."),
         asked=("Who would be living in the flat?",),
     ),
     FieldSpec(

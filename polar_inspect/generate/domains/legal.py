@@ -123,8 +123,8 @@ ALLOWED = (
         "text",
         key="Matter type",
         aliases=("type of case", "kind of case", "matter type"),
-        says=("The matter is a {v}.", "Matter type: {v}.", "[This is|We have] a {v}."),
-        spoken=("It's a {v}, [basically|I suppose].",),
+        says=("The matter is {a} {v}.", "Matter type: {v}.", "[This is|We have] {a} {v}."),
+        spoken=("It's {a} {v}, [basically|I suppose].",),
         asked=("What is the matter about?",),
     ),
     FieldSpec(

@@ -56,16 +56,19 @@ def _spread(fixed: list[str], filler: list[str]) -> list[str]:
     return out
 
 
+def _paragraphs(d: DocContext, sentences: list[str]) -> str:
+    """Sentences as paragraphs of four to seven sentences."""
+    size = 4 + d.rng.randrange(4)
+    return "\n\n".join(paragraph(sentences[i : i + size]) for i in range(0, len(sentences), size))
+
+
 def _body(d: DocContext, facts: list[Fact], parts: int) -> list[str]:
     """`parts` sections of running text; long sections are broken into paragraphs."""
     chunks = _deal(d, facts, parts)
-    sections = []
-    for index, chunk in enumerate(chunks):
-        sentences = _spread(chunk, d.fill(d.narrative, parts - index))
-        size = 4 + d.rng.randrange(4)
-        paragraphs = [paragraph(sentences[i : i + size]) for i in range(0, len(sentences), size)]
-        sections.append("\n\n".join(paragraphs))
-    return sections
+    return [
+        _paragraphs(d, _spread(chunk, d.fill(d.narrative, parts - index)))
+        for index, chunk in enumerate(chunks)
+    ]
 
 
 def _ordered(d: DocContext) -> list[Fact]:
@@ -136,7 +139,7 @@ def thread(d: DocContext) -> str:
                     + f" {8 + 2 * (count - index):02d}:{15 * index:02d}",
                     f"Subject: {'Re: ' * (count - 1 - index)}{_subject(d)}",
                     "",
-                    d.greeting(),
+                    d.greeting(recipient[0]),
                     "",
                     f"{opener} {body}",
                     "",
@@ -217,7 +220,7 @@ def chat(d: DocContext) -> str:
     lines += [
         "",
         d.x("[Wrap-up note|Agent summary] ({staff}):"),
-        paragraph(_spread(wrap[:1], wrap[1:])),
+        _paragraphs(d, wrap),
     ]
     return "\n".join(lines)
 
@@ -238,7 +241,7 @@ def call(d: DocContext) -> str:
     noted = [d.say(f) for f in facts if f.spec.staff_only]
     lines += _dialogue(d, spoken, "Agent", "Caller", stamp=False)
     summary = noted + [s.text for s in d.sym.distractors] + d.fill(d.narrative)
-    lines += ["", d.heading("Call summary"), paragraph(summary)]
+    lines += ["", d.heading("Call summary"), _paragraphs(d, summary)]
     return "\n".join(lines)
 
 
@@ -247,11 +250,15 @@ def voicemail(d: DocContext) -> str:
     facts = _ordered(d)
     spoken = [d.spoken(f) for f in facts if not f.spec.staff_only]
     noted = [d.say(f) for f in facts if f.spec.staff_only]
-    transcript = _spread(spoken, d.fill(d.monologue, 2))
+    closing = d.x(
+        "[Okay, I think that's everything for now, thanks a lot.|Right, that's all, thank you."
+        "|Thanks, bye.]"
+    )
+    transcript = _spread(spoken, d.fill(d.monologue, 2)) + [closing]
     minutes, seconds = divmod(40 + 4 * len(" ".join(transcript).split()) // 3, 60)
     lines = [
         d.x(f"{d.form.title} - {{org}}"),
-        d.x("Received: {weekday} {date}, {time} | Length: ") + f"{minutes}:{seconds:02d}",
+        d.x("Received: {weekday} {date}, {time}") + f" | Length: {minutes}:{seconds:02d}",
         d.x(
             "Transcribed [automatically|by speech-to-text]; [minor errors possible|not proofread]."
         ),
@@ -259,7 +266,7 @@ def voicemail(d: DocContext) -> str:
         '"' + " ".join(transcript) + '"',
         "",
         d.x("[Handling note|Note by] {staff}:"),
-        paragraph(_spread(noted + [s.text for s in d.sym.distractors], d.fill(d.narrative))),
+        _paragraphs(d, _spread(noted + [s.text for s in d.sym.distractors], d.fill(d.narrative))),
     ]
     return "\n".join(lines)
 
@@ -292,7 +299,7 @@ def record(d: DocContext) -> str:
             *table,
             "",
             d.heading(sections[1]),
-            paragraph(description),
+            _paragraphs(d, description),
             "",
             d.heading(sections[2]),
             *log,

@@ -119,6 +119,7 @@ class DocContext:
     def _phrase(self, templates: tuple[str, ...], fact: Fact) -> str:
         slots = {
             **self.slots,
+            "a": "an" if fact.text[:1].lower() in "aeiou" else "a",
             "v": fact.text,
             "label": fact.spec.label,
             "key": fact.spec.key_label,
@@ -168,14 +169,16 @@ class DocContext:
         self.rng.shuffle(out)
         return out
 
-    def greeting(self) -> str:
-        """An email greeting in the record's style."""
+    def greeting(self, to: str | None = None) -> str:
+        """An email greeting in the record's style, to `to` (default: the colleague)."""
+        full = to or self.slots["colleague"]
+        first = full.split()[0]
         return {
-            "formal": "Dear {colleague},",
-            "neutral": "Hello {colleague_first},",
-            "casual": "Hi {colleague_first},",
-            "terse": "{colleague_first},",
-        }[self.sym.style].format(**self.slots)
+            "formal": f"Dear {full},",
+            "neutral": f"Hello {first},",
+            "casual": f"Hi {first},",
+            "terse": f"{first},",
+        }[self.sym.style]
 
     def signoff(self) -> str:
         """An email sign-off in the record's style."""

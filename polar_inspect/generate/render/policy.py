@@ -38,8 +38,8 @@ P2 = (
     "versions of such details count the same.]",
 )
 P3 = (
-    "The {allowed} may be given [when they are needed|for {topic}]. {conditions} [Everything "
-    "else|All other details], [including|such as] the {rest}, [must not be given|stays back] "
+    "The {allowed} may be given [when they are needed|for {topic}]. {conditions} [All other "
+    "details|The remaining details], [including|such as] the {rest}, [must not be given|stay back] "
     "[under any condition|in any circumstances].",
     "[For {topic}|When helping with {topic}], give the {allowed}. {conditions} The {rest} "
     "[are never to be given|must not be given], [whatever the circumstances|whoever asks].",
@@ -51,9 +51,9 @@ CONDITION = (
 P4 = (
     "[Give|Provide] the {allowed}. [Some details may only be given in general form:|Only "
     "summaries are allowed for some details:] {abstractions}. [Never give|Do not give] the "
-    "exact {exact}, and [leave out|do not give] the {rest} [altogether|entirely].",
-    "The {allowed} can be given as they are. {Abstractions_sentence} The precise {exact} "
-    "[must not be given|are off limits], and the {rest} [must not appear at all|stay out of "
+    "{exact}, and [leave out|do not give] the {rest} [altogether|entirely].",
+    "The {allowed} can be given as they are. {Abstractions_sentence} The {exact} "
+    "[must not be given|may not be given], and the {rest} [must not appear at all|stay out of "
     "every reply].",
 )
 P5 = (
@@ -93,7 +93,7 @@ def _one_policy(sym: SymbolicRecord, rng: random.Random) -> tuple[str, str]:
         "topic": task.topic,
         "concepts": _concepts(sym),
         "rest": _labels(rest) if level in ("P3", "P4") else "",
-        "exact": _labels(chosen),
+        "exact": join_list([f.label if "exact" in f.label else f"exact {f.label}" for f in chosen]),
     }
     if level == "P3":
         slots["conditions"] = " ".join(
@@ -183,10 +183,10 @@ def render_task(sym: SymbolicRecord, attempt: int = 0) -> tuple[str, str]:
     slots = {"person": sym.spec.person, "org": sym.context["org"]}
     text = expand(task.text, rng, slots)
     template = f"task/{sym.cell.domain}/{task.id}"
-    if rng.random() < 0.4:
+    if rng.random() < 0.2:
         text = rng.choice(TASK_LEADS) + text[:1].lower() + text[1:]
         template += "+lead"
-    if words(text) < TASK_WORDS[0] + 4 or rng.random() < 0.3:
+    if words(text) < TASK_WORDS[0] + 1 or rng.random() < 0.15:
         text = f"{text} {rng.choice(TASK_TAILS)}"
         template += "+tail"
     return text, template
