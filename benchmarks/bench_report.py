@@ -1,0 +1,179 @@
+"""Time `polar-report` on 20 release-sized logs (7,875 samples each) and print its peak memory.
+
+One real log is made by running `polar/mixed` (leaks on P5 or S2, answers like the oracle
+elsewhere) through `inspect eval` over a release-sized synthetic file (7,875 records with
+multi-turn attacker scripts, from `make_release_sized_file.py`) or over `--data FILE`. This
+takes minutes and is cached in `--work`. Twenty logs are then derived from it with different
+model names through the inspect_ai log API (the samples are copied, the header rewritten), and
+the report command runs on them in a child process, so that its time and peak RSS are its own.
+
+    python benchmarks/bench_report.py [--work /tmp/polar_bench_report] [--logs 20]
+        [--records 7875] [--data FILE] [--jobs N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import psutil
+from inspect_ai import eval as inspect_eval
+from inspect_ai.log import list_eval_logs, read_eval_log, write_eval_log
+from shortuuid import uuid
+
+BENCH_DIR = Path(__file__).resolve().parent
+MODEL_NAMES = [
+    "anthropic/claude-opus-4-7",
+    "openai/gpt-5.1",
+    "google/gemini-3-pro-preview",
+    "together/meta-llama/Llama-3.3-70B-Instruct-Turbo",
+    "hf/Qwen/Qwen2.5-7B-Instruct",
+    "ollama/mistral-small3.2:24b-instruct-2506-q4_K_M",
+    "openrouter/z-ai/glm-5.1",
+    "openrouter/z-ai/glm-4.7-flash",
+    "vllm/microsoft/Phi-4-mini-instruct",
+    "openai/gpt-oss-20b",
+]
+
+
+def _data_file(work: Path, records: int, data: Path | None) -> Path:
+    if data is not None:
+        return data
+    path = work / f"release_{records}.json"
+    if not path.exists():
+        sys.path.insert(0, str(BENCH_DIR))
+        try:
+            from make_release_sized_file import write_release_file
+        except ImportError as err:
+            raise SystemExit(
+                "benchmarks/make_release_sized_file.py is needed to build the data; "
+                "or pass --data FILE (any file in the release format)"
+            ) from err
+        started = time.perf_counter()
+        write_release_file(path, records, total_bytes=60_000_000)
+        print(f"built {path} ({records} records) in {time.perf_counter() - started:.0f} s")
+    return path
+
+
+def base_log(work: Path, records: int, data: Path | None) -> str:
+    """The cached real log, made by running polar/mixed over the data once."""
+    folder = work / "base"
+    existing = [i.name for i in list_eval_logs(str(folder))] if folder.exists() else []
+    for name in existing:
+        if read_eval_log(name, header_only=True).status == "success":
+            return name.removeprefix("file://")
+    source = _data_file(work, records, data)
+    print(f"running polar/mixed over {source} (one-time, several minutes) ...", flush=True)
+    started = time.perf_counter()
+    os.environ.setdefault("POLAR_CACHE_DIR", str(work / "cache"))
+    (log,) = inspect_eval(
+        "polar_inspect/privacy",
+        model="polar/mixed",
+        task_args={"data": str(source)},
+        log_dir=str(folder),
+        display="none",
+        max_samples=100,
+    )
+    if log.status != "success":
+        raise SystemExit(f"the base eval failed: {log.error}")
+    print(f"base log: {len(log.samples or [])} samples in {time.perf_counter() - started:.0f} s")
+    return log.location.removeprefix("file://")
+
+
+def derive_logs(base: str, folder: Path, count: int) -> list[Path]:
+    """`count` copies of the base log, each with its own model name and ids in the header."""
+    if folder.exists():
+        shutil.rmtree(folder)
+    folder.mkdir(parents=True)
+    header = read_eval_log(base, header_only=True)
+    paths = []
+    for index in range(count):
+        name = MODEL_NAMES[index % len(MODEL_NAMES)]
+        if index >= len(MODEL_NAMES):
+            name = f"{name}-v{index // len(MODEL_NAMES) + 1}"
+        task_id = uuid()
+        path = folder / f"{header.eval.created[:19].replace(':', '-')}+00-00_privacy_{task_id}.eval"
+        shutil.copyfile(base, path)
+        copy = header.model_copy(deep=True)
+        copy.eval.model = name
+        copy.eval.eval_id, copy.eval.run_id, copy.eval.task_id = uuid(), uuid(), task_id
+        write_eval_log(copy, str(path), header_only=True)
+        paths.append(path)
+    return paths
+
+
+def watch(child: subprocess.Popen) -> tuple[int, float]:
+    """Poll a process tree until it ends: peak summed RSS (bytes), CPU seconds used."""
+    root = psutil.Process(child.pid)
+    seen: dict[int, float] = {}
+    peak = 0
+    while child.poll() is None:
+        try:
+            tree = [root, *root.children(recursive=True)]
+        except psutil.NoSuchProcess:
+            break
+        total = 0
+        for process in tree:
+            try:
+                total += process.memory_info().rss
+                times = process.cpu_times()
+                seen[process.pid] = times.user + times.system
+            except psutil.NoSuchProcess:
+                continue
+        peak = max(peak, total)
+        time.sleep(0.1)
+    child.wait()
+    own = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return peak, max(sum(seen.values()), own.ru_utime + own.ru_stime)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Build or reuse the logs, run the report in a child process, print time and memory."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--work", type=Path, default=Path("/tmp/polar_bench_report"))
+    parser.add_argument("--logs", type=int, default=20)
+    parser.add_argument("--records", type=int, default=7875)
+    parser.add_argument("--data", type=Path, default=None, help="release-format data file")
+    parser.add_argument("--jobs", type=int, default=None, help="polar-report --jobs")
+    args = parser.parse_args(argv)
+    args.work.mkdir(parents=True, exist_ok=True)
+    base = base_log(args.work, args.records, args.data)
+    header = read_eval_log(base, header_only=True)
+    samples = header.results.scores[0].scored_samples if header.results else 0
+    started = time.perf_counter()
+    logs = derive_logs(base, args.work / "logs", args.logs)
+    print(f"derived {len(logs)} logs of {samples} samples in {time.perf_counter() - started:.1f} s")
+    size = sum(p.stat().st_size for p in logs) / 1e6
+    out = args.work / "report"
+    shutil.rmtree(out, ignore_errors=True)
+    command = [sys.executable, "-m", "polar_inspect.report", str(args.work / "logs")]
+    if args.jobs is not None:
+        command += ["--jobs", str(args.jobs)]
+    load_before = os.getloadavg()[0]
+    started = time.perf_counter()
+    child = subprocess.Popen(
+        [*command, "--out", str(out), "--quiet"], stdout=subprocess.PIPE, text=True
+    )
+    peak, cpu = watch(child)
+    elapsed = time.perf_counter() - started
+    stdout = child.stdout.read() if child.stdout else ""
+    if child.returncode != 0:
+        raise SystemExit(f"polar-report failed ({child.returncode})")
+    figures = len(list((out / "figures").glob("*.png")))
+    print(stdout.strip())
+    print(
+        f"report: {len(logs)} logs x {samples} samples ({size:.0f} MB of logs), {figures} "
+        f"figures: {elapsed:.1f} s wall, {cpu:.1f} s CPU (all processes), peak RSS "
+        f"{peak / 1e6:.0f} MB summed over the report's processes (targets: < 60 s, < 2 GB); "
+        f"load average before: {load_before:.1f} on {os.cpu_count()} CPUs"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,42 @@
+"""Reports from polar_inspect logs: leaderboard, the paper's figures, HTML (`polar-report`).
+
+The names below are imported on first use, so that worker processes importing one
+submodule do not pay for the whole package.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from polar_inspect.report.build import (
+        DEFAULT_LAMBDAS,
+        NoUsableLogsError,
+        ReportResult,
+        build_report,
+    )
+    from polar_inspect.report.inventory import ReportInputError
+
+_EXPORTS = {
+    "DEFAULT_LAMBDAS": "polar_inspect.report.build",
+    "NoUsableLogsError": "polar_inspect.report.build",
+    "ReportResult": "polar_inspect.report.build",
+    "build_report": "polar_inspect.report.build",
+    "ReportInputError": "polar_inspect.report.inventory",
+}
+
+__all__ = [
+    "DEFAULT_LAMBDAS",
+    "NoUsableLogsError",
+    "ReportInputError",
+    "ReportResult",
+    "build_report",
+]
+
+
+def __getattr__(name: str) -> Any:
+    """Import an exported name from its module on first access."""
+    if name not in _EXPORTS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(import_module(_EXPORTS[name]), name)

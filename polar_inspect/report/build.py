@@ -1,0 +1,148 @@
+"""Logs in, report out: the pipeline behind `polar-report`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+
+from pydantic import BaseModel
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from polar_inspect.report import tables
+from polar_inspect.report.figstyle import FigureFile
+from polar_inspect.report.figures import Job, figure_jobs
+from polar_inspect.report.html import write_html
+from polar_inspect.report.inventory import KeepPolicy, SkippedLog
+from polar_inspect.report.loading import Stepper, load_runs
+from polar_inspect.report.outputs import write_tables
+from polar_inspect.report.parallel import call, default_jobs, run_jobs, worker_pool
+from polar_inspect.report.stats import (
+    PAPER_WEIGHT,
+    Group,
+    breakdown,
+    comparison_groups,
+    epoch_means,
+    run_summary,
+)
+
+DEFAULT_LAMBDAS = (0.25, 0.5, 0.75)
+
+
+class NoUsableLogsError(RuntimeError):
+    """None of the given logs can be reported on."""
+
+
+class ReportResult(BaseModel):
+    """What a report run produced (paths relative to `out_dir`)."""
+
+    out_dir: str
+    models: list[str]
+    groups: list[Group]
+    skipped: list[SkippedLog]
+    files_seen: int
+    figures: list[FigureFile]
+    tables: list[str]
+    html: str
+
+
+@contextmanager
+def _progress(enabled: bool) -> Iterator[Stepper]:
+    """A stepper that adds a rich progress bar per step, or one that shows nothing."""
+    if not enabled:
+        yield lambda label, total: None
+        return
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
+    with Progress(*columns, TimeElapsedColumn(), console=Console(stderr=True)) as bar:
+
+        def step(label: str, total: int) -> Callable[[], None]:
+            task = bar.add_task(label, total=total)
+            return lambda: bar.advance(task)
+
+        yield step
+
+
+def _check(weight: float, lambdas: Sequence[float]) -> None:
+    if not 0.0 <= weight <= 1.0:
+        raise ValueError(f"weight must be within [0, 1], got {weight}")
+    if not lambdas or any(not 0.0 <= lam <= 1.0 for lam in lambdas):
+        raise ValueError(f"lambdas must be within [0, 1], got {list(lambdas)}")
+
+
+def build_report(
+    inputs: Sequence[str | Path],
+    out_dir: str | Path,
+    *,
+    weight: float = PAPER_WEIGHT,
+    lambdas: Sequence[float] = DEFAULT_LAMBDAS,
+    keep: KeepPolicy = "newest",
+    jobs: int | None = None,
+    progress: bool = False,
+) -> ReportResult:
+    """Read polar_inspect logs (files or directories) and write tables, figures and HTML.
+
+    Args:
+        inputs: Log files and/or directories (searched recursively; eval-set folders work).
+        out_dir: Folder for the report (created if needed).
+        weight: lambda of the overall score in tables and rankings (the paper's 0.5).
+        lambdas: lambdas of the Pareto plot's iso-score lines.
+        keep: Duplicate logs (same model, task and setup): `newest` or `all`.
+        jobs: Worker processes for reading logs and drawing (default: CPUs, at most 4).
+        progress: Show progress bars on stderr.
+
+    Raises:
+        ReportInputError: an input path does not exist.
+        NoUsableLogsError: no log can be used (`logs.csv` still lists why).
+    """
+    _check(weight, lambdas)
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    workers = jobs or default_jobs()
+    with _progress(progress) as step, worker_pool(workers) as pool:
+        inventory, samples = load_runs(inputs, keep=keep, pool=pool, workers=workers, step=step)
+        logs = tables.inventory_frame(inventory)
+        logs.to_csv(out / "logs.csv", index=False)
+        if not inventory.runs:
+            raise NoUsableLogsError(
+                f"No usable polar_inspect log among {inventory.files_seen} files.\n"
+                + tables.inventory_markdown(logs)
+            )
+        runs = inventory.runs
+        groups = comparison_groups(runs)
+        summary = run_summary(runs, samples, groups, weight)
+        rows = breakdown(runs, samples, weight)
+        epochs = epoch_means(runs, samples, weight)
+        planned: list[tuple[str, Job]] = [
+            (group.name, job)
+            for group in groups
+            for job in figure_jobs(
+                group, len(groups) > 1, summary, rows, epochs, out, weight, lambdas
+            )
+        ]
+        drawn = run_jobs(
+            pool, call, [job for _, job in planned], step("drawing figures", len(planned))
+        )
+    figures: dict[str, list[FigureFile]] = {group.name: [] for group in groups}
+    for (group_name, _), figure in zip(planned, drawn, strict=True):
+        figures[group_name].append(figure)
+    written = write_tables(out, runs, groups, summary, rows, epochs, logs, weight, figures)
+    page = write_html(
+        out,
+        board=tables.leaderboard_frame(summary, runs, weight),
+        groups=groups,
+        figures=figures,
+        inventory=logs,
+        weight=weight,
+        files=written,
+    )
+    return ReportResult(
+        out_dir=str(out),
+        models=[runs[i].label for i in summary["run"]],
+        groups=groups,
+        skipped=inventory.skipped,
+        files_seen=inventory.files_seen,
+        figures=[f for group in groups for f in figures[group.name]],
+        tables=written,
+        html=page.name,
+    )

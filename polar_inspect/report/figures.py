@@ -1,0 +1,64 @@
+"""The figures of a report, as jobs that can run on worker processes."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from polar_inspect.report import heatmaps, plots
+from polar_inspect.report.figstyle import slug
+from polar_inspect.report.stats import Group
+from polar_inspect.scoring.scorer import SCORE_KEYS
+
+Job = tuple[Callable[..., Any], tuple[Any, ...]]
+
+
+def figure_jobs(
+    group: Group,
+    many: bool,
+    summary: pd.DataFrame,
+    rows: pd.DataFrame,
+    epochs: pd.DataFrame,
+    out_dir: Path,
+    weight: float,
+    lambdas: Sequence[float],
+) -> list[Job]:
+    """The figures of one comparison group, as `(function, args)` jobs for `parallel.call`."""
+    suffix = f"_{group.name}" if many else ""
+    heading = f"Group {group.name}" if many else "POLAR-Bench"
+    table = summary[summary["group"] == group.name].sort_values(["rank", "label"])
+    figures: list[Job] = [
+        (plots.ranking_figure, (table, out_dir, f"ranking{suffix}.png", weight, heading)),
+        (plots.pareto_figure, (table, out_dir, f"pareto{suffix}.png", tuple(lambdas), heading)),
+    ]
+    cells = rows[(rows["axis"] == "cell") & rows["run"].isin(group.runs)]
+    if len(table) > 1:
+        title = (
+            f"{heading}: mean over {len(table)} models "
+            "(each model weighs the same; n = samples summed over models)"
+        )
+        mean = heatmaps.mean_cells(cells)
+        figures.append(
+            (heatmaps.surface_figure, (mean, out_dir, f"surface_mean{suffix}.png", title))
+        )
+    for position, row in enumerate(table.itertuples(), start=1):
+        name = f"surface{suffix}_{position:02d}_{slug(row.label)}.png"
+        own = cells[cells["run"] == row.run]
+        figures.append(
+            (heatmaps.surface_figure, (own, out_dir, name, f"{row.label}: diagnostic surface"))
+        )
+    order = [(int(r.run), str(r.label)) for r in table.itertuples()]
+    mine = rows[rows["run"].isin(group.runs) & (rows["axis"] != "cell")]
+    for axis in ("domain", "attack", "policy"):
+        for score in SCORE_KEYS:
+            name = f"heatmap_{axis}_{score}{suffix}.png"
+            args = (mine, order, axis, score, out_dir, name, heading)
+            figures.append((heatmaps.breakdown_figure, args))
+    group_epochs = epochs[epochs["run"].isin(group.runs)] if not epochs.empty else epochs
+    if not group_epochs.empty:
+        args = (table, group_epochs, out_dir, f"epochs{suffix}.png", heading)
+        figures.append((plots.epochs_figure, args))
+    return figures

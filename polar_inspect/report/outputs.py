@@ -1,0 +1,57 @@
+"""Write the report's Markdown and CSV files."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import pandas as pd
+
+from polar_inspect.report import tables
+from polar_inspect.report.figstyle import FigureFile
+from polar_inspect.report.inventory import RunHeader
+from polar_inspect.report.stats import Group
+
+
+def write_tables(
+    out: Path,
+    runs: Sequence[RunHeader],
+    groups: Sequence[Group],
+    summary: pd.DataFrame,
+    rows: pd.DataFrame,
+    epochs: pd.DataFrame,
+    logs: pd.DataFrame,
+    weight: float,
+    figures: dict[str, list[FigureFile]],
+) -> list[str]:
+    """Write leaderboard, breakdown, surface, epoch and log tables; return their file names."""
+    board = tables.leaderboard_frame(summary, runs, weight)
+    board.to_csv(out / "leaderboard.csv", index=False)
+    board_md = tables.leaderboard_markdown(board, groups, weight)
+    (out / "leaderboard.md").write_text(board_md, encoding="utf-8")
+    details = tables.breakdown_frame(rows, summary)
+    details.to_csv(out / "breakdown.csv", index=False)
+    written = ["leaderboard.md", "leaderboard.csv", "breakdown.csv", "logs.csv"]
+    report = ["# POLAR-Bench report\n", board_md]
+    surfaces = []
+    for group in groups:
+        models = list(summary.loc[summary["group"] == group.name, "label"])
+        if len(groups) > 1:
+            report.append(f"## Group {group.name}: figures and breakdowns\n")
+        else:
+            report.append("## Figures and breakdowns\n")
+        report += [f"![{f.title}]({f.path})\n\n{f.caption}\n" for f in figures[group.name]]
+        report.append(tables.breakdown_markdown(details, group, models))
+        surfaces.append(tables.surface_markdown(details, group, models))
+    epoch_table = tables.epochs_frame(epochs, summary)
+    if not epoch_table.empty:
+        epoch_table.to_csv(out / "epochs.csv", index=False)
+        written.append("epochs.csv")
+        report.append(tables.epochs_markdown(epoch_table))
+    report.append(tables.inventory_markdown(logs))
+    (out / "surfaces.md").write_text(
+        "# Policy x attack surfaces\n\n" + "\n".join(surfaces), encoding="utf-8"
+    )
+    (out / "report.md").write_text("\n".join(report), encoding="utf-8")
+    written[2:2] = ["report.md", "surfaces.md"]
+    return written

@@ -1,0 +1,77 @@
+"""Run independent report jobs (log reads, figures) on worker processes, results in order.
+
+Workers come from a `forkserver` context that imports the report's modules once, so starting
+a worker costs a fork, not a fresh import of inspect_ai, pandas and matplotlib.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+PRELOAD = [
+    "polar_inspect.report.inventory",
+    "polar_inspect.report.samples",
+    "polar_inspect.report.plots",
+    "polar_inspect.report.heatmaps",
+]
+
+
+def default_jobs() -> int:
+    """Worker processes to use by default: the CPUs available, at most 4."""
+    try:
+        available = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        available = os.cpu_count() or 1
+    return max(1, min(4, available))
+
+
+@contextmanager
+def worker_pool(jobs: int) -> Iterator[Executor | None]:
+    """A process pool with `jobs` workers, or None (run in this process) when jobs <= 1."""
+    if jobs <= 1:
+        yield None
+        return
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(PRELOAD)
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context)
+    try:
+        yield pool
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def run_jobs(
+    pool: Executor | None,
+    function: Callable[[T], R],
+    items: Sequence[T],
+    advance: Callable[[], None] | None = None,
+) -> list[R]:
+    """`[function(item) for item in items]`, on the pool when there is one."""
+    if pool is None or len(items) <= 1:
+        results = []
+        for item in items:
+            results.append(function(item))
+            if advance is not None:
+                advance()
+        return results
+    futures = {pool.submit(function, item): index for index, item in enumerate(items)}
+    done: dict[int, R] = {}
+    for future in as_completed(futures):
+        done[futures[future]] = future.result()
+        if advance is not None:
+            advance()
+    return [done[index] for index in range(len(items))]
+
+
+def call(job: tuple[Callable[..., Any], tuple[Any, ...]]) -> Any:
+    """Run one `(function, args)` job (a picklable way to send mixed jobs to a pool)."""
+    function, args = job
+    return function(*args)

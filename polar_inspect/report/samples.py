@@ -1,0 +1,200 @@
+"""Per-sample scores of the used logs.
+
+Two Inspect readers supply them:
+
+- the log header (`read_eval_log(header_only=True)`) carries each sample's score reduced over
+  epochs (`EvalLog.reductions`): enough for single-epoch logs without errors;
+- `inspect_ai.analysis.samples_df` reads the sample summaries: per-epoch scores, errors and the
+  sample metadata (domain, policy, attack, cell). Reading summaries is the slow part (seconds
+  per thousand samples), so it is done once per data source for the metadata, and for every
+  log that has several epochs, errored samples or no reductions.
+
+The metadata of a sample depends only on the data it came from, so logs that share a data
+file (same checksum and polar_inspect version) share one id -> axes table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import pandas as pd
+from inspect_ai.analysis import SampleColumn, samples_df
+from inspect_ai.log import EvalLog
+
+from polar_inspect.report.inventory import RunHeader, SkippedLog, read_header
+from polar_inspect.scoring.scorer import SCORE_KEYS
+
+#: Sample metadata the report breaks scores down by.
+AXES = ("domain", "policy", "attack", "cell")
+FRAME_COLUMNS = ["run", "id", "epoch", *AXES, *SCORE_KEYS, "error"]
+
+
+class SampleReadError(RuntimeError):
+    """A log's samples could not be read."""
+
+
+def _score_value(key: str) -> Callable[[Any], float | None]:
+    """Read one side of the polar scorer's dict value from a sample summary."""
+
+    def extract(sample: Any) -> float | None:
+        for score in (sample.scores or {}).values():
+            value = score.value
+            if isinstance(value, dict) and key in value:
+                return float(value[key])
+        return None
+
+    return extract
+
+
+COLUMNS: list[SampleColumn] = [
+    SampleColumn("id", path="id", required=True, type=str),
+    SampleColumn("epoch", path="epoch", required=True, type=int),
+    *(SampleColumn(axis, path=f"metadata.{axis}", type=str) for axis in AXES),
+    *(SampleColumn(key, path=_score_value(key), type=float) for key in SCORE_KEYS),
+    SampleColumn("error", path="error", default="", type=str),
+]
+
+
+def reduced_scores(log: EvalLog) -> pd.DataFrame | None:
+    """The header's per-sample scores (id, privacy, utility, overall), or None if absent."""
+    for reduction in log.reductions or []:
+        rows = [
+            (str(s.sample_id), *(float(s.value[k]) for k in SCORE_KEYS))
+            for s in reduction.samples
+            if isinstance(s.value, dict) and all(k in s.value for k in SCORE_KEYS)
+        ]
+        if rows and len(rows) == len(reduction.samples):
+            return pd.DataFrame(rows, columns=["id", *SCORE_KEYS])
+    return None
+
+
+def scan_log(path: str) -> tuple[RunHeader | SkippedLog, pd.DataFrame | None]:
+    """Read and classify one log's header; for a usable run, also its reduced scores."""
+    result, header = read_header(path)
+    if isinstance(result, RunHeader) and header is not None:
+        return result, reduced_scores(header)
+    return result, None
+
+
+def read_run_samples(run: RunHeader) -> pd.DataFrame:
+    """One log's sample summaries: id, epoch, the four axes, the three scores, error text."""
+    try:
+        frame = samples_df(run.path, columns=COLUMNS, quiet=True)
+    except Exception as err:
+        raise SampleReadError(f"{run.path}: cannot read samples: {err}") from err
+    frame = frame.reindex(columns=FRAME_COLUMNS[1:])
+    frame["error"] = frame["error"].fillna("").astype(str)
+    for key in SCORE_KEYS:
+        frame[key] = pd.to_numeric(frame[key], errors="coerce").astype(float)
+    return frame
+
+
+def try_read_run_samples(run: RunHeader) -> pd.DataFrame | str:
+    """`read_run_samples`, with a failure returned as its message (for worker processes)."""
+    try:
+        return read_run_samples(run)
+    except SampleReadError as err:
+        return str(err)
+
+
+def needs_summaries(run: RunHeader, reduced: pd.DataFrame | None) -> bool:
+    """True when the header alone cannot give this run's samples."""
+    return reduced is None or run.epochs > 1 or run.unfinished_samples > 0
+
+
+#: Reads the summaries of the runs at the given positions: a frame, or an error message each.
+SummaryReader = Callable[[list[int]], list[pd.DataFrame | str]]
+
+
+#: Summaries already read, by log path: (the run's source key, its frame or error message).
+Prefetched = Mapping[str, tuple[str, "pd.DataFrame | str"]]
+
+
+def collect_samples(
+    runs: Sequence[RunHeader],
+    reduced: Mapping[str, pd.DataFrame | None],
+    read: SummaryReader,
+    advance: Callable[[], None] | None = None,
+    prefetched: Prefetched | None = None,
+) -> tuple[pd.DataFrame, dict[int, str]]:
+    """All runs' samples in one frame (column `run` = position in `runs`) and read failures.
+
+    Summaries are read in two batches: first every run that needs them plus one run per data
+    source not yet covered (these give the id -> axes tables), then any run whose sample ids
+    those tables still miss. Every other run joins its reduced scores to its source's table.
+    `prefetched` summaries (possibly of logs not in `runs`, such as superseded duplicates)
+    count as read. `read` reports progress for the runs it reads; `advance` for the others.
+    """
+    axes_by_source: dict[str, pd.DataFrame] = {}
+    frames: dict[int, pd.DataFrame] = {}
+    failures: dict[int, str] = {}
+    position = {run.path: i for i, run in enumerate(runs)}
+
+    def learn(key: str, frame: pd.DataFrame) -> None:
+        known = frame[["id", *AXES]].drop_duplicates("id").set_index("id")
+        previous = axes_by_source.get(key)
+        if previous is not None:
+            known = pd.concat([previous, known[~known.index.isin(previous.index)]])
+        axes_by_source[key] = known
+
+    def keep(index: int, result: pd.DataFrame | str) -> None:
+        if isinstance(result, str):
+            failures[index] = result
+        else:
+            frames[index] = result
+            learn(runs[index].source_key, result)
+
+    for path, (key, result) in (prefetched or {}).items():
+        if path in position:
+            keep(position[path], result)
+            if advance is not None:
+                advance()
+        elif not isinstance(result, str):
+            learn(key, result)
+
+    def pending(index: int) -> bool:
+        return index not in frames and index not in failures
+
+    first = [
+        i
+        for i, run in enumerate(runs)
+        if pending(i) and needs_summaries(run, reduced.get(run.path))
+    ]
+    sources = set(axes_by_source) | {runs[i].source_key for i in first}
+    for index, run in enumerate(runs):
+        if pending(index) and index not in first and run.source_key not in sources:
+            first.append(index)
+            sources.add(run.source_key)
+    for index, result in zip(first, read(first), strict=True):
+        keep(index, result)
+    second = []
+    for index, run in enumerate(runs):
+        if not pending(index):
+            continue
+        scores, axes = reduced.get(run.path), axes_by_source.get(run.source_key)
+        if scores is None or axes is None or not scores["id"].isin(axes.index).all():
+            second.append(index)
+            continue
+        frame = scores.join(axes, on="id")
+        frame["epoch"], frame["error"] = 1, ""
+        frames[index] = frame[FRAME_COLUMNS[1:]]
+        if advance is not None:
+            advance()
+    for index, result in zip(second, read(second), strict=True):
+        keep(index, result)
+    return _combine(frames), failures
+
+
+def _combine(frames: dict[int, pd.DataFrame]) -> pd.DataFrame:
+    parts = []
+    for index in sorted(frames):
+        frame = frames[index].copy()
+        frame.insert(0, "run", index)
+        parts.append(frame)
+    if not parts:
+        return pd.DataFrame(columns=FRAME_COLUMNS)
+    combined = pd.concat(parts, ignore_index=True)
+    for axis in AXES:
+        combined[axis] = combined[axis].astype("category")
+    return combined

@@ -1,0 +1,215 @@
+"""Numbers behind the report: headline scores, confidence intervals, breakdowns, epoch spread.
+
+Headline and grouped means are the logs' own metrics. Per-sample scores add what the metrics
+do not carry: 95% confidence intervals, sample counts per group, per-epoch means, and overall
+scores at a lambda other than the one a log was scored with (overall is linear in privacy and
+utility, so lambda * privacy + (1 - lambda) * utility of the means is exact).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+from pydantic import BaseModel
+
+from polar_inspect.axes import DOMAINS
+from polar_inspect.report.inventory import RunHeader
+from polar_inspect.report.samples import AXES
+from polar_inspect.scoring.scorer import SCORE_KEYS, group_metric_name
+
+#: Two-sided 95% normal quantile.
+Z95 = 1.959963984540054
+PAPER_WEIGHT = 0.5
+
+
+class Group(BaseModel):
+    """Runs that may be ranked together: same data, selection and S5 attacker."""
+
+    name: str
+    runs: list[int]
+    description: list[str]
+
+
+def _same_weight(a: float, b: float) -> bool:
+    return math.isclose(a, b, abs_tol=1e-12)
+
+
+def _list_or_all(values: list[str], everything: Sequence[str], noun: str) -> str:
+    if not values:
+        return f"{noun}: not recorded"
+    if list(values) == list(everything):
+        return f"{noun}: all {len(everything)}"
+    return f"{noun}: {', '.join(values)}"
+
+
+def describe_setup(run: RunHeader) -> list[str]:
+    """The facts that make two runs comparable, one line each."""
+    sel = run.selection
+    lines = [
+        f"data: {run.data.describe()}",
+        _list_or_all(sel.get("domains", []), DOMAINS, "domains"),
+        _list_or_all(sel.get("policies", []), [f"P{i}" for i in range(1, 6)], "policies"),
+        _list_or_all(sel.get("attacks", []), [f"S{i}" for i in range(1, 6)], "attacks"),
+        f"S5 attacker: {run.s5_attacker}",
+    ]
+    if sel.get("samples_selected") is not None:
+        lines.append(
+            f"samples: {sel['samples_selected']} selected of {sel.get('samples_available')} "
+            "in the data"
+        )
+    if sel.get("subset", "all") != "all":
+        lines.append(f"subset: {sel['subset']}")
+    if sel.get("max_turns") is not None:
+        lines.append(f"max_turns: {sel['max_turns']}")
+    if sel.get("prompts"):
+        lines.append("custom prompts: " + ", ".join(f"{k}={v}" for k, v in sel["prompts"].items()))
+    return lines
+
+
+def comparison_groups(runs: Sequence[RunHeader]) -> list[Group]:
+    """Partition runs by setup, in order of first appearance; groups are named A, B, ..."""
+    keys: dict[str, list[int]] = {}
+    for index, run in enumerate(runs):
+        keys.setdefault(run.group_key, []).append(index)
+    groups = []
+    for number, members in enumerate(keys.values()):
+        name = _group_name(number)
+        groups.append(Group(name=name, runs=members, description=describe_setup(runs[members[0]])))
+    return groups
+
+
+def _group_name(number: int) -> str:
+    letters = ""
+    number += 1
+    while number:
+        number, rest = divmod(number - 1, 26)
+        letters = chr(ord("A") + rest) + letters
+    return letters
+
+
+def per_sample(samples: pd.DataFrame) -> pd.DataFrame:
+    """Scored samples reduced over epochs (mean per run and sample id), with their axes."""
+    scored = samples.dropna(subset=list(SCORE_KEYS), how="all")
+    keys = ["run", "id"]
+    values = scored.groupby(keys, sort=False, observed=True)[list(SCORE_KEYS)].mean()
+    axes = scored.groupby(keys, sort=False, observed=True)[list(AXES)].first()
+    return values.join(axes).reset_index()
+
+
+def mean_ci(values: np.ndarray, center: float) -> tuple[float, float]:
+    """95% normal-approximation interval around `center`, clipped to [0, 1]."""
+    values = values[~np.isnan(values)]
+    if len(values) < 2:
+        return (math.nan, math.nan)
+    half = Z95 * float(np.std(values, ddof=1)) / math.sqrt(len(values))
+    return (max(0.0, center - half), min(1.0, center + half))
+
+
+def _sample_overall(frame: pd.DataFrame, run: RunHeader, weight: float) -> np.ndarray:
+    if _same_weight(run.weight, weight):
+        return frame["overall"].to_numpy(dtype=float)
+    privacy = frame["privacy"].to_numpy(dtype=float)
+    return weight * privacy + (1.0 - weight) * frame["utility"].to_numpy(dtype=float)
+
+
+def logged_overall(
+    metrics: dict[str, dict[str, float]], run: RunHeader, metric: str, weight: float
+) -> float:
+    """The overall metric at `weight`: the log's own when it used that weight, else derived."""
+    if _same_weight(run.weight, weight):
+        return metrics["overall"].get(metric, math.nan)
+    privacy = metrics["privacy"].get(metric, math.nan)
+    return weight * privacy + (1.0 - weight) * metrics["utility"].get(metric, math.nan)
+
+
+def run_summary(
+    runs: Sequence[RunHeader], samples: pd.DataFrame, groups: Sequence[Group], weight: float
+) -> pd.DataFrame:
+    """One row per run: scores (0-1) with CI bounds, n, errors, epochs, group and rank."""
+    reduced = per_sample(samples)
+    by_run = dict(tuple(reduced.groupby("run", sort=False)))
+    errors = samples[samples["error"] != ""].groupby("run")["id"].nunique()
+    group_of = {index: group.name for group in groups for index in group.runs}
+    rows = []
+    for index, run in enumerate(runs):
+        frame = by_run.get(index, reduced.iloc[0:0])
+        row: dict[str, object] = {"run": index, "label": run.label, "group": group_of[index]}
+        for key in SCORE_KEYS:
+            if key == "overall":
+                center = logged_overall(run.metrics, run, "mean", weight)
+                values = _sample_overall(frame, run, weight)
+            else:
+                center = run.metrics[key]["mean"]
+                values = frame[key].to_numpy(dtype=float)
+            low, high = mean_ci(values, center)
+            row.update({key: center, f"{key}_low": low, f"{key}_high": high})
+        row.update(
+            n=int(frame["privacy"].notna().sum()),
+            errors=int(errors.get(index, 0)),
+            epochs=run.epochs,
+            log_weight=run.weight,
+        )
+        rows.append(row)
+    table = pd.DataFrame(rows)
+    table["rank"] = (
+        table.groupby("group")["overall"].rank(ascending=False, method="min").astype(int)
+    )
+    return table.sort_values(["group", "rank", "label"], kind="stable").reset_index(drop=True)
+
+
+def breakdown(runs: Sequence[RunHeader], samples: pd.DataFrame, weight: float) -> pd.DataFrame:
+    """Long table: run, axis, key, score, value (the log's grouped mean) and n samples."""
+    reduced = per_sample(samples)
+    rows = []
+    for axis in AXES:
+        counts = reduced.dropna(subset=["privacy"]).groupby(["run", axis], observed=True).size()
+        for index, run in enumerate(runs):
+            keys = _axis_keys(run, axis)
+            for key in keys:
+                for score in SCORE_KEYS:
+                    metric = group_metric_name(axis, key)
+                    if score == "overall":
+                        value = logged_overall(run.metrics, run, metric, weight)
+                    else:
+                        value = run.metrics[score].get(metric, math.nan)
+                    n = int(counts.get((index, key), 0))
+                    rows.append((index, axis, key, score, value, n))
+    return pd.DataFrame(rows, columns=["run", "axis", "key", "score", "value", "n"])
+
+
+def _axis_keys(run: RunHeader, axis: str) -> list[str]:
+    prefix = group_metric_name(axis, "")
+    found = {name[len(prefix) :] for name in run.metrics["privacy"] if name.startswith(prefix)}
+    return sorted(found, key=_axis_order(axis))
+
+
+def _axis_order(axis: str):  # noqa: ANN202 - a sort key
+    if axis == "domain":
+        return lambda k: (DOMAINS.index(k) if k in DOMAINS else len(DOMAINS), k)
+    return lambda k: k
+
+
+def epoch_means(runs: Sequence[RunHeader], samples: pd.DataFrame, weight: float) -> pd.DataFrame:
+    """Per run with more than one epoch: the mean of each score in each epoch."""
+    multi = [i for i, run in enumerate(runs) if run.epochs > 1]
+    if not multi:
+        return pd.DataFrame(columns=["run", "epoch", *SCORE_KEYS, "n"])
+    subset = samples[samples["run"].isin(multi)].dropna(subset=["privacy"])
+    rows = []
+    for (index, epoch), frame in subset.groupby(["run", "epoch"], sort=True):
+        run = runs[int(index)]
+        overall = _sample_overall(frame, run, weight)
+        rows.append(
+            {
+                "run": int(index),
+                "epoch": int(epoch),
+                "privacy": float(frame["privacy"].mean()),
+                "utility": float(frame["utility"].mean()),
+                "overall": float(np.nanmean(overall)),
+                "n": len(frame),
+            }
+        )
+    return pd.DataFrame(rows)
