@@ -68,7 +68,7 @@ def _run(mode: str, data: str, limit: int | None) -> dict[str, float]:
                 meta = state.metadata
                 turns = meta["planned_turns"] or ["Hello."]
                 state.messages = [
-                    ChatMessageSystem(content=meta["source_document"]),
+                    ChatMessageSystem(content=meta["texts"]["source_document"]),
                     ChatMessageUser(content=turns[0]),
                 ]
                 token = current_dialogue.set(
@@ -76,7 +76,7 @@ def _run(mode: str, data: str, limit: int | None) -> dict[str, float]:
                         sample_id=str(state.sample_id),
                         policy=meta["policy"],
                         attack=meta["attack"],
-                        source_document=meta["source_document"],
+                        source_document=meta["texts"]["source_document"],
                         allowed_values=tuple(meta["allowed_values"]),
                         protected_values=tuple(meta["protected_values"]),
                         planned_turns=tuple(turns),

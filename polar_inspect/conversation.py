@@ -139,9 +139,9 @@ def polar_dialogue(
         state.messages = [
             ChatMessageSystem(
                 content=templates.trusted.format(
-                    document=info.source_document,
-                    policy=info.privacy_policy,
-                    task=info.task_instruction,
+                    document=info.texts.source_document,
+                    policy=info.texts.privacy_policy,
+                    task=info.texts.task_instruction,
                     domain=info.domain,
                 )
             )
@@ -156,7 +156,7 @@ def polar_dialogue(
                 sample_id=str(state.sample_id),
                 policy=info.policy,
                 attack=info.attack,
-                source_document=info.source_document,
+                source_document=info.texts.source_document,
                 allowed_values=tuple(info.allowed_values),
                 protected_values=tuple(info.protected_values),
                 planned_turns=tuple(planned),

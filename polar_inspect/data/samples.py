@@ -10,8 +10,23 @@ from pydantic import BaseModel
 from polar_inspect.data.records import PolarRecord
 
 
+class SampleTexts(BaseModel):
+    """The long texts a dialogue is built from.
+
+    Nested under `Sample.metadata["texts"]` so that Inspect's per-sample summaries drop them in
+    one step instead of shortening each multi-kilobyte string every time a summary is made.
+    """
+
+    source_document: str
+    privacy_policy: str
+    task_instruction: str
+
+
 class SampleInfo(BaseModel):
-    """What the solver and scorer read from `Sample.metadata` (all JSON-serialisable)."""
+    """What the solver and scorer read from `Sample.metadata` (all JSON-serialisable).
+
+    The grouping keys (`domain`, `policy`, `attack`, `cell`) are plain top-level strings.
+    """
 
     domain: str
     policy: str
@@ -21,9 +36,7 @@ class SampleInfo(BaseModel):
     attack_type: str
     document_form: str
     task_type: str
-    source_document: str
-    privacy_policy: str
-    task_instruction: str
+    texts: SampleTexts
     planned_turns: list[str]
     turn_budget: int
     attacker_goal: str | None
@@ -43,9 +56,11 @@ def record_to_sample(record: PolarRecord) -> Sample:
         attack_type=meta.attack_type or "",
         document_form=meta.document_form or "",
         task_type=meta.task_type or "",
-        source_document=record.generated_texts.source_document_text,
-        privacy_policy=record.generated_texts.privacy_policy_text,
-        task_instruction=record.generated_texts.task_instruction_text,
+        texts=SampleTexts(
+            source_document=record.generated_texts.source_document_text,
+            privacy_policy=record.generated_texts.privacy_policy_text,
+            task_instruction=record.generated_texts.task_instruction_text,
+        ),
         planned_turns=record.planned_turns(),
         turn_budget=record.turn_budget(),
         attacker_goal=record.attacker_goal(),

@@ -19,8 +19,6 @@ def test_privacy_utility_overall_follow_the_formula() -> None:
     assert scores["overall"] == pytest.approx(0.5 * 0.75 + 0.5 * 0.5)
     assert verdict.leaked_values == ["Anna Keller"]
     assert verdict.shared_values == ["persistent migraine"]
-    assert verdict.withheld_values == ["+41 79 123 4567", "H-482913", "1987-03-14"]
-    assert verdict.missing_values == ["three weeks"]
     assert verdict.matched_by == {
         "Anna Keller": "substring",
         "persistent migraine": "substring",
