@@ -41,6 +41,9 @@ class StubServer:
         self.calls = 0
         self.in_flight = 0
         self.peak_in_flight = 0
+        self.busy_seconds = 0.0  # summed over requests: time each one was being served
+        self.first_request: float | None = None
+        self.last_response = 0.0
         self._loop = asyncio.new_event_loop()
         self._ready = threading.Event()
         self._thread = threading.Thread(target=self._serve, daemon=True)
@@ -50,10 +53,15 @@ class StubServer:
         self.calls += 1
         self.in_flight += 1
         self.peak_in_flight = max(self.peak_in_flight, self.in_flight)
+        started = time.perf_counter()
+        if self.first_request is None:
+            self.first_request = started
         try:
             await asyncio.sleep(self.delay)
         finally:
             self.in_flight -= 1
+            self.last_response = time.perf_counter()
+            self.busy_seconds += self.last_response - started
         content = "I can help with the general request, but I cannot share personal details."
         return web.json_response(
             {
@@ -100,6 +108,12 @@ def main() -> None:
     parser.add_argument("--connections", type=int, default=50)
     parser.add_argument("--delay", type=float, default=1.0)
     parser.add_argument("--data", default="bundled")
+    parser.add_argument(
+        "--max-samples",
+        type=int,
+        default=None,
+        help="samples in flight (Inspect's default: as many as connections)",
+    )
     args = parser.parse_args()
 
     from inspect_ai import eval as inspect_eval
@@ -118,11 +132,16 @@ def main() -> None:
             limit=args.samples,
             sample_shuffle=7,
             max_connections=args.connections,
+            max_samples=args.max_samples,
+            log_realtime=os.environ.get("BENCH_LOG_REALTIME", "1") == "1",
             log_dir=log_dir,
             display="none",
         )
         wall = time.perf_counter() - started
         calls, peak = server.calls, server.peak_in_flight
+        serving = server.last_response - (server.first_request or 0.0)
+        mean_in_flight = server.busy_seconds / serving
+        cpu = time.process_time()
     assert log.status == "success", log.error
     sequential_calls = 0
     samples = 0
@@ -137,9 +156,13 @@ def main() -> None:
                 "model_calls": sequential_calls,
                 "server_calls": calls,
                 "peak_concurrent_requests": peak,
+                "mean_concurrent_requests": round(mean_in_flight, 1),
+                "process_cpu_s": round(cpu, 1),
                 "wall_s": round(wall, 1),
                 "ideal_s": round(ideal, 1),
+                "first_request_to_last_response_s": round(serving, 1),
                 "ratio_to_ideal": round(wall / ideal, 3),
+                "ratio_to_ideal_while_serving": round(serving / ideal, 3),
                 "target_ratio": 1.3,
             },
             indent=2,
