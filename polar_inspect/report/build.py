@@ -78,6 +78,7 @@ def build_report(
     lambdas: Sequence[float] = DEFAULT_LAMBDAS,
     keep: KeepPolicy = "newest",
     jobs: int | None = None,
+    figures: bool = True,
     progress: bool = False,
 ) -> ReportResult:
     """Read polar_inspect logs (files or directories) and write tables, figures and HTML.
@@ -89,6 +90,7 @@ def build_report(
         lambdas: lambdas of the Pareto plot's iso-score lines.
         keep: Duplicate logs (same model, task and setup): `newest` or `all`.
         jobs: Worker processes for reading logs and drawing (default: CPUs, at most 4).
+        figures: Draw the figures (False: tables and the HTML page only, much faster).
         progress: Show progress bars on stderr.
 
     Raises:
@@ -119,19 +121,20 @@ def build_report(
             for job in figure_jobs(
                 group, len(groups) > 1, summary, rows, epochs, out, weight, lambdas
             )
+            if figures
         ]
         drawn = run_jobs(
             pool, call, [job for _, job in planned], step("drawing figures", len(planned))
         )
-    figures: dict[str, list[FigureFile]] = {group.name: [] for group in groups}
+    by_group: dict[str, list[FigureFile]] = {group.name: [] for group in groups}
     for (group_name, _), figure in zip(planned, drawn, strict=True):
-        figures[group_name].append(figure)
-    written = write_tables(out, runs, groups, summary, rows, epochs, logs, weight, figures)
+        by_group[group_name].append(figure)
+    written = write_tables(out, runs, groups, summary, rows, epochs, logs, weight, by_group)
     page = write_html(
         out,
         board=tables.leaderboard_frame(summary, runs, weight),
         groups=groups,
-        figures=figures,
+        figures=by_group,
         inventory=logs,
         weight=weight,
         files=written,
@@ -142,7 +145,7 @@ def build_report(
         groups=groups,
         skipped=inventory.skipped,
         files_seen=inventory.files_seen,
-        figures=[f for group in groups for f in figures[group.name]],
+        figures=[f for group in groups for f in by_group[group.name]],
         tables=written,
         html=page.name,
     )

@@ -69,6 +69,9 @@ def parser() -> argparse.ArgumentParser:
         default=None,
         help="worker processes for reading logs and drawing (default: CPUs, at most 4; 1 = none)",
     )
+    p.add_argument(
+        "--tables-only", action="store_true", help="write tables and HTML only, no figures"
+    )
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     return p
 
@@ -105,6 +108,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             lambdas=args.lambdas,
             keep=args.keep,
             jobs=args.jobs,
+            figures=not args.tables_only,
             progress=not args.quiet,
         )
     except ReportInputError as err:

@@ -74,7 +74,9 @@ def surface_figure(cells: pd.DataFrame, out_dir: Path, name: str, title: str) ->
         values, counts = cell_matrix(cells, score)
         texts = [
             [
-                "no samples" if np.isnan(values[i, j]) else f"{values[i, j]:.1f}\nn={counts[i, j]}"
+                f"–\nn={counts[i, j]}"
+                if np.isnan(values[i, j])
+                else f"{values[i, j]:.1f}\nn={counts[i, j]}"
                 for j in range(5)
             ]
             for i in range(5)
@@ -90,7 +92,7 @@ def surface_figure(cells: pd.DataFrame, out_dir: Path, name: str, title: str) ->
     fig.suptitle(title, y=0.975)
     caption = (
         "Mean privacy (left) and utility (right) per policy level x attack strategy cell, x100, "
-        "with the number of samples (n) in each cell; grey cells had no samples."
+        "with the number of scored samples (n) in each cell; grey cells have no scored sample."
     )
     return save(fig, out_dir, name, title, caption)
 
@@ -127,7 +129,7 @@ def breakdown_figure(
     names = {
         "attack": lambda k: f"{k}\n{textwrap.fill(ATTACK_LABELS.get(k, ''), 12)}",
         "policy": lambda k: f"{k}\n{textwrap.fill(POLICY_LABELS.get(k, ''), 12)}",
-        "domain": lambda k: textwrap.fill(k.replace("_", " "), 12),
+        "domain": lambda k: textwrap.fill(k.replace("_", " "), 12, break_long_words=False),
     }[axis]
     columns = [f"{names(k)}\n{_count_label(counts.get_group(k))}" for k in keys]
     width = max(7.0, 3.8 + 1.05 * len(keys))

@@ -39,10 +39,10 @@ class DataInfo(BaseModel):
     sha256: str
     revision: str | None = None
 
-    def describe(self) -> str:
-        """One line for tables: kind, file name or revision, and a short checksum."""
+    def describe(self, full_path: bool = False) -> str:
+        """Kind, revision or file name (the whole path if asked), and a short checksum."""
         where = f"rev {self.revision[:7]}" if self.revision else Path(self.path).name
-        if self.kind == "path":
+        if self.kind == "path" and full_path:
             where = self.path
         return f"{self.kind} ({where}, sha256 {self.sha256[:10]})"
 
@@ -53,6 +53,7 @@ class RunHeader(BaseModel):
     path: str
     model: str
     label: str
+    identity: str
     task: str
     created: datetime
     epochs: int
@@ -105,12 +106,24 @@ def _local(name: str) -> str:
 
 
 def model_label(log: EvalLog) -> str:
-    """The model's display name: its name, plus model args when there are any."""
+    """The model's display name: its name, plus its model args (long or nested ones elided)."""
     args = log.eval.model_args or {}
     if not args:
         return log.eval.model
-    shown = ", ".join(f"{k}={v}" for k, v in sorted(args.items()))
+
+    def show(value: object) -> str:
+        text = str(value)
+        simple = isinstance(value, str | int | float | bool) and len(text) <= 40
+        return text if simple else "…"
+
+    shown = ", ".join(f"{k}={show(v)}" for k, v in sorted(args.items()))
     return f"{log.eval.model} ({shown})"
+
+
+def model_identity(log: EvalLog) -> str:
+    """The model and all its args, for telling runs of different models apart."""
+    args = json.dumps(log.eval.model_args or {}, sort_keys=True, default=str)
+    return f"{log.eval.model} {args}"
 
 
 def s5_attacker(log: EvalLog) -> str:
@@ -203,6 +216,7 @@ def classify(path: str, log: EvalLog) -> RunHeader | SkippedLog:
         path=path,
         model=model,
         label=model_label(log),
+        identity=model_identity(log),
         task=task,
         created=datetime.fromisoformat(log.eval.created),
         epochs=log.eval.config.epochs or 1,
@@ -235,7 +249,7 @@ def resolve_duplicates(inventory: Inventory, keep: KeepPolicy = "newest") -> Inv
     """Keep the newest run per (model, task, setup); with `keep="all"` relabel them instead."""
     by_key: dict[tuple[str, str, str], list[RunHeader]] = {}
     for run in inventory.runs:
-        by_key.setdefault((run.label, run.task, run.group_key), []).append(run)
+        by_key.setdefault((run.identity, run.task, run.group_key), []).append(run)
     runs: list[RunHeader] = []
     skipped = list(inventory.skipped)
     for group in by_key.values():

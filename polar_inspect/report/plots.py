@@ -239,6 +239,10 @@ def epochs_figure(
                 fontsize=8,
                 ha="right",
             )
+        shown = 100 * epochs[key].to_numpy(dtype=float)
+        low, high = float(shown.min()), float(shown.max())
+        pad = max(2.0, 0.15 * (high - low))
+        ax.set_xlim(max(-0.5, low - pad), min(100.5, high + pad))
         ax.set_title(SCORE_TITLES[key])
         ax.set_xlabel("score (x100)")
         ax.grid(axis="x", alpha=0.3)

@@ -49,10 +49,10 @@ def describe_setup(run: RunHeader) -> list[str]:
     """The facts that make two runs comparable, one line each."""
     sel = run.selection
     lines = [
-        f"data: {run.data.describe()}",
-        _list_or_all(sel.get("domains", []), DOMAINS, "domains"),
-        _list_or_all(sel.get("policies", []), [f"P{i}" for i in range(1, 6)], "policies"),
-        _list_or_all(sel.get("attacks", []), [f"S{i}" for i in range(1, 6)], "attacks"),
+        f"data: {run.data.describe(full_path=True)}",
+        _list_or_all(sel.get("domains", []), DOMAINS, "domains selected"),
+        _list_or_all(sel.get("policies", []), [f"P{i}" for i in range(1, 6)], "policies selected"),
+        _list_or_all(sel.get("attacks", []), [f"S{i}" for i in range(1, 6)], "attacks selected"),
         f"S5 attacker: {run.s5_attacker}",
     ]
     if sel.get("samples_selected") is not None:

@@ -20,10 +20,11 @@ def _x100(value: float) -> float:
 
 
 def format_args(args: dict[str, object]) -> str:
-    """Task arguments as `k=v; k=v` (the data argument included), or `defaults`."""
-    if not args:
+    """Task arguments other than `data` (a column of its own) as `k=v; k=v`, or `defaults`."""
+    shown = {k: v for k, v in args.items() if k != "data"}
+    if not shown:
         return "defaults"
-    return "; ".join(f"{k}={v}" for k, v in args.items())
+    return "; ".join(f"{k}={v}" for k, v in shown.items())
 
 
 def leaderboard_frame(
@@ -47,10 +48,12 @@ def leaderboard_frame(
             epochs=row.epochs,
             s5_attacker=run.s5_attacker,
             data_source=run.data.describe(),
+            data_path=run.data.path,
             data_kind=run.data.kind,
             data_sha256=run.data.sha256,
             task=run.task,
             task_args=format_args(run.task_args),
+            task_args_json=json.dumps(run.task_args, sort_keys=True, default=str),
             created=run.created.isoformat(),
             log=run.path,
         )
@@ -136,6 +139,15 @@ def leaderboard_markdown(board: pd.DataFrame, groups: Sequence[Group], weight: f
             parts.append(
                 f"Overall recomputed at λ = {weight:g} from privacy and utility for logs scored "
                 f"with another λ: {names}.\n"
+            )
+        errored = rows[rows["errors"] > 0]
+        if not errored.empty:
+            names = ", ".join(
+                f"{m} ({e})" for m, e in zip(errored["model"], errored["errors"], strict=True)
+            )
+            parts.append(
+                "Samples that errored are left out of the scores (n counts scored samples): "
+                f"{names}.\n"
             )
         epochs = rows[rows["epochs"] > 1]
         if not epochs.empty:
@@ -275,8 +287,3 @@ def inventory_markdown(frame: pd.DataFrame) -> str:
         lines = [[r.log, r.model, r.reason, r.detail] for r in skipped.itertuples()]
         text += _md_table(["Log", "Model", "Reason", "Detail"], lines) + "\n"
     return text
-
-
-def task_args_json(args: dict[str, object]) -> str:
-    """Task arguments as JSON (for machine readers)."""
-    return json.dumps(args, sort_keys=True)

@@ -2,9 +2,10 @@
 
 - `eval_set_dir`: an `inspect eval-set` directory with polar/oracle, polar/leaky, polar/refuse
   and polar/mixed (leaks on P5 or S2) over a 2-domain x 25-cell grid (50 samples each).
-- `extra_logs_dir`: logs that must be handled specially: two epochs; a live S5 attacker; another
-  data file; an older duplicate of polar/mixed; an errored log; a log of another task; a file
-  that is not a log.
+- `epochs_dir`: polar/oracle on the S1 samples with two epochs.
+- `extra_logs_dir`: logs that must be handled specially: a live S5 attacker; another data
+  file; an older duplicate of polar/mixed; an errored log; a log with errored samples; a log
+  of another task; and `notes.json`, a file that is not a log.
 """
 
 from __future__ import annotations
@@ -124,6 +125,17 @@ def report_logs(tmp_path_factory: pytest.TempPathFactory) -> ReportLogs:
             ),
             **{"eval.model": "polar/errored"},
         )
+        # Three replies per sample and twelve replies in all: 4 samples score, 6 error.
+        (errored,) = inspect_eval(
+            TASK,
+            model=scripted_model(*["noted"] * 12),
+            task_args={"data": str(grid), "attack": "S1"},
+            fail_on_error=False,
+            max_samples=1,
+            log_dir=str(extras),
+            display="none",
+        )
+        assert errored.status == "success"
         other_task = Task(
             dataset=[Sample(input="Say hi", target="hi")], scorer=match(), name="hello"
         )

@@ -95,7 +95,8 @@ def test_confidence_intervals_agree_with_the_logged_stderr(set_report: BuiltRepo
 def test_another_lambda_recomputes_overall_and_says_so(
     report_logs: ReportLogs, tmp_path: Path
 ) -> None:
-    build_report([report_logs.eval_set_dir], tmp_path, weight=0.3)
+    result = build_report([report_logs.eval_set_dir], tmp_path, weight=0.3, figures=False)
+    assert result.figures == [] and not (tmp_path / "figures").exists()
     board = pd.read_csv(tmp_path / "leaderboard.csv").set_index("model")
     mixed = board.loc["polar/mixed"]
     assert mixed.overall == pytest.approx(0.3 * 64.0 + 0.7 * 100.0)
@@ -110,7 +111,7 @@ def test_another_lambda_recomputes_overall_and_says_so(
 
 
 def test_epoch_spread_is_tabulated(report_logs: ReportLogs, tmp_path: Path) -> None:
-    result = build_report([report_logs.epochs_dir], tmp_path)
+    result = build_report([report_logs.epochs_dir], tmp_path, jobs=1)
     board = pd.read_csv(tmp_path / "leaderboard.csv")
     assert board.epochs.tolist() == [2]
     assert board.n.tolist() == [10]
