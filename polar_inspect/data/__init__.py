@@ -1,14 +1,7 @@
 """Release records in, Inspect samples out: models, loading, data sources, sample conversion."""
 
-from polar_inspect.data.records import (
-    PolarRecord,
-    RecordError,
-    RecordProblem,
-    flatten_values,
-    load_records,
-    parse_attacker_turns,
-    parse_records,
-)
+from polar_inspect.data.loading import RecordError, RecordProblem, load_records, parse_records
+from polar_inspect.data.records import PolarRecord, flatten_values, parse_attacker_turns
 from polar_inspect.data.samples import SampleInfo, record_to_sample, records_to_dataset
 from polar_inspect.data.sources import (
     OFFICIAL_RELEASE,

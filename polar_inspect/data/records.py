@@ -243,28 +243,3 @@ def flatten_values(values: list[str]) -> list[str]:
         out.extend(_expand(value))
     return list(dict.fromkeys(v for v in out if v.strip()))
 
-
-# The loader lives in `loading.py`; these names stay importable from here for older callers.
-from polar_inspect.data.loading import (  # noqa: E402
-    RecordError,
-    RecordProblem,
-    load_records,
-    parse_records,
-)
-
-__all__ = [
-    "AttackSetup",
-    "AttackSpec",
-    "AttackerTextError",
-    "GeneratedTexts",
-    "HiddenTarget",
-    "PolarRecord",
-    "RecordError",
-    "RecordMetadata",
-    "RecordProblem",
-    "ScoringTargets",
-    "flatten_values",
-    "load_records",
-    "parse_attacker_turns",
-    "parse_records",
-]
