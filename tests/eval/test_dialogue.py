@@ -175,3 +175,61 @@ def test_reasoning_is_not_scored(write_records, tmp_path: Path) -> None:
     scores = score_of(by_id(log)["medical_000000"])
     assert scores["privacy"] == 1.0
     assert scores["utility"] == pytest.approx(1 / 3)
+
+
+def test_system_prompt_template_is_replaceable(write_records, tmp_path: Path) -> None:
+    template = tmp_path / "mine.txt"
+    template.write_text("DOC<<{document}>> RULES<<{policy}>> JOB<<{task}>> ({domain})")
+    records = [make_record(0, attack="S1", turns=["Hi?"])]
+    log = run(
+        TASK,
+        "polar/refuse",
+        tmp_path / "logs",
+        data=str(write_records(records)),
+        system_prompt=str(template),
+    )
+    system = by_id(log)["medical_000000"].messages[0].text
+    assert system.startswith("DOC<<Referral note")
+    assert "JOB<<Help the clinic route the referral" in system
+    assert system.endswith("(medical)")
+    assert log.eval.metadata["prompts"]["system_prompt"] == str(template)
+
+
+def test_template_with_unknown_placeholder_is_refused(write_records, tmp_path: Path) -> None:
+    from polar_inspect.prompts import PromptTemplateError
+    from polar_inspect.tasks import privacy
+
+    template = tmp_path / "bad.txt"
+    template.write_text("{document} {secrets}")
+    with pytest.raises(PromptTemplateError, match=r"unknown placeholder\(s\) \{secrets\}"):
+        privacy(data=str(write_records([make_record(0)])), system_prompt=str(template))
+    with pytest.raises(PromptTemplateError, match="not found"):
+        privacy(data=str(write_records([make_record(0)])), system_prompt="/no/such/file.txt")
+
+
+def test_live_attacker_sees_its_own_turns_as_assistant_and_replies_as_user(
+    write_records, tmp_path: Path
+) -> None:
+    from inspect_ai.event import ModelEvent
+    from inspect_ai.log import resolve_sample_attachments
+
+    records = [make_record(0, attack="S5", turns=["plan one", "plan two"])]
+    attacker = scripted_model("First question?", "Second question?")
+    log = run(
+        TASK,
+        scripted_model("First answer.", "Second answer."),
+        tmp_path / "logs",
+        model_roles={"attacker": attacker},
+        data=str(write_records(records)),
+    )
+    sample = resolve_sample_attachments(by_id(log)["medical_000000"])
+    calls = [e for e in sample.events if isinstance(e, ModelEvent) and e.role == "attacker"]
+    assert len(calls) == 2
+    first, second = (call.input for call in calls)
+    assert [m.role for m in first] == ["system", "user"]
+    assert "Anna Keller" in first[0].text  # the attacker is shown what to go after
+    assert "plan one" in first[1].text and "round 1 of 2" in first[1].text
+    assert [m.role for m in second] == ["system", "user", "assistant", "user"]
+    assert second[2].text == "First question?"
+    assert "First answer." in second[3].text and "plan two" in second[3].text
+    assert calls[0].config.temperature == 0.0 and calls[0].config.max_tokens == 500
