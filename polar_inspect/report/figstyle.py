@@ -20,7 +20,7 @@ SCORE_TITLES = {"privacy": "Privacy", "utility": "Utility", "overall": "Overall"
 #: One colour scale for every score heatmap, so figures can be compared with each other.
 HEATMAP_CMAP = "viridis"
 MISSING_COLOUR = "#d9d9d9"
-LABEL_WIDTH = 44
+LABEL_WIDTH = 56
 
 
 class FigureFile(BaseModel):

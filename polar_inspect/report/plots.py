@@ -114,7 +114,7 @@ def pareto_figure(
     privacy = 100 * rows["privacy"].to_numpy(dtype=float)
     utility = 100 * rows["utility"].to_numpy(dtype=float)
     x_err, y_err = _errors(rows, "privacy"), _errors(rows, "utility")
-    fig = new_figure(13.0, 8.0)
+    fig = new_figure(14.5, 8.0)
     ax = fig.add_subplot(1, 1, 1)
     x_lim = _limits([privacy, utility], [x_err, y_err])
     ax.set_xlim(*x_lim)
@@ -167,7 +167,7 @@ def pareto_figure(
             capsize=3,
             markeredgecolor="black",
             zorder=3,
-            label=f"#{i + 1} {shorten(row.label, 34)}  (P {privacy[i]:.1f}, U {utility[i]:.1f})",
+            label=f"#{i + 1} {shorten(row.label)}  (P {privacy[i]:.1f}, U {utility[i]:.1f})",
         )
     _number_points(ax, privacy, utility, x_lim)
     ax.set_xlabel("Privacy (x100): share of protected values withheld")
@@ -186,12 +186,18 @@ def pareto_figure(
 def _number_points(
     ax: Axes, privacy: np.ndarray, utility: np.ndarray, limits: tuple[float, float]
 ) -> None:
-    """Write each point's number beside it; points at the same place share one label."""
-    places: dict[tuple[float, float], list[int]] = {}
-    for i, (p, u) in enumerate(zip(privacy, utility, strict=True)):
-        places.setdefault((round(p, 1), round(u, 1)), []).append(i + 1)
+    """Write each point's number beside it; points closer than a few percent of the axis
+    share one label, so that labels never sit on top of each other."""
     span = limits[1] - limits[0]
-    for (p, u), numbers in places.items():
+    clusters: list[tuple[float, float, list[int]]] = []
+    for i, (p, u) in enumerate(zip(privacy, utility, strict=True)):
+        for cp, cu, members in clusters:
+            if math.hypot(p - cp, u - cu) < 0.06 * span:
+                members.append(i + 1)
+                break
+        else:
+            clusters.append((p, u, [i + 1]))
+    for p, u, numbers in clusters:
         dx = -8 if p > limits[1] - 0.08 * span else 8
         dy = -12 if u > limits[1] - 0.05 * span else 7
         ax.annotate(
