@@ -87,18 +87,33 @@ class Inventory(BaseModel):
     files_seen: int
 
 
+#: JSON files Inspect writes next to the logs of an eval set: manifests, not logs.
+EVAL_SET_FILES = {"logs.json", "eval-set.json"}
+
+
 def expand_inputs(inputs: Sequence[str | Path]) -> list[str]:
-    """Log files named by `inputs` (files, or directories searched recursively), in order."""
+    """Files to consider for `inputs` (files, or directories searched recursively), in order.
+
+    A directory contributes the logs Inspect lists in it, plus any other `.json` file (Inspect
+    only lists JSON logs with timestamped names), so that none is passed over unreported.
+    """
     found: list[str] = []
     for item in inputs:
         path = Path(item)
         if path.is_dir():
-            found.extend(info.name for info in list_eval_logs(str(path), recursive=True))
+            listed = [_local(info.name) for info in list_eval_logs(str(path), recursive=True)]
+            found.extend(listed)
+            known = {str(Path(name).resolve()) for name in listed}
+            found.extend(
+                str(extra.resolve())
+                for extra in sorted(path.rglob("*.json"))
+                if extra.name not in EVAL_SET_FILES and str(extra.resolve()) not in known
+            )
         elif path.is_file():
             found.append(str(path.resolve()))
         else:
             raise ReportInputError(f"{item}: no such file or directory")
-    return list(dict.fromkeys(_local(p) for p in found))
+    return list(dict.fromkeys(str(Path(p).resolve()) for p in found))
 
 
 def _local(name: str) -> str:

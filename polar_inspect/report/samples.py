@@ -20,7 +20,7 @@ from typing import Any
 
 import pandas as pd
 from inspect_ai.analysis import SampleColumn, samples_df
-from inspect_ai.log import EvalLog
+from inspect_ai.log import EvalLog, read_eval_log
 
 from polar_inspect.report.inventory import RunHeader, SkippedLog, read_header
 from polar_inspect.scoring.scorer import SCORE_KEYS
@@ -80,7 +80,10 @@ def scan_log(path: str) -> tuple[RunHeader | SkippedLog, pd.DataFrame | None]:
 def read_run_samples(run: RunHeader) -> pd.DataFrame:
     """One log's sample summaries: id, epoch, the four axes, the three scores, error text."""
     try:
-        frame = samples_df(run.path, columns=COLUMNS, quiet=True)
+        # A header-only log, not its path: `samples_df` skips .json files given by a path
+        # unless their names follow Inspect's timestamped pattern.
+        header = read_eval_log(run.path, header_only=True)
+        frame = samples_df(header, columns=COLUMNS, quiet=True)
     except Exception as err:
         raise SampleReadError(f"{run.path}: cannot read samples: {err}") from err
     frame = frame.reindex(columns=FRAME_COLUMNS[1:])

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from inspect_ai.log import read_eval_log
+from inspect_ai.log import read_eval_log, write_eval_log
 
 from polar_inspect.report import build_report
 from polar_inspect.report.cli import main
@@ -149,3 +149,14 @@ def test_python_dash_m_writes_a_report(report_logs: ReportLogs, tmp_path: Path) 
     assert "1 runs used, 0 skipped" in done.stdout
     assert (out / "index.html").exists() and (out / "epochs.csv").exists()
     assert not (out / "figures").exists()
+
+
+def test_json_logs_are_read_like_eval_logs(report_logs: ReportLogs, tmp_path: Path) -> None:
+    (source,) = report_logs.epochs_dir.glob("*.eval")
+    copy = tmp_path / "logs" / "oracle-two-epochs.json"
+    copy.parent.mkdir()
+    write_eval_log(read_eval_log(str(source)), str(copy))
+    result = build_report([copy.parent], tmp_path / "out", jobs=1, figures=False)
+    assert result.models == ["polar/oracle"] and result.skipped == []
+    board = pd.read_csv(tmp_path / "out" / "leaderboard.csv")
+    assert (board.n.item(), board.epochs.item(), board.privacy.item()) == (10, 2, 100.0)
