@@ -133,6 +133,7 @@ def build_report(
     page = write_html(
         out,
         board=tables.leaderboard_frame(summary, runs, weight),
+        details=tables.breakdown_frame(rows, summary),
         groups=groups,
         figures=by_group,
         inventory=logs,

@@ -11,6 +11,7 @@ import pandas as pd
 
 from polar_inspect.report.figstyle import FigureFile
 from polar_inspect.report.stats import Group
+from polar_inspect.report.tables import leaderboard_notes
 
 STYLE = """
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1400px; color: #222; }
@@ -81,10 +82,28 @@ def _leaderboard(board: pd.DataFrame, weight: float) -> pd.DataFrame:
     return shown
 
 
+def _breakdowns(details: pd.DataFrame, models: list[str]) -> str:
+    """Model x domain / attack / policy tables of the three scores, folded away."""
+    parts = ["<details><summary>Breakdown tables (x100)</summary>"]
+    for axis in ("domain", "attack", "policy"):
+        for score in ("privacy", "utility", "overall"):
+            part = details[(details["axis"] == axis) & (details["score"] == score)]
+            if part.empty:
+                continue
+            table = part.pivot_table(index="model", columns="key", values="value", aggfunc="first")
+            table = table.reindex(index=[m for m in models if m in table.index])
+            table = table[list(dict.fromkeys(part["key"]))].reset_index()
+            parts.append(f"<h4>{html.escape(score.capitalize())} by {axis}</h4>")
+            parts.append(_table(table))
+    parts.append("</details>")
+    return "".join(parts)
+
+
 def write_html(
     out_dir: Path,
     *,
     board: pd.DataFrame,
+    details: pd.DataFrame,
     groups: Sequence[Group],
     figures: dict[str, list[FigureFile]],
     inventory: pd.DataFrame,
@@ -114,9 +133,12 @@ def write_html(
         parts.append(f"<h2>{html.escape(title)}</h2><ul>")
         parts += [f"<li>{html.escape(line)}</li>" for line in group.description]
         parts.append("</ul><h3>Leaderboard</h3>")
-        parts.append(_table(_leaderboard(board[board["group"] == group.name], weight)))
+        rows = board[board["group"] == group.name]
+        parts.append(_table(_leaderboard(rows, weight)))
+        parts += [f"<p>{html.escape(note)}</p>" for note in leaderboard_notes(rows, weight)]
         for figure in figures.get(group.name, []):
             parts.append(_figure(out_dir, figure))
+        parts.append(_breakdowns(details[details["group"] == group.name], list(rows["model"])))
     if not skipped.empty:
         parts.append("<h2>Skipped logs</h2>")
         parts.append(_table(skipped, ["log", "model", "task", "reason", "detail"]))

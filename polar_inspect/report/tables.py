@@ -130,29 +130,34 @@ def leaderboard_markdown(board: pd.DataFrame, groups: Sequence[Group], weight: f
             for _, r in rows.iterrows()
         ]
         parts += [group_heading(group, len(groups) > 1), "", _md_table(header, lines), ""]
-        recomputed = rows[(rows["log_weight"] - weight).abs() > 1e-12]
-        if not recomputed.empty:
-            names = ", ".join(
-                f"{m} (λ={w:g})"
-                for m, w in zip(recomputed["model"], recomputed["log_weight"], strict=True)
-            )
-            parts.append(
-                f"Overall recomputed at λ = {weight:g} from privacy and utility for logs scored "
-                f"with another λ: {names}.\n"
-            )
-        errored = rows[rows["errors"] > 0]
-        if not errored.empty:
-            names = ", ".join(
-                f"{m} ({e})" for m, e in zip(errored["model"], errored["errors"], strict=True)
-            )
-            parts.append(
-                "Samples that errored are left out of the scores (n counts scored samples): "
-                f"{names}.\n"
-            )
-        epochs = rows[rows["epochs"] > 1]
-        if not epochs.empty:
-            parts.append("Logs with several epochs: each sample's score is its mean over epochs.\n")
+        parts += [note + "\n" for note in leaderboard_notes(rows, weight)]
     return "\n".join(parts)
+
+
+def leaderboard_notes(rows: pd.DataFrame, weight: float) -> list[str]:
+    """Footnotes of one group's leaderboard: recomputed overall, errored samples, epochs."""
+    notes = []
+    recomputed = rows[(rows["log_weight"] - weight).abs() > 1e-12]
+    if not recomputed.empty:
+        names = ", ".join(
+            f"{m} (λ={w:g})"
+            for m, w in zip(recomputed["model"], recomputed["log_weight"], strict=True)
+        )
+        notes.append(
+            f"Overall recomputed at λ = {weight:g} from privacy and utility for logs scored "
+            f"with another λ: {names}."
+        )
+    errored = rows[rows["errors"] > 0]
+    if not errored.empty:
+        names = ", ".join(
+            f"{m} ({e})" for m, e in zip(errored["model"], errored["errors"], strict=True)
+        )
+        notes.append(
+            f"Samples that errored are left out of the scores (n counts scored samples): {names}."
+        )
+    if (rows["epochs"] > 1).any():
+        notes.append("Logs with several epochs: each sample's score is its mean over epochs.")
+    return notes
 
 
 def breakdown_frame(rows: pd.DataFrame, summary: pd.DataFrame) -> pd.DataFrame:
