@@ -70,8 +70,3 @@ def slug(label: str) -> str:
 def text_colour(value: float, vmin: float = 0.0, vmax: float = 100.0) -> str:
     """Black on the light end of viridis, white on the dark end."""
     return "black" if (value - vmin) / (vmax - vmin) > 0.55 else "white"
-
-
-def pct(value: float) -> str:
-    """A 0-1 score as x100 text with one decimal ('–' when missing)."""
-    return "–" if value != value else f"{100 * value:.1f}"

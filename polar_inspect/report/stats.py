@@ -115,14 +115,12 @@ def _sample_overall(frame: pd.DataFrame, run: RunHeader, weight: float) -> np.nd
     return weight * privacy + (1.0 - weight) * frame["utility"].to_numpy(dtype=float)
 
 
-def logged_overall(
-    metrics: dict[str, dict[str, float]], run: RunHeader, metric: str, weight: float
-) -> float:
+def logged_overall(run: RunHeader, metric: str, weight: float) -> float:
     """The overall metric at `weight`: the log's own when it used that weight, else derived."""
     if _same_weight(run.weight, weight):
-        return metrics["overall"].get(metric, math.nan)
-    privacy = metrics["privacy"].get(metric, math.nan)
-    return weight * privacy + (1.0 - weight) * metrics["utility"].get(metric, math.nan)
+        return run.metrics["overall"].get(metric, math.nan)
+    privacy = run.metrics["privacy"].get(metric, math.nan)
+    return weight * privacy + (1.0 - weight) * run.metrics["utility"].get(metric, math.nan)
 
 
 def run_summary(
@@ -139,7 +137,7 @@ def run_summary(
         row: dict[str, object] = {"run": index, "label": run.label, "group": group_of[index]}
         for key in SCORE_KEYS:
             if key == "overall":
-                center = logged_overall(run.metrics, run, "mean", weight)
+                center = logged_overall(run, "mean", weight)
                 values = _sample_overall(frame, run, weight)
             else:
                 center = run.metrics[key]["mean"]
@@ -172,7 +170,7 @@ def breakdown(runs: Sequence[RunHeader], samples: pd.DataFrame, weight: float) -
                 for score in SCORE_KEYS:
                     metric = group_metric_name(axis, key)
                     if score == "overall":
-                        value = logged_overall(run.metrics, run, metric, weight)
+                        value = logged_overall(run, metric, weight)
                     else:
                         value = run.metrics[score].get(metric, math.nan)
                     n = int(counts.get((index, key), 0))
