@@ -82,6 +82,7 @@ def report_logs(tmp_path_factory: pytest.TempPathFactory) -> ReportLogs:
             model=list(SET_AGENTS),
             task_args={"data": str(grid)},
             log_dir=str(set_dir),
+            max_tasks=len(SET_AGENTS),
             display="none",
         )
         assert ok
