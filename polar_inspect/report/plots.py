@@ -9,6 +9,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+from matplotlib.legend import Legend
+from matplotlib.lines import Line2D
+from matplotlib.transforms import ScaledTranslation
 
 from polar_inspect.report.figstyle import (
     SCORE_COLOURS,
@@ -21,6 +25,14 @@ from polar_inspect.report.figstyle import (
 from polar_inspect.scoring.scorer import SCORE_KEYS
 
 MARKERS = "osD^vP*Xhp<>"
+#: Overall-score levels (x100) at which the Pareto figure draws its iso-score lines.
+ISO_LEVELS = (50.0, 70.0, 90.0)
+ISO_COLOURS = ("#6a3d9a", "#a6761d", "#01665e", "#333333")
+ISO_DASHES = ((0, (6, 3)), (0, (9, 3, 2, 3)), (0, (2, 2)), (0, (12, 3)))
+#: Height (inches) of the Pareto figure; its width follows from the legend.
+PARETO_HEIGHT = 8.0
+#: Inches around its square axes: left, bottom, top, axes-to-legend gap, right of the legend.
+PARETO_MARGINS = (0.85, 0.65, 0.55, 0.45, 0.15)
 
 
 def _errors(table: pd.DataFrame, key: str) -> np.ndarray:
@@ -102,6 +114,90 @@ def _limits(values: list[np.ndarray], errors: list[np.ndarray]) -> tuple[float, 
     return (low - 2.0, 102.0)
 
 
+Point = tuple[float, float]
+
+
+def iso_segment(lam: float, level: float, low: float, high: float) -> tuple[Point, Point] | None:
+    """The part of the line `lam * x + (1 - lam) * y = level` inside the square
+    [low, high]^2, upper-left end first; None if the line misses the square."""
+    a, b = lam, 1.0 - lam
+    found: list[Point] = []
+    for edge in (low, high):
+        if b:
+            found.append((edge, (level - a * edge) / b))
+        if a:
+            found.append(((level - b * edge) / a, edge))
+    eps = 1e-9 * (high - low)
+    inside = sorted(
+        {(x, y) for x, y in found if low - eps <= x <= high + eps and low - eps <= y <= high + eps},
+        key=lambda point: (point[0], -point[1]),
+    )
+    if len(inside) < 2 or math.dist(inside[0], inside[-1]) <= eps:
+        return None
+    return inside[0], inside[-1]
+
+
+def _spread(positions: list[float], gap: float, low: float, high: float) -> list[float]:
+    """Positions (sorted) pushed apart to at least `gap`, kept within [low, high] if they fit."""
+    out = [min(max(p, low), high) for p in positions]
+    for i in range(1, len(out)):
+        out[i] = max(out[i], out[i - 1] + gap)
+    for i in range(len(out) - 2, -1, -1):
+        if out[i + 1] > high:
+            out[i + 1] = high
+        out[i] = min(out[i], out[i + 1] - gap)
+    return out
+
+
+def _iso_lines(ax: Axes, lambdas: Sequence[float], limits: tuple[float, float]) -> list:
+    """Dashed lines of equal overall score at ISO_LEVELS, one colour and dash per lambda, each
+    with its level written at one end: outside the axes on the right or top edge, else inside
+    above the bottom edge.
+    Returns one legend handle per lambda."""
+    low, high = limits
+    span = high - low
+    ends: dict[str, list[tuple[float, str, str]]] = {"right": [], "top": [], "bottom": []}
+    handles = []
+    for i, lam in enumerate(lambdas):
+        colour, dash = ISO_COLOURS[i % len(ISO_COLOURS)], ISO_DASHES[i % len(ISO_DASHES)]
+        style = {"color": colour, "linestyle": dash, "linewidth": 1.3}
+        handles.append(Line2D([], [], label=f"λ = {lam:g}", **style))
+        for level in ISO_LEVELS:
+            segment = iso_segment(lam, level, low, high)
+            if segment is None or math.dist(*segment) < 0.25 * span:
+                continue  # a sliver in a corner says nothing
+            (x0, y0), (x1, y1) = segment
+            ax.plot([x0, x1], [y0, y1], zorder=1, **style)
+            close = 1e-6 * span
+            if x1 >= high - close:
+                ends["right"].append((y1, f"{level:g}", colour))
+            elif max(y0, y1) >= high - close:
+                ends["top"].append((x0, f"{level:g}", colour))
+            else:
+                ends["bottom"].append((x1, f"{level:g}", colour))
+    for edge, marks in ends.items():
+        marks.sort()
+        spread = _spread([m[0] for m in marks], 0.035 * span, low + 0.01 * span, high)
+        for place, (_, text, colour) in zip(spread, marks, strict=True):
+            xy, offset, align = {
+                "right": ((high, place), (3, 0), {"ha": "left", "va": "center"}),
+                "top": ((place, high), (0, 2), {"ha": "center", "va": "bottom"}),
+                "bottom": ((place, low), (0, 2), {"ha": "center", "va": "bottom"}),
+            }[edge]
+            ax.annotate(
+                text,
+                xy,
+                xytext=offset,
+                textcoords="offset points",
+                color=colour,
+                fontsize=8.5,
+                fontweight="bold",
+                annotation_clip=False,
+                **align,
+            )
+    return handles
+
+
 def pareto_figure(
     table: pd.DataFrame,
     out_dir: Path,
@@ -114,73 +210,81 @@ def pareto_figure(
     privacy = 100 * rows["privacy"].to_numpy(dtype=float)
     utility = 100 * rows["utility"].to_numpy(dtype=float)
     x_err, y_err = _errors(rows, "privacy"), _errors(rows, "utility")
-    fig = new_figure(14.5, 8.0)
+    fig = new_figure(2 * PARETO_HEIGHT, PARETO_HEIGHT, layout=None)
     ax = fig.add_subplot(1, 1, 1)
-    x_lim = _limits([privacy, utility], [x_err, y_err])
-    ax.set_xlim(*x_lim)
-    ax.set_ylim(*x_lim)
+    limits = _limits([privacy, utility], [x_err, y_err])
+    ax.set_xlim(*limits)
+    ax.set_ylim(*limits)
     ax.set_aspect("equal")
     front = pareto_front(list(privacy), list(utility))
-    ax.plot(
-        privacy[front],
-        utility[front],
-        color="black",
-        alpha=0.35,
-        linewidth=2.5,
-        zorder=1,
-        marker="o",
-        markersize=17,
-        markerfacecolor="none",
-        markeredgewidth=1.5,
-        label="Pareto front (ringed: no model is better on both axes)",
-    )
-    grid = np.linspace(x_lim[0], x_lim[1], 200)
-    styles = ["--", (0, (6, 3, 1, 3)), ":", (0, (8, 2))]
-    greys = ["#555555", "#8a3ea8", "#1f77b4", "#b3541e"]
-    for i, lam in enumerate(lambdas):
-        scores = lam * privacy + (1 - lam) * utility
-        best = int(np.nanargmax(scores))
-        level = scores[best]
-        label = f"iso-score λ = {lam:g}: through #{best + 1}, score {level:.1f}"
-        if lam >= 1.0:
-            ax.axvline(level, linestyle=styles[i % 4], color=greys[i % 4], label=label)
-        else:
-            ax.plot(
-                grid,
-                (level - lam * grid) / (1 - lam),
-                linestyle=styles[i % 4],
-                color=greys[i % 4],
-                linewidth=1.3,
-                label=label,
-                zorder=1,
-            )
+    front_style = {"color": "black", "alpha": 0.35, "linewidth": 2.5, "marker": "o"}
+    front_style |= {"markersize": 17, "markerfacecolor": "none", "markeredgewidth": 1.5}
+    ax.plot(privacy[front], utility[front], zorder=1, **front_style)
+    iso_handles = _iso_lines(ax, lambdas, limits)
     colours = _palette(len(rows))
+    model_handles = []
     for i, row in enumerate(rows.itertuples()):
+        marker = {"marker": MARKERS[i % len(MARKERS)], "markersize": 8, "color": colours[i]}
+        marker["markeredgecolor"] = "black"
         ax.errorbar(
             privacy[i],
             utility[i],
             xerr=x_err[:, i : i + 1],
             yerr=y_err[:, i : i + 1],
-            fmt=MARKERS[i % len(MARKERS)],
-            color=colours[i],
-            markersize=8,
+            linestyle="none",
             capsize=3,
-            markeredgecolor="black",
             zorder=3,
-            label=f"#{i + 1} {shorten(row.label)}  (P {privacy[i]:.1f}, U {utility[i]:.1f})",
+            **marker,
         )
-    _number_points(ax, privacy, utility, x_lim)
+        label = f"#{i + 1} {shorten(row.label)}  (P {privacy[i]:.1f}, U {utility[i]:.1f})"
+        model_handles.append(Line2D([], [], linestyle="none", label=label, **marker))
+    _number_points(ax, privacy, utility, limits)
     ax.set_xlabel("Privacy (x100): share of protected values withheld")
     ax.set_ylabel("Utility (x100): share of task values shared")
     ax.grid(alpha=0.3)
-    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8.5, frameon=False)
-    ax.set_title(f"{heading}: privacy-utility trade-off (error bars: 95% CI)", pad=10)
+    ax.set_title(f"{heading}: privacy-utility trade-off (error bars: 95% CI)", loc="left", pad=16)
+    levels = "/".join(f"{level:g}" for level in ISO_LEVELS)
+    front_handle = Line2D([], [], label="Pareto front (ringed: no model better on both)")
+    front_handle.update(front_style | {"markersize": 11})
+    iso_title = f"Iso-score lines at {levels}: λ·P + (1 − λ)·U\nis constant along each line"
+    iso_title += " (level at its end)"
+    handles = [
+        *model_handles,
+        front_handle,
+        Line2D([], [], linestyle="none", label=iso_title),
+        *iso_handles,
+    ]
+    legend = ax.legend(
+        handles=handles,
+        loc="upper left",
+        bbox_to_anchor=(1.0, 1.0),
+        bbox_transform=ax.transAxes + ScaledTranslation(PARETO_MARGINS[3], 0, fig.dpi_scale_trans),
+        borderaxespad=0.0,
+        ncols=1 if len(handles) <= 34 else 2,
+        fontsize=8.5,
+        frameon=False,
+        handlelength=3.0,
+    )
+    _place(fig, ax, legend)
     caption = (
-        "One point per model (#1 = best overall) with 95% confidence intervals, the "
-        "Pareto front (solid), and dashed iso-score lines: on a line, lambda * privacy + "
-        "(1 - lambda) * utility is constant; each passes through the best model at its lambda."
+        "One point per model (#1 = best overall) with 95% confidence intervals and the Pareto "
+        "front (ringed). Dashed iso-score lines: along a line, lambda * privacy + (1 - lambda) "
+        f"* utility is constant, at the level printed at its end ({levels}); one colour and "
+        "dash per lambda. Models on the same line have the same overall score for that lambda."
     )
     return save(fig, out_dir, name, f"Pareto ({heading})", caption)
+
+
+def _place(fig: Figure, ax: Axes, legend: Legend) -> None:
+    """Size the figure to its content: margins, the square axes, its level labels and the legend
+    beside them (width in whole quarter inches, so that pixel sizes stay exact)."""
+    left, bottom, top, gap, right = PARETO_MARGINS
+    height = fig.get_size_inches()[1]
+    side = height - bottom - top
+    legend_width = legend.get_window_extent(fig.canvas.get_renderer()).width / fig.dpi
+    width = max(6.0, math.ceil(4 * (left + side + gap + legend_width + right)) / 4)
+    fig.set_size_inches(width, height)
+    ax.set_position((left / width, bottom / height, side / width, side / height))
 
 
 def _number_points(

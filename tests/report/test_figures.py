@@ -3,11 +3,18 @@
 from __future__ import annotations
 
 import base64
+import math
 import re
 import shutil
 import struct
 from pathlib import Path
 
+import numpy as np
+import pandas as pd
+from matplotlib.colors import to_rgb
+from matplotlib.image import imread
+
+from polar_inspect.report.plots import ISO_COLOURS, iso_segment, pareto_figure
 from tests.report.conftest import BuiltReport
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -75,3 +82,65 @@ def test_html_embeds_every_figure_and_stands_alone(set_report: BuiltReport, tmp_
     assert "Breakdown tables (x100)" in page and "<h4>Privacy by attack</h4>" in page
     for table in ("leaderboard.csv", "breakdown.csv", "report.md", "logs.csv"):
         assert f'href="{table}"' in page
+
+
+def _reference_table() -> pd.DataFrame:
+    """Three reference agents: oracle at 100/100, mixed at 64/100 (CI 58-70), leaky at 0/100."""
+    rows = [("polar/oracle", 1.0, 1.0, 0.0), ("polar/mixed", 0.64, 0.82, 0.06)]
+    rows.append(("polar/leaky", 0.0, 0.5, 0.0))
+    return pd.DataFrame(
+        {
+            "label": label,
+            "rank": rank,
+            "privacy": privacy,
+            "privacy_low": privacy - half,
+            "privacy_high": privacy + half,
+            "utility": 1.0,
+            "utility_low": 1.0,
+            "utility_high": 1.0,
+            "overall": overall,
+        }
+        for rank, (label, privacy, overall, half) in enumerate(rows, start=1)
+    )
+
+
+def _pixels_near(image: np.ndarray, colour: str, tolerance: float = 0.12) -> np.ndarray:
+    target = np.array(to_rgb(colour))
+    return np.linalg.norm(image[:, :, :3] - target, axis=2) < tolerance
+
+
+def test_pareto_figure_fills_its_canvas(tmp_path: Path) -> None:
+    """No empty band: drawn content reaches close to both side edges of the image."""
+    figure = pareto_figure(_reference_table(), tmp_path, "p.png", (0.25, 0.5, 0.75), "T")
+    image = imread(tmp_path / figure.path)
+    assert image.shape[:2] == (figure.height, figure.width)
+    columns = np.flatnonzero((image[:, :, :3] < 0.9).any(axis=(0, 2)))
+    assert columns[0] < 0.05 * figure.width
+    assert columns[-1] > 0.9 * figure.width
+    assert figure.width < 1.6 * figure.height
+
+
+def test_pareto_iso_lines_are_drawn_across_the_plot_when_the_best_is_perfect(
+    tmp_path: Path,
+) -> None:
+    """With the best model at 100/100 each lambda still gets long lines at fixed levels."""
+    lambdas = (0.25, 0.5, 0.75)
+    figure = pareto_figure(_reference_table(), tmp_path, "p.png", lambdas, "T")
+    image = imread(tmp_path / figure.path)
+    for colour in ISO_COLOURS[: len(lambdas)]:
+        rows = np.flatnonzero(_pixels_near(image, colour).any(axis=1))
+        assert len(rows) > 0, colour
+        assert rows[-1] - rows[0] > 0.5 * figure.height, colour  # not a corner stub
+
+
+def test_iso_segment_is_the_clipped_line() -> None:
+    for lam, level in ((0.25, 50.0), (0.5, 90.0), (0.75, 70.0), (0.0, 70.0), (1.0, 50.0)):
+        segment = iso_segment(lam, level, -2.0, 102.0)
+        assert segment is not None
+        for x, y in segment:
+            assert -2.0 - 1e-9 <= x <= 102.0 + 1e-9 and -2.0 - 1e-9 <= y <= 102.0 + 1e-9
+            assert math.isclose(lam * x + (1 - lam) * y, level)
+        (x0, y0), (x1, y1) = segment
+        assert x0 <= x1 and y0 >= y1  # upper-left end first
+    assert iso_segment(0.5, 90.0, -2.0, 102.0) == ((78.0, 102.0), (102.0, 78.0))
+    assert iso_segment(0.5, 30.0, 48.0, 102.0) is None
