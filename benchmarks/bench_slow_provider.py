@@ -114,6 +114,11 @@ def main() -> None:
         default=None,
         help="samples in flight (Inspect's default: as many as connections)",
     )
+    parser.add_argument(
+        "--no-log-realtime",
+        action="store_true",
+        help="as Inspect's --no-log-realtime: no live sample buffer (less CPU per call)",
+    )
     args = parser.parse_args()
 
     from inspect_ai import eval as inspect_eval
@@ -133,7 +138,7 @@ def main() -> None:
             sample_shuffle=7,
             max_connections=args.connections,
             max_samples=args.max_samples,
-            log_realtime=os.environ.get("BENCH_LOG_REALTIME", "1") == "1",
+            log_realtime=not args.no_log_realtime,
             log_dir=log_dir,
             display="none",
         )
