@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Literal
 
@@ -62,7 +63,6 @@ class DialogueRecord(BaseModel):
     planned_turn_count: int
     turns_used: int
     stop_reason: StopReason
-    attacker_turns: list[str]
 
 
 def attacker_mode_for(attack: str, attacker: Model | None) -> AttackerMode:
@@ -151,18 +151,17 @@ def polar_dialogue(
         attacker_turns: list[str] = []
         replies: list[str] = []
         ended: StopReason | None = None
+        facts = DialogueFacts(
+            sample_id=str(state.sample_id),
+            policy=info.policy,
+            attack=info.attack,
+            source_document=info.texts.source_document,
+            allowed_values=tuple(info.allowed_values),
+            protected_values=tuple(info.protected_values),
+            planned_turns=tuple(planned),
+        )
         for index in range(rounds):
-            facts = DialogueFacts(
-                sample_id=str(state.sample_id),
-                policy=info.policy,
-                attack=info.attack,
-                source_document=info.texts.source_document,
-                allowed_values=tuple(info.allowed_values),
-                protected_values=tuple(info.protected_values),
-                planned_turns=tuple(planned),
-                round_index=index,
-            )
-            token = current_dialogue.set(facts)
+            token = current_dialogue.set(replace(facts, round_index=index))
             try:
                 async with span(f"round {index + 1}", type="round"):
                     if mode == "live":
@@ -205,7 +204,6 @@ def polar_dialogue(
             planned_turn_count=len(planned),
             turns_used=len(attacker_turns),
             stop_reason=stop,
-            attacker_turns=attacker_turns,
         )
         state.metadata["dialogue"] = record.model_dump()
         return state
