@@ -10,7 +10,7 @@ from inspect_ai.model import GenerateConfig
 
 from polar_inspect import __version__
 from polar_inspect.axes import DOMAINS, LIVE_ATTACK, parse_attacks, parse_domains, parse_policies
-from polar_inspect.conversation import polar_dialogue
+from polar_inspect.conversation import bound_attacker, polar_dialogue
 from polar_inspect.data.records import PolarRecord
 from polar_inspect.data.samples import records_to_dataset
 from polar_inspect.data.sources import DataSource, load_source, resolve_source
@@ -38,8 +38,6 @@ def _select(
 
 def _attacker_note(attacks: list[str]) -> str:
     """How S5 attacker turns are produced, as known when the task is built."""
-    from polar_inspect.conversation import bound_attacker
-
     if LIVE_ATTACK not in attacks:
         return "not used (no S5 samples selected)"
     attacker = bound_attacker()
