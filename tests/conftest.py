@@ -106,9 +106,10 @@ def grid_file(write_records: Callable[..., Path]) -> Path:
 
 
 @pytest.fixture(autouse=True)
-def _isolated_caches(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch):
-    """Keep the parsed-records cache and the Hugging Face cache out of the user's home."""
-    root = tmp_path_factory.mktemp("caches")
-    monkeypatch.setenv("POLAR_CACHE_DIR", str(root / "polar"))
-    monkeypatch.setenv("HF_HOME", str(root / "hf"))
+def _isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Keep caches and Hugging Face lookups inside the test's temp dir, and offline."""
+    monkeypatch.setenv("POLAR_CACHE_DIR", str(tmp_path / "polar_cache"))
+    monkeypatch.setenv("HF_HOME", str(tmp_path / "hf_home"))
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    for name in ("HF_HUB_CACHE", "HUGGINGFACE_HUB_CACHE", "HF_ENDPOINT", "POLAR_BUNDLED_PATH"):
+        monkeypatch.delenv(name, raising=False)

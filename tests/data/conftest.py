@@ -103,13 +103,3 @@ def fill_hf_cache(hub_dir: Path, content: bytes, filename: str = FILENAME) -> Pa
 def record() -> Callable[..., dict[str, Any]]:
     """The `make_record` builder."""
     return make_record
-
-
-@pytest.fixture(autouse=True)
-def _isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Keep caches and Hugging Face lookups inside the test's temp dir and offline."""
-    monkeypatch.setenv("POLAR_CACHE_DIR", str(tmp_path / "polar_cache"))
-    monkeypatch.setenv("HF_HOME", str(tmp_path / "hf_home"))
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    for name in ("HF_HUB_CACHE", "HUGGINGFACE_HUB_CACHE", "HF_ENDPOINT", "POLAR_BUNDLED_PATH"):
-        monkeypatch.delenv(name, raising=False)

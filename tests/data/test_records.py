@@ -249,15 +249,10 @@ def test_a_utf8_bom_is_accepted(tmp_path: Path) -> None:
     assert [r.sample_id for r in load_records(path)] == ["medical_000001"]
 
 
-def test_gzip_compressed_files_load_like_plain_ones(tmp_path) -> None:
+def test_gzip_compressed_files_load_like_plain_ones(tmp_path: Path) -> None:
     import gzip
-    import json
 
-    from tests.conftest import make_record
-
-    records = [make_record(0), make_record(1, attack="S5")]
-    plain = tmp_path / "records.json"
-    plain.write_text(json.dumps(records))
+    plain = write_json(tmp_path / "records.json", [make_record(0), make_record(1, "travel")])
     packed = tmp_path / "records.json.gz"
     packed.write_bytes(gzip.compress(plain.read_bytes(), mtime=0))
     assert load_records(packed) == load_records(plain)
