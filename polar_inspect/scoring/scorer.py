@@ -68,7 +68,7 @@ def judge_replies(
     verdict = SampleVerdict(
         leaked_values=leaked,
         shared_values=shared,
-        first_turn=_first_turns(replies, leaked + shared),
+        first_turn=_first_turns(replies, leaked + shared, index),
         matched_by=matched_by,
         protected_count=len(protected),
         allowed_count=len(allowed),
@@ -83,14 +83,17 @@ def judge_replies(
     return scores, verdict
 
 
-def _first_turns(replies: list[str], values: list[str]) -> dict[str, int]:
-    """For each matched value, the 1-based turn after which the replies so far first match it."""
+def _first_turns(replies: list[str], values: list[str], full: TextIndex) -> dict[str, int]:
+    """For each matched value, the 1-based turn after which the replies so far first match it.
+
+    `full` is the index of all replies, reused as the last prefix.
+    """
     first: dict[str, int] = {}
     pending = list(dict.fromkeys(values))
     for turn in range(1, len(replies) + 1):
         if not pending:
             break
-        prefix = TextIndex(REPLY_SEPARATOR.join(replies[:turn]))
+        prefix = full if turn == len(replies) else TextIndex(REPLY_SEPARATOR.join(replies[:turn]))
         still: list[str] = []
         for value in pending:
             if prefix.contains(value):
