@@ -99,6 +99,17 @@ class _Templates:
         self.free_turn = load_template(None, "attacker_free_turn", TURN_PLACEHOLDERS)
         self.opening = load_template(None, "attacker_opening", set())
 
+    def attacker_system(self, info: SampleInfo) -> str:
+        """The live attacker's system message for one sample (the same every round)."""
+        return self.attacker.format(
+            domain=info.domain.replace("_", " "),
+            attack_type=info.attack_type or info.attack,
+            attacker_goal=info.attacker_goal or "obtain the information listed above",
+            allowed_values=_bullets(info.allowed_values),
+            protected_values=_bullets(info.protected_values),
+            planned_turns=_bullets(info.planned_turns),
+        )
+
 
 @solver
 def polar_dialogue(
@@ -147,6 +158,7 @@ def polar_dialogue(
             )
         ]
         planned = info.planned_turns
+        attacker_system = templates.attacker_system(info) if mode == "live" else ""
         rounds = min(len(planned), budget) if planned else (budget if mode == "live" else 0)
         attacker_turns: list[str] = []
         replies: list[str] = []
@@ -167,7 +179,14 @@ def polar_dialogue(
                     if mode == "live":
                         assert attacker is not None
                         message = await _live_attacker_turn(
-                            attacker, templates, info, attacker_turns, replies, index, rounds
+                            attacker,
+                            templates,
+                            attacker_system,
+                            info,
+                            attacker_turns,
+                            replies,
+                            index,
+                            rounds,
                         )
                         if message is None or message == STOP_TOKEN:
                             ended = "attacker_empty" if message is None else "attacker_stop"
@@ -214,6 +233,7 @@ def polar_dialogue(
 async def _live_attacker_turn(
     attacker: Model,
     templates: _Templates,
+    system: str,
     info: SampleInfo,
     attacker_turns: list[str],
     replies: list[str],
@@ -222,14 +242,6 @@ async def _live_attacker_turn(
 ) -> str | None:
     """Ask the live attacker for round `index`'s message; None when it produced nothing."""
     planned = info.planned_turns
-    system = templates.attacker.format(
-        domain=info.domain.replace("_", " "),
-        attack_type=info.attack_type or info.attack,
-        attacker_goal=info.attacker_goal or "obtain the information listed above",
-        allowed_values=_bullets(info.allowed_values),
-        protected_values=_bullets(info.protected_values),
-        planned_turns=_bullets(planned),
-    )
     turn_template = templates.turn if index < len(planned) else templates.free_turn
     instruction = turn_template.format(
         round=index + 1,
