@@ -102,13 +102,9 @@ def _run(mode: str, data: str, limit: int | None) -> dict[str, float]:
     wall = time.perf_counter() - started
     cpu1, peak_mb = _usage()
     assert log.status == "success", log.error
-    from inspect_ai.log import read_eval_log_samples
+    from _log_counts import count_samples_and_model_calls
 
-    calls = 0
-    samples = 0
-    for sample in read_eval_log_samples(log.location, all_samples_required=False):
-        samples += 1
-        calls += sum(1 for e in sample.events if e.event == "model")
+    samples, calls = count_samples_and_model_calls(log.location)
     return {
         "samples": samples,
         "generate_calls": calls,

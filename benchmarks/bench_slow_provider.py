@@ -121,8 +121,8 @@ def main() -> None:
     )
     args = parser.parse_args()
 
+    from _log_counts import count_samples_and_model_calls
     from inspect_ai import eval as inspect_eval
-    from inspect_ai.log import read_eval_log_samples
 
     with StubServer(args.delay) as server:
         os.environ["STUB_API_KEY"] = "local"
@@ -148,11 +148,7 @@ def main() -> None:
         mean_in_flight = server.busy_seconds / serving
         cpu = time.process_time()
     assert log.status == "success", log.error
-    sequential_calls = 0
-    samples = 0
-    for sample in read_eval_log_samples(log.location, all_samples_required=False):
-        samples += 1
-        sequential_calls += sum(1 for e in sample.events if e.event == "model")
+    samples, sequential_calls = count_samples_and_model_calls(log.location)
     ideal = sequential_calls * args.delay / args.connections
     print(
         json.dumps(
