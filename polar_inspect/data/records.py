@@ -242,4 +242,3 @@ def flatten_values(values: list[str]) -> list[str]:
     for value in values:
         out.extend(_expand(value))
     return list(dict.fromkeys(v for v in out if v.strip()))
-
