@@ -90,7 +90,7 @@ _exit_hook: list[bool] = []
 
 
 def _freeze_at_exit() -> None:
-    """Register (once per process) a `gc.freeze()` to run as the interpreter starts shutting down."""
+    """Register (once per process) a `gc.freeze()` to run as the interpreter shuts down."""
     if not _exit_hook:
         atexit.register(gc.freeze)
         _exit_hook.append(True)
