@@ -32,7 +32,7 @@ from polar_inspect.attackers import (
     bound_attacker,
     make_attacker_mode,
 )
-from polar_inspect.data.samples import SampleInfo
+from polar_inspect.data.samples import sample_info
 from polar_inspect.defenses import DefenseStack, parse_defense
 from polar_inspect.defenses.hooks import defended_reply, start_defenses
 from polar_inspect.limits import request_slot
@@ -152,7 +152,7 @@ def polar_dialogue(
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         if judge:
             usable_judge()  # fail before the trusted model is paid for, not at scoring
-        info = SampleInfo.model_validate(state.metadata)
+        info = sample_info(state)
         budget = max_turns if max_turns is not None else info.turn_budget
         resolved: list[Model | None] = []
 

@@ -6,7 +6,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from inspect_ai.dataset import MemoryDataset, Sample
-from pydantic import BaseModel
+from inspect_ai.solver import TaskState
+from pydantic import BaseModel, ConfigDict, ValidationError
 
 from polar_inspect.data.records import PolarRecord
 from polar_inspect.data.sources import DataSource
@@ -29,7 +30,10 @@ class SampleInfo(BaseModel):
     """What the solver and scorer read from `Sample.metadata` (all JSON-serialisable).
 
     The grouping keys (`domain`, `policy`, `attack`, `cell`) are plain top-level strings.
+    Frozen, as `TaskState.metadata_as` requires: read it with `sample_info(state)`.
     """
+
+    model_config = ConfigDict(frozen=True)
 
     domain: str
     policy: str
@@ -58,6 +62,33 @@ class SampleInfo(BaseModel):
 
     #: What the live attacker is shown as its attack setup (see `attack_setup_view`).
     attack_setup: dict[str, Any] = {}
+
+
+def sample_info(state: TaskState) -> SampleInfo:
+    """The sample's typed metadata (`state.metadata_as(SampleInfo)`), or one clear error.
+
+    A sample that was not built by this package's loaders (a custom dataset, a solver that
+    rewrote the metadata) fails with a message naming the sample and each missing or malformed
+    field, instead of pydantic's multi-line report.
+    """
+    try:
+        return state.metadata_as(SampleInfo)
+    except ValueError as err:
+        # Inspect re-raises pydantic's error as one long ValueError; its context is the original.
+        cause = err.__cause__ or err.__context__
+        if isinstance(cause, ValidationError):
+            problems = "; ".join(
+                f"{'.'.join(str(part) for part in error['loc'])}: {error['msg'].lower()}"
+                for error in cause.errors()
+            )
+        elif not state.metadata:
+            problems = "no metadata at all"
+        else:
+            raise
+    raise ValueError(
+        f"sample {state.sample_id}: its metadata is not a POLAR-Bench sample's ({problems}); "
+        "build samples with polar_inspect's loaders (polar_inspect.data.samples.record_to_sample)"
+    )
 
 
 def attack_setup_view(record: PolarRecord) -> dict[str, Any]:

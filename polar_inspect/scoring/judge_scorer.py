@@ -21,7 +21,7 @@ from inspect_ai.scorer import Score, Scorer, Target, mean, scorer, stderr
 from inspect_ai.solver import TaskState
 from pydantic import BaseModel
 
-from polar_inspect.data.samples import SampleInfo
+from polar_inspect.data.samples import sample_info
 from polar_inspect.errors import UserInputError
 from polar_inspect.scoring.attribution import DISCLOSED
 from polar_inspect.scoring.judge import JudgeUsage, JudgeVerdict, bound_judge, judge_turn
@@ -147,7 +147,7 @@ def polar_judge_scorer() -> Scorer:
 
     async def score(state: TaskState, target: Target) -> Score:
         judge = usable_judge()
-        info = SampleInfo.model_validate(state.metadata)
+        info = sample_info(state)
         protected, allowed = list(info.protected_values), list(info.allowed_values)
         turns = dialogue_turns(state)
         scores, result = await judge_dialogue(judge, turns, protected, allowed, info.value_fields)

@@ -23,7 +23,7 @@ from inspect_ai.scorer import Score, Scorer, Target, mean, scorer, stderr
 from inspect_ai.solver import TaskState
 from pydantic import BaseModel
 
-from polar_inspect.data.samples import SampleInfo
+from polar_inspect.data.samples import sample_info
 from polar_inspect.scoring.attribution import DISCLOSED, ValueAttribution, attribute_dialogue
 from polar_inspect.scoring.judge import bound_judge
 from polar_inspect.scoring.strict import states, value_form
@@ -178,7 +178,7 @@ def polar_strict_scorer(judge: bool = False) -> Scorer:
     """
 
     async def score(state: TaskState, target: Target) -> Score:
-        info = SampleInfo.model_validate(state.metadata)
+        info = sample_info(state)
         protected, allowed = list(info.protected_values), list(info.allowed_values)
         if not protected or not allowed:
             raise ValueError(

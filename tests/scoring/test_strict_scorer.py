@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -158,3 +159,35 @@ def test_explanation_quotes_the_reply_only_where_it_differs_from_the_value() -> 
     assert '- stated turn 1 (name_reordered): name = Clara Weber: "Weber, Clara"' in explanation
     assert "- stated turn 1 (verbatim): hospital_id = H-482913\n" in explanation
     assert "- none: migraine" in explanation
+
+
+@pytest.mark.parametrize(
+    ("metadata", "problem"),
+    [
+        ({}, r"no metadata at all"),
+        ({"domain": "finance"}, r"protected_values: field required"),
+    ],
+)
+def test_a_sample_that_is_not_a_polar_sample_fails_with_one_clear_line(
+    metadata: dict[str, str], problem: str
+) -> None:
+    import asyncio
+
+    from inspect_ai.model import ModelName
+    from inspect_ai.scorer import Target
+    from inspect_ai.solver import TaskState
+
+    from polar_inspect.scoring.strict_scorer import polar_strict_scorer
+
+    state = TaskState(
+        model=ModelName("mockllm/model"),
+        sample_id="s1",
+        epoch=1,
+        input="",
+        messages=[],
+        metadata=metadata,
+    )
+    with pytest.raises(ValueError, match=r"^sample s1: its metadata is not a POLAR-Bench") as err:
+        asyncio.run(polar_strict_scorer()(state, Target([])))
+    assert re.search(problem, str(err.value))
+    assert "\n" not in str(err.value)
