@@ -54,6 +54,7 @@ class EvalMetadata(BaseModel):
     version: str
     tasks: list[RegisteredTask]
     external_assets: list[ExternalAsset] = []
+    dependency: str | None = None  # the register's optional-dependency group, if any
     tags: list[str] | None = None
     metadata: dict[str, Any] | None = None  # Inspect Evals' runtime block (sandbox, requires)
 
