@@ -12,13 +12,19 @@ usual) and raises the thresholds so that collections are rarer: a young collecti
 `YOUNG_THRESHOLD` allocations instead of 700, a full one (over what the run itself allocated)
 after 10 middle ones, as Python does. Cyclic garbage is still collected, in larger batches.
 
-At interpreter exit it freezes once more (an `atexit` handler, registered once per process):
-Python's shutdown otherwise runs full collections over everything the eval still holds
-(every sample's transcript, ~430,000 objects after a 400-sample run), which took 0.7 s of a
-`inspect eval` run's last second here. Frozen objects are left to the operating system as
-the process ends; only cyclic garbage no one referenced any more skips its finalizers, as it
-would if the process were killed. Inspect has written and closed the log by then, and the
-`atexit` handlers registered before this one (Inspect's, `logging`'s) still run after it.
+At interpreter exit (an `atexit` handler, registered once per process) it depends on who runs
+the eval:
+
+- Under the `inspect` command, it freezes everything once more. Python's shutdown otherwise
+  runs full collections over all the eval still holds (every sample's transcript, ~430,000
+  objects after a 400-sample run), which took 0.7 s of an `inspect eval` run's last second
+  here. Frozen objects are left to the operating system: Inspect has written and closed its
+  log and trace files by then, but an object that other code (an installed hook, say) left in
+  a reference cycle with a file it never closed is not finalized, so that file's unflushed
+  writes are lost. Run with `-T gc_tuning=false` if you rely on that.
+- Anywhere else (`inspect_ai.eval()` in a script, a notebook, a test run), it unfreezes
+  everything instead, so that Python's shutdown finalizes the program's objects as it would
+  without this tuning: a file a script left open is flushed as usual.
 
 It changes settings of the whole Python process, for the rest of its life (a notebook or a
 service that calls `eval()` keeps the raised thresholds and the frozen objects), and only when
@@ -32,6 +38,8 @@ from __future__ import annotations
 
 import atexit
 import gc
+import sys
+from pathlib import Path
 
 from pydantic import BaseModel
 
@@ -82,15 +90,35 @@ def tune_garbage_collection(enabled: bool) -> GcSettings:
     return GcSettings(
         tuned=True,
         thresholds=TUNED_THRESHOLDS,
-        note="objects alive at task build frozen; thresholds raised; frozen again at exit",
+        note=(
+            "objects alive at task build frozen; thresholds raised; at exit: frozen again "
+            "under the inspect command, unfrozen elsewhere"
+        ),
     )
 
 
-_exit_hook: list[bool] = []
+_exit_hook_registered = False
 
 
 def _freeze_at_exit() -> None:
-    """Register (once per process) a `gc.freeze()` to run as the interpreter shuts down."""
-    if not _exit_hook:
-        atexit.register(gc.freeze)
-        _exit_hook.append(True)
+    """Register (once per process) the handler that settles the frozen objects at exit."""
+    global _exit_hook_registered
+    if not _exit_hook_registered:
+        atexit.register(_settle_at_exit)
+        _exit_hook_registered = True
+
+
+def _settle_at_exit() -> None:
+    """Freeze everything under the `inspect` command; unfreeze it anywhere else (see module)."""
+    if running_inspect_command():
+        gc.freeze()
+    else:
+        gc.unfreeze()
+
+
+def running_inspect_command() -> bool:
+    """Whether this process is the `inspect` command (or `python -m inspect_ai`)."""
+    program = Path(sys.argv[0]) if sys.argv and sys.argv[0] else Path()
+    if program.name == "__main__.py":
+        return program.parent.name == "inspect_ai"
+    return program.stem == "inspect"

@@ -9,7 +9,11 @@ from collections.abc import Iterator
 
 import pytest
 
-from polar_inspect.gc_tuning import PYTHON_DEFAULT_THRESHOLDS, TUNED_THRESHOLDS
+from polar_inspect.gc_tuning import (
+    PYTHON_DEFAULT_THRESHOLDS,
+    TUNED_THRESHOLDS,
+    running_inspect_command,
+)
 from polar_inspect.tasks import privacy
 from tests.conftest import make_record
 
@@ -90,18 +94,62 @@ _AT_EXIT = """
 import atexit, gc, sys
 atexit.register(lambda: print("tracked at exit:", len(gc.get_objects())))  # runs after ours
 from polar_inspect.tasks import privacy
-privacy(data=sys.argv[1], gc_tuning=sys.argv[2] == "true")
+data, tuning, command, out = sys.argv[1:5]
+privacy(data=data, gc_tuning=tuning == "true")
+run_objects = [{} for _ in range(10_000)]  # what a run allocates after the task is built
+
+
+class Report:  # a reference cycle that holds a file the program never closes
+    def __init__(self, path):
+        self.file = open(path, "w")
+        self.me = self
+
+
+report = Report(out)  # a module global, as a script would keep it
+report.file.write("every line\\n")
+if command == "inspect":
+    sys.argv[0] = "/venv/bin/inspect"
 """
 
 
-@pytest.mark.parametrize("tuning", ["true", "false"])
-def test_the_tuned_process_freezes_its_heap_before_shutting_down(data: str, tuning: str) -> None:
-    """Python's shutdown collections then find nothing to walk (0.7 s after a 400-sample run)."""
+@pytest.mark.parametrize(
+    ("tuning", "command", "frozen", "flushed"),
+    [
+        ("true", "inspect", True, False),  # the CLI: shutdown skips its full collections
+        ("true", "python", False, True),  # the Python API: Python's shutdown, files flushed
+        ("false", "inspect", False, True),  # gc_tuning=false: nothing changed
+    ],
+)
+def test_at_exit_the_inspect_command_freezes_and_other_programs_unfreeze(
+    data: str, tmp_path, tuning: str, command: str, frozen: bool, flushed: bool
+) -> None:
+    """Under `inspect` the shutdown walks nothing (0.7 s saved after 400 samples); a program
+    that runs the eval through the Python API keeps Python's shutdown, open files flushed."""
+    out = tmp_path / "report.txt"
     done = subprocess.run(
-        [sys.executable, "-c", _AT_EXIT, data, tuning], capture_output=True, text=True, check=True
+        [sys.executable, "-c", _AT_EXIT, data, tuning, command, str(out)],
+        capture_output=True,
+        text=True,
+        check=True,
     )
     tracked = int(done.stdout.split("tracked at exit:")[1])
-    if tuning == "true":
-        assert tracked < 100
-    else:
-        assert tracked > 10_000
+    assert (tracked < 100) is frozen, tracked
+    assert tracked > 10_000 or frozen
+    assert (out.read_text() == "every line\n") is flushed
+
+
+@pytest.mark.parametrize(
+    ("argv0", "expected"),
+    [
+        ("/venv/bin/inspect", True),
+        ("/venv/lib/python3.11/site-packages/inspect_ai/__main__.py", True),
+        ("/venv/bin/pytest", False),
+        ("", False),
+        ("/home/me/inspect_runs.py", False),
+    ],
+)
+def test_which_programs_count_as_the_inspect_command(
+    monkeypatch: pytest.MonkeyPatch, argv0: str, expected: bool
+) -> None:
+    monkeypatch.setattr(sys, "argv", [argv0])
+    assert running_inspect_command() is expected
