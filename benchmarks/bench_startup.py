@@ -4,15 +4,16 @@ Each measurement is a fresh process, and the repeats alternate between them (a s
 is noisy). Per repeat it prints:
 
 - `cli_s`: `import inspect_ai._cli.main`, what the `inspect` command imports before it reads
-  its arguments;
-- `floor_s`: everything `inspect eval polar_inspect/privacy --model openai-api/...` must import
-  before any sample can make a request, whoever runs it: the CLI, the openai SDK with Inspect's
+  its arguments (timed inside the process: interpreter start and exit are not counted);
+- `floor_s`: the main imports `inspect eval polar_inspect/privacy --model openai-api/...` makes
+  before any sample can send a request, whoever runs it: the CLI, the openai SDK with Inspect's
   OpenAI-compatible provider, Inspect's ACP server module (imported at every eval start, used
   or not) and Inspect's Anthropic provider (imported when the first sample starts, whenever the
-  `anthropic` package is installed, whatever the model);
-- `package_s`: this package's share, in a process that has done those imports first: importing
-  `polar_inspect` and building the `privacy` task over the benchmark's slice (the data read
-  from its parsed cache, the samples made, the parameters checked);
+  `anthropic` package is installed, whatever the model); `floor_no_anthropic_s` the same
+  without the Anthropic provider (timed inside the process);
+- `import_s` / `build_s`: this package's share, in a process that has made those imports
+  first: importing `polar_inspect`, then building the `privacy` task over the benchmark's slice
+  (the data read from its parsed cache, the samples made, the parameters checked);
 - `first_request_s` / `first_request_1_s`: from starting `inspect eval` (the command
   `bench_vs_bare.py` runs, against a local stub) to the stub receiving the first request, with
   all `--samples` samples and with `--limit 1`. The difference is what Inspect does per sample
@@ -28,6 +29,7 @@ import argparse
 import json
 import logging
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -50,34 +52,49 @@ FLOOR_IMPORTS = (
 )
 
 
-def timed_python(code: str) -> float:
-    """Wall seconds of `python -c code` in a fresh process (interpreter start included)."""
-    started = time.perf_counter()
-    subprocess.run([sys.executable, "-c", code], check=True)
-    return time.perf_counter() - started
+def _child_seconds(code: str) -> list[float]:
+    """Run `code` in a fresh Python; return the seconds it printed (one per line)."""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"the measuring process failed:\n{done.stderr}")
+    return [float(line) for line in done.stdout.split()]
 
 
-def package_share(data: Path) -> float:
-    """Seconds to import polar_inspect and build the task, after Inspect's floor imports."""
+def timed_imports(modules: tuple[str, ...]) -> float:
+    """Seconds to import `modules`, timed inside a fresh process (no interpreter start or exit)."""
+    imports = "; ".join(f"import {name}" for name in modules)
+    code = (
+        f"import time\nstarted = time.perf_counter()\n{imports}\n"
+        "print(time.perf_counter() - started)"
+    )
+    return _child_seconds(code)[0]
+
+
+def package_share(data: Path) -> tuple[float, float]:
+    """Seconds to import polar_inspect, then to build the task, after Inspect's floor imports."""
     imports = "; ".join(f"import {name}" for name in FLOOR_IMPORTS)
     code = (
         f"{imports}\nimport time\nstarted = time.perf_counter()\n"
         "from polar_inspect.tasks import privacy\n"
+        "imported = time.perf_counter()\n"
         f"privacy(data={str(data)!r})\n"
-        "print(time.perf_counter() - started)"
+        "print(imported - started)\nprint(time.perf_counter() - imported)"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    return float(done.stdout.strip().splitlines()[-1])
+    imported, built = _child_seconds(code)
+    return imported, built
 
 
 def first_request(data: Path, extra: list[str]) -> float:
     """Seconds from starting `inspect eval` to the stub's first request (then it is stopped)."""
     inspect = str(Path(sys.executable).with_name("inspect"))
-    with StubServer(delay=60.0) as server:
+    work = Path(tempfile.mkdtemp(prefix="bench-startup-"))
+    # The stub records a request as it arrives; it answers at once (the run is stopped anyway).
+    with StubServer(delay=0.0) as server:
         env = dict(
             os.environ,
             STUB_API_KEY="local",
             STUB_BASE_URL=f"http://127.0.0.1:{server.port}/v1",
+            INSPECT_TRACE_FILE=str(work / "trace.log"),  # not ~/.local/share: it is removed
         )
         command = [
             inspect,
@@ -96,18 +113,17 @@ def first_request(data: Path, extra: list[str]) -> float:
             "--no-score-display",
             "--ctl-server=false",
             "--display=none",
-            f"--log-dir={tempfile.mkdtemp(prefix='bench-startup-')}",
+            f"--log-dir={work / 'logs'}",
             *extra,
         ]
+        errors = (work / "stderr.txt").open("w+")
         started = time.perf_counter()
-        process = subprocess.Popen(
-            command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
-        )
+        process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=errors)
         try:
             while server.first_request is None:
                 if process.poll() is not None:
-                    errors = process.stderr.read() if process.stderr else ""
-                    raise SystemExit(f"inspect eval ended before any request:\n{errors}")
+                    errors.seek(0)
+                    raise SystemExit(f"inspect eval ended before any request:\n{errors.read()}")
                 if time.perf_counter() - started > 120:
                     raise SystemExit("no request within 120 s")
                 time.sleep(0.005)
@@ -115,6 +131,8 @@ def first_request(data: Path, extra: list[str]) -> float:
         finally:
             process.kill()
             process.wait()
+            errors.close()
+            shutil.rmtree(work, ignore_errors=True)
 
 
 def main() -> None:
@@ -140,10 +158,13 @@ def main() -> None:
     )
     rows = []
     for _ in range(args.repeats):
+        imported, built = package_share(data)
         row = {
-            "cli_s": timed_python("import inspect_ai._cli.main"),
-            "floor_s": timed_python("; ".join(f"import {name}" for name in FLOOR_IMPORTS)),
-            "package_s": package_share(data),
+            "cli_s": timed_imports(FLOOR_IMPORTS[:1]),
+            "floor_s": timed_imports(FLOOR_IMPORTS),
+            "floor_no_anthropic_s": timed_imports(FLOOR_IMPORTS[:-1]),
+            "import_s": imported,
+            "build_s": built,
             "first_request_s": first_request(data, []),
             "first_request_1_s": first_request(data, ["--limit=1"]),
         }

@@ -315,8 +315,8 @@ def privacy(
             judge=<provider/model>`, never the evaluated model): `privacy_judge`,
             `utility_judge` and per-value verdicts (default `false`: no judge).
         gc_tuning: `true` (default): fewer garbage-collection pauses in the eval process
-            (Python's thresholds raised, objects alive at task build frozen, and frozen again
-            at exit so Python's shutdown skips its full collections; not when the process set
+            (Python's thresholds raised, objects alive at task build frozen; at exit frozen
+            again under the `inspect` command, unfrozen elsewhere; not when the process set
             its own); `false`: the process's settings as they are.
     """
     # locals() is exactly the parameters above: the one list every task shares
