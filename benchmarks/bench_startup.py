@@ -38,7 +38,7 @@ import time
 from pathlib import Path
 
 from bench_slow_provider import StubServer
-from bench_vs_bare import pick_samples
+from bench_vs_bare import POLAR_ARGS, pick_samples, runner_command
 
 from polar_inspect.data.sources import load_source, resolve_source
 
@@ -86,7 +86,6 @@ def package_share(data: Path) -> tuple[float, float]:
 
 def first_request(data: Path, extra: list[str]) -> float:
     """Seconds from starting `inspect eval` to the stub's first request (then it is stopped)."""
-    inspect = str(Path(sys.executable).with_name("inspect"))
     work = Path(tempfile.mkdtemp(prefix="bench-startup-"))
     # The stub records a request as it arrives; it answers at once (the run is stopped anyway).
     with StubServer(delay=0.0) as server:
@@ -96,26 +95,8 @@ def first_request(data: Path, extra: list[str]) -> float:
             STUB_BASE_URL=f"http://127.0.0.1:{server.port}/v1",
             INSPECT_TRACE_FILE=str(work / "trace.log"),  # not ~/.local/share: it is removed
         )
-        command = [
-            inspect,
-            "eval",
-            "polar_inspect/privacy",
-            "--model=openai-api/stub/trusted",
-            "--model-role=attacker=openai-api/stub/attacker",
-            "-T",
-            f"data={data}",
-            "-T",
-            "max_in_flight=50",
-            "--max-connections=50",
-            "--max-samples=500",
-            "--no-log-realtime",
-            "--no-log-model-api",
-            "--no-score-display",
-            "--ctl-server=false",
-            "--display=none",
-            f"--log-dir={work / 'logs'}",
-            *extra,
-        ]
+        runner = argparse.Namespace(concurrency=50, polar_args=POLAR_ARGS)
+        command = [*runner_command("polar", runner, data, work), *extra]
         errors = (work / "stderr.txt").open("w+")
         started = time.perf_counter()
         process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=errors)

@@ -44,6 +44,10 @@ from polar_inspect.data.records import PolarRecord
 from polar_inspect.data.sources import load_source, resolve_source
 
 HERE = Path(__file__).resolve().parent
+#: The README's large-run options, which the `polar` runner adds to `inspect eval`.
+POLAR_ARGS = (
+    "--max-samples=500 --no-log-realtime --no-log-model-api --no-score-display --ctl-server=false"
+)
 
 
 def pick_samples(records: list[PolarRecord], count: int, seed: int) -> list[PolarRecord]:
@@ -206,8 +210,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument(
         "--polar-args",
-        default="--max-samples=500 --no-log-realtime --no-log-model-api --no-score-display "
-        "--ctl-server=false",
+        default=POLAR_ARGS,
         help="extra `inspect eval` options of the polar runner",
     )
     parser.add_argument(
