@@ -86,7 +86,7 @@ def tune_garbage_collection(enabled: bool) -> GcSettings:
     # a few dozen objects, which stay frozen instead.
     gc.freeze()
     gc.set_threshold(*TUNED_THRESHOLDS)
-    _freeze_at_exit()
+    _register_exit_handler()
     return GcSettings(
         tuned=True,
         thresholds=TUNED_THRESHOLDS,
@@ -100,7 +100,7 @@ def tune_garbage_collection(enabled: bool) -> GcSettings:
 _exit_hook_registered = False
 
 
-def _freeze_at_exit() -> None:
+def _register_exit_handler() -> None:
     """Register (once per process) the handler that settles the frozen objects at exit."""
     global _exit_hook_registered
     if not _exit_hook_registered:
