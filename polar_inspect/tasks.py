@@ -36,7 +36,7 @@ from polar_inspect.data.loading import RecordError
 from polar_inspect.data.records import PolarRecord
 from polar_inspect.data.samples import records_to_dataset
 from polar_inspect.data.sources import DataSource, load_source, resolve_source
-from polar_inspect.data.value_fields import field_coverage
+from polar_inspect.data.value_fields import field_coverage, value_fields
 from polar_inspect.defenses import DefenseStack, parse_defense
 from polar_inspect.errors import UserInputError, report_without_traceback
 from polar_inspect.eval_metadata import eval_metadata
@@ -174,10 +174,11 @@ def _build_task(
             f"No sample in {source.path} matches domain={domains}, policy={policies}, "
             f"attack={attacks} ({len(records)} samples before filtering)."
         )
+    fields = [value_fields(record) for record in selected]  # read once, used twice
     dataset: MemoryDataset = records_to_dataset(
-        selected, name=f"polar-{source.kind}", location=source.path, source=source
+        selected, name=f"polar-{source.kind}", location=source.path, source=source, fields=fields
     )
-    coverage = field_coverage(selected, origin=source.path)
+    coverage = field_coverage(selected, origin=source.path, fields=fields)
     samples_available = len(records)
     del records  # the unselected records are not frozen below
     gc_settings = tune_garbage_collection(gc_tuning)

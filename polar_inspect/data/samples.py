@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Sequence
 from typing import Any
 
 from inspect_ai.dataset import MemoryDataset, Sample
@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from polar_inspect.data.records import PolarRecord
 from polar_inspect.data.sources import DataSource
-from polar_inspect.data.value_fields import value_fields
+from polar_inspect.data.value_fields import ValueFields, value_fields
 
 
 class SampleTexts(BaseModel):
@@ -106,8 +106,13 @@ def attack_setup_view(record: PolarRecord) -> dict[str, Any]:
     return setup
 
 
-def record_to_sample(record: PolarRecord, source: DataSource | None = None) -> Sample:
-    """Build one Sample; its id is the release's `sample_id`; `source` fills its provenance."""
+def record_to_sample(
+    record: PolarRecord, source: DataSource | None = None, fields: ValueFields | None = None
+) -> Sample:
+    """Build one Sample; its id is the release's `sample_id`; `source` fills its provenance.
+
+    `fields` is `value_fields(record)` when the caller has already worked it out.
+    """
     meta = record.metadata
     info = SampleInfo(
         domain=record.domain,
@@ -130,7 +135,7 @@ def record_to_sample(record: PolarRecord, source: DataSource | None = None) -> S
         allowed_values=record.allowed_values(),
         protected_fields=record.protected_fields(),
         allowed_fields=record.allowed_fields(),
-        value_fields=value_fields(record).fields,
+        value_fields=(fields if fields is not None else value_fields(record)).fields,
         data_path=source.path if source is not None else "",
         data_sha256=source.sha256 if source is not None else "",
         attack_setup=attack_setup_view(record),
@@ -144,9 +149,16 @@ def record_to_sample(record: PolarRecord, source: DataSource | None = None) -> S
 
 
 def records_to_dataset(
-    records: Iterable[PolarRecord], name: str, location: str, source: DataSource | None = None
+    records: Sequence[PolarRecord],
+    name: str,
+    location: str,
+    source: DataSource | None = None,
+    fields: Sequence[ValueFields] | None = None,
 ) -> MemoryDataset:
-    """Wrap records as an in-memory Inspect dataset (with `source` as each sample's provenance)."""
-    return MemoryDataset(
-        [record_to_sample(r, source) for r in records], name=name, location=location, shuffled=False
-    )
+    """Wrap records as an in-memory Inspect dataset (with `source` as each sample's provenance).
+
+    `fields`, when given, holds `value_fields(record)` for each record, in the same order.
+    """
+    found: Sequence[ValueFields | None] = fields if fields is not None else [None] * len(records)
+    samples = [record_to_sample(r, source, f) for r, f in zip(records, found, strict=True)]
+    return MemoryDataset(samples, name=name, location=location, shuffled=False)

@@ -17,7 +17,7 @@ a warning (the file still loads: the eval does not need field names to score).
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from pydantic import BaseModel
@@ -99,12 +99,17 @@ def value_fields(record: PolarRecord) -> ValueFields:
     return ValueFields(fields=fields)
 
 
-def field_coverage(records: Iterable[PolarRecord], origin: str = "") -> FieldCoverage:
+def field_coverage(
+    records: Sequence[PolarRecord], origin: str = "", fields: Sequence[ValueFields] | None = None
+) -> FieldCoverage:
     """Count the records whose values have field names and those with a malformed
-    `hidden_target`; with `origin` (the file's path), log a warning naming the malformed ones."""
+    `hidden_target`; with `origin` (the file's path), log a warning naming the malformed ones.
+
+    `fields`, when given, holds `value_fields(record)` for each record, in the same order.
+    """
     coverage = FieldCoverage()
-    for record in records:
-        found = value_fields(record)
+    known = fields if fields is not None else [value_fields(r) for r in records]
+    for record, found in zip(records, known, strict=True):
         coverage.records += 1
         coverage.with_fields += bool(found.fields)
         if found.malformed is not None:
