@@ -45,7 +45,7 @@ from pydantic import BaseModel
 
 PYTHON_DEFAULT_THRESHOLDS = (700, 10, 10)
 #: The young and middle thresholds Python starts with (3.11-3.12: 700; 3.13 and later: 2000).
-_PYTHON_DEFAULTS = {(700, 10), (2000, 10)}
+_PYTHON_DEFAULTS = {PYTHON_DEFAULT_THRESHOLDS[:2], (2000, 10)}
 YOUNG_THRESHOLD = 50_000
 TUNED_THRESHOLDS = (YOUNG_THRESHOLD, 20, 10)
 
