@@ -52,6 +52,11 @@ FLOOR_IMPORTS = (
 )
 
 
+def import_lines(modules: tuple[str, ...]) -> str:
+    """Python source importing `modules`, one statement a line."""
+    return "\n".join(f"import {name}" for name in modules)
+
+
 def _child_seconds(code: str) -> list[float]:
     """Run `code` in a fresh Python; return the seconds it printed (one per line)."""
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
@@ -62,9 +67,8 @@ def _child_seconds(code: str) -> list[float]:
 
 def timed_imports(modules: tuple[str, ...]) -> float:
     """Seconds to import `modules`, timed inside a fresh process (no interpreter start or exit)."""
-    imports = "; ".join(f"import {name}" for name in modules)
     code = (
-        f"import time\nstarted = time.perf_counter()\n{imports}\n"
+        f"import time\nstarted = time.perf_counter()\n{import_lines(modules)}\n"
         "print(time.perf_counter() - started)"
     )
     return _child_seconds(code)[0]
@@ -72,9 +76,8 @@ def timed_imports(modules: tuple[str, ...]) -> float:
 
 def package_share(data: Path) -> tuple[float, float]:
     """Seconds to import polar_inspect, then to build the task, after Inspect's floor imports."""
-    imports = "; ".join(f"import {name}" for name in FLOOR_IMPORTS)
     code = (
-        f"{imports}\nimport time\nstarted = time.perf_counter()\n"
+        f"{import_lines(FLOOR_IMPORTS)}\nimport time\nstarted = time.perf_counter()\n"
         "from polar_inspect.tasks import privacy\n"
         "imported = time.perf_counter()\n"
         f"privacy(data={str(data)!r})\n"
