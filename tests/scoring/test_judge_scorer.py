@@ -7,6 +7,8 @@ import re
 from pathlib import Path
 
 import pytest
+from inspect_ai.log import EvalLog
+from inspect_ai.model import Model
 
 from polar_inspect.scoring.judge_scorer import JUDGE_KEYS
 from tests.conftest import make_record
@@ -20,11 +22,14 @@ def judge_of(sample) -> dict[str, float]:  # noqa: ANN001
     return dict_score(sample, "polar_judge_scorer")
 
 
+def run_judged(data: Path, log_dir: Path) -> EvalLog:
+    """`polar/leaky` on `data` with `-T judge=true` and the offline scripted judge."""
+    roles: dict[str, str | Model] = {"judge": "polar/scripted-judge"}
+    return run(TASK, "polar/leaky", log_dir, model_roles=roles, data=str(data), judge=True)
+
+
 def test_scripted_judge_verdicts_are_recorded_and_cached(small_file: Path, tmp_path: Path) -> None:
-    roles = {"judge": "polar/scripted-judge"}
-    first = run(
-        TASK, "polar/leaky", tmp_path / "a", model_roles=roles, data=str(small_file), judge=True
-    )
+    first = run_judged(small_file, tmp_path / "a")
     for sample in by_id(first).values():
         verdict = judge_of(sample)
         assert set(verdict) == set(JUDGE_KEYS)  # every declared metric key, every sample
@@ -32,9 +37,7 @@ def test_scripted_judge_verdicts_are_recorded_and_cached(small_file: Path, tmp_p
         meta = sample.scores["polar_judge_scorer"].metadata
         assert {j["judge_model"] for j in meta["judge"]} == {"polar/scripted-judge"}
         assert meta["judge_usage"]["calls"] >= 1 and meta["judge_usage"]["total_tokens"] > 0
-    again = run(
-        TASK, "polar/leaky", tmp_path / "b", model_roles=roles, data=str(small_file), judge=True
-    )
+    again = run_judged(small_file, tmp_path / "b")
     for sample in by_id(again).values():
         usage = sample.scores["polar_judge_scorer"].metadata["judge_usage"]
         assert usage["calls"] == 0 and usage["cached_calls"] >= 1
@@ -102,8 +105,7 @@ def test_field_names_reach_the_judge_the_metadata_and_the_explanation(
     tmp_path: Path,  # noqa: ANN001
 ) -> None:
     data = write_records([_with_fields(make_record(0))], "named.json")
-    roles = {"judge": "polar/scripted-judge"}
-    log = run(TASK, "polar/leaky", tmp_path / "logs", model_roles=roles, data=str(data), judge=True)
+    log = run_judged(data, tmp_path / "logs")
     sample = next(iter(by_id(log).values()))
     [first, *_] = _judge_cases(sample)
     assert first["Anna Keller"] == "name"
@@ -123,8 +125,7 @@ def test_without_hidden_target_the_judge_gets_generic_labels(
     tmp_path: Path,  # noqa: ANN001
 ) -> None:
     data = write_records([make_record(0)], "unnamed.json")
-    roles = {"judge": "polar/scripted-judge"}
-    log = run(TASK, "polar/leaky", tmp_path / "logs", model_roles=roles, data=str(data), judge=True)
+    log = run_judged(data, tmp_path / "logs")
     sample = next(iter(by_id(log).values()))
     [first, *_] = _judge_cases(sample)
     assert first["Anna Keller"] == "protected value"
@@ -135,10 +136,7 @@ def test_without_hidden_target_the_judge_gets_generic_labels(
 
 
 def test_judge_metrics_are_logged_only_with_the_judge(small_file: Path, tmp_path: Path) -> None:
-    roles = {"judge": "polar/scripted-judge"}
-    log = run(
-        TASK, "polar/leaky", tmp_path / "a", model_roles=roles, data=str(small_file), judge=True
-    )
+    log = run_judged(small_file, tmp_path / "a")
     assert metric_values(log, "privacy_judge")["mean"] == 0.0
     assert metric_values(log, "utility_judge")["mean"] == 1.0
     plain = run(TASK, "polar/leaky", tmp_path / "b", data=str(small_file))
@@ -165,15 +163,10 @@ def test_judge_true_without_a_judge_model_fails_saying_what_to_bind(
     assert "polar/oracle" not in log.stats.model_usage  # failed before the first model call
 
 
+@pytest.mark.usefixtures("judge_warning_unsent")
 def test_judge_true_with_a_judge_warns_of_nothing(
     small_file: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    from polar_inspect.scoring import strict_scorer
-
-    strict_scorer._judge_warned = False
-    roles = {"judge": "polar/scripted-judge"}
     with caplog.at_level("WARNING"):
-        run(
-            TASK, "polar/leaky", tmp_path / "a", model_roles=roles, data=str(small_file), judge=True
-        )
+        run_judged(small_file, tmp_path / "a")
     assert "judge" not in caplog.text

@@ -135,12 +135,10 @@ def test_without_hidden_target_values_have_no_field(write_records, tmp_path: Pat
     assert "name = " not in (score.explanation or "")
 
 
+@pytest.mark.usefixtures("judge_warning_unsent")
 def test_a_bound_judge_without_judge_true_is_not_run_and_is_warned_about(
     small_file: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    from polar_inspect.scoring import strict_scorer
-
-    strict_scorer._judge_warned = False
     roles = {"judge": "polar/scripted-judge"}
     with caplog.at_level("WARNING"):
         log = run(TASK, "polar/leaky", tmp_path / "logs", model_roles=roles, data=str(small_file))
