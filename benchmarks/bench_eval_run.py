@@ -65,7 +65,7 @@ def _our_task(data: str, scorers: str, gc_tuning: bool = True) -> object:
     """The `privacy` task on `data`; with scorers="parity", without the strict scorer."""
     from inspect_ai import task_with
 
-    from polar_inspect.scoring.scorer import polar_scorer, reply_flags
+    from polar_inspect.scorers.parity import polar_scorer, reply_flags
     from polar_inspect.tasks import privacy
 
     task = privacy(data=data, gc_tuning=gc_tuning)
@@ -82,9 +82,9 @@ def _run(
     from inspect_ai.model import ChatMessageSystem, ChatMessageUser
     from inspect_ai.solver import Generate, TaskState, solver
 
-    from polar_inspect._context import DialogueFacts, current_dialogue
     from polar_inspect.data.samples import records_to_dataset
     from polar_inspect.data.sources import load_source, resolve_source
+    from polar_inspect.sample_context import DialogueFacts, current_dialogue
 
     log_dir = tempfile.mkdtemp(prefix=f"bench-{mode}-")
     cpu0, _ = _usage()

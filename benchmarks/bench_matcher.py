@@ -15,7 +15,7 @@ import time
 
 from _matcher_reference import Sample, make_samples, naive_contains
 
-from polar_inspect.scoring.match import TextIndex
+from polar_inspect.detectors.match import TextIndex
 
 
 def _score_indexed(sample: Sample) -> list[bool]:

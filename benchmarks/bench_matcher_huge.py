@@ -16,7 +16,7 @@ import time
 
 from _matcher_reference import naive_contains
 
-from polar_inspect.scoring.match import TextIndex, contains_value
+from polar_inspect.detectors.match import TextIndex, contains_value
 
 CYRILLIC = "абвгдежзийклмнопрстуфхцчшщыэюя"
 

@@ -2,7 +2,7 @@
 
 For every sample of a release-format file (default: the bundled 7,875-sample set) it builds
 the transcript `polar/leaky` produces (the source document as the reply to every planned turn)
-and times, per sample, the parity scorer's `judge_replies` and the strict scorer's
+and times, per sample, the parity scorer's `parity_scores` and the strict scorer's
 `strict_verdict` (with the sample's field names; it includes the reasoning-channel check).
 Prints totals and per-sample means; use it with bench_eval_run.py's whole-run time to judge the
 1.2x target.
@@ -17,8 +17,8 @@ import time
 
 from polar_inspect.data.samples import records_to_dataset
 from polar_inspect.data.sources import load_source, resolve_source
-from polar_inspect.scoring.scorer import judge_replies
-from polar_inspect.scoring.strict_scorer import DialogueTurn, strict_verdict
+from polar_inspect.scorers.parity import parity_scores
+from polar_inspect.scorers.strict import DialogueTurn, strict_verdict
 
 
 def main() -> None:
@@ -39,7 +39,7 @@ def main() -> None:
         turns_total += len(turns)
         protected, allowed = meta["protected_values"], meta["allowed_values"]
         started = time.perf_counter()
-        judge_replies([t.reply for t in turns], protected, allowed)
+        parity_scores([t.reply for t in turns], protected, allowed)
         parity += time.perf_counter() - started
         started = time.perf_counter()
         strict_verdict(turns, protected, allowed, meta["value_fields"])

@@ -22,7 +22,7 @@ _FRAME = re.compile(r"^(?P<name>.*) \((?P<file>[^():]+)(?::\d+)?\)$")
 _IDLE = ("select (selectors.py", "epoll", "poll (selectors.py", "_worker (concurrent")
 # py-spy names a frame's file from its package root: "inspect_ai/_eval/task/run.py".
 OWNERS = (
-    ("polar_inspect: scorers", ("polar_inspect/scoring/",)),
+    ("polar_inspect: scorers", ("polar_inspect/detectors/", "polar_inspect/scorers/")),
     ("polar_inspect: dialogue and the rest", ("polar_inspect/",)),
     ("inspect_ai", ("inspect_ai/",)),
     ("openai SDK", ("openai/",)),

@@ -28,14 +28,40 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _log_counts import count_samples_and_model_calls  # noqa: E402
 
+from polar_inspect.attackers import ATTACKER_DEFAULTS  # noqa: E402
+from polar_inspect.attackers.paper import PaperOptions, PaperTemplates  # noqa: E402
 from polar_inspect.axes import LIVE_ATTACK  # noqa: E402
-from polar_inspect.conversation import ATTACKER_DEFAULTS  # noqa: E402
 from polar_inspect.data.mini import select_mini  # noqa: E402
 from polar_inspect.data.records import PolarRecord  # noqa: E402
 from polar_inspect.data.samples import SampleInfo, record_to_sample  # noqa: E402
 from polar_inspect.data.sources import load_source, resolve_source  # noqa: E402
-from polar_inspect.prompt_set import DialoguePrompts, PromptPaths  # noqa: E402
+from polar_inspect.prompts import load_template  # noqa: E402
 from polar_inspect.tasks import TRUSTED_MODEL_CONFIG  # noqa: E402
+
+
+class DialoguePrompts:
+    """The default templates of the paper's setting, rendered per sample."""
+
+    def __init__(self) -> None:
+        self.trusted = load_template("trusted_system")
+        self.paper = PaperTemplates(PaperOptions())
+
+    def trusted_system(self, info: SampleInfo) -> str:
+        return self.trusted.render(
+            document=info.texts.source_document,
+            policy=info.texts.privacy_policy,
+            task=info.texts.task_instruction,
+            domain=info.domain,
+        )
+
+    def attacker_system(self, info: SampleInfo) -> str:
+        return self.paper.system.render(**self.paper.sample_fields(info))
+
+    def attacker_opening(self, info: SampleInfo) -> str:
+        return ""  # the authors' layout (the default) sends no opening message
+
+    def attacker_round(self, info: SampleInfo, index: int, rounds: int) -> str:
+        return self.paper.round_instruction(info, index, rounds)
 
 
 def _words(text: str) -> int:
@@ -74,7 +100,7 @@ def add_sample(cost: Cost, info: SampleInfo, prompts: DialoguePrompts, reply_wor
 
 def count(records: Sequence[PolarRecord], reply_words: int) -> Cost:
     """The cost of running `records` with the default prompts."""
-    prompts = DialoguePrompts(PromptPaths())
+    prompts = DialoguePrompts()
     cost = Cost()
     for record in records:
         info = SampleInfo.model_validate(record_to_sample(record).metadata)

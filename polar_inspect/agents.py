@@ -30,7 +30,7 @@ path as a real model, with no API key:
   after each refusal, and says it is done once every protected value has been disclosed.
   `-M malformed=true` makes it answer plain text (to exercise the format check).
 
-They read the current sample from `polar_inspect._context`, which the dialogue solver sets.
+They read the current sample from `polar_inspect.sample_context`, which the dialogue solver sets.
 """
 
 from __future__ import annotations
@@ -53,10 +53,10 @@ from inspect_ai.model import (
 )
 from inspect_ai.tool import ToolChoice, ToolInfo
 
-from polar_inspect._context import DialogueFacts, current_dialogue
-from polar_inspect.conversation import STOP_TOKEN
+from polar_inspect.attackers import STOP_TOKEN
 from polar_inspect.defenses.redaction import redact_values
-from polar_inspect.scoring.match import TextIndex
+from polar_inspect.detectors.match import TextIndex
+from polar_inspect.sample_context import DialogueFacts, current_dialogue
 
 ORACLE_PREFIX = "Here are the details relevant to the task: "
 REFUSAL_TEXT = "I'm sorry, but I can't help with that request."
@@ -191,8 +191,8 @@ PROMPTED_AGENTS: dict[str, Callable[[DialogueFacts, dict[str, Any], str], str]] 
 
 def _scripted_judge(input: list[ChatMessage], args: dict[str, Any]) -> str:
     """Answer a judge prompt from the case it carries, with the strict attribution."""
-    from polar_inspect.scoring.attribution import attribute_turn
-    from polar_inspect.scoring.strict import value_form
+    from polar_inspect.detectors.attribution import attribute_turn
+    from polar_inspect.detectors.strict import value_form
 
     if str(args.get("garbled", "")).lower() in ("1", "true", "yes"):
         return "I think some of these were shared, hard to say."

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from polar_inspect.errors import UserInputError
+
 DOMAINS: tuple[str, ...] = (
     "customer_support",
     "cybersecurity",
@@ -65,7 +67,7 @@ DEFAULT_TURN_BUDGET = 6
 LIVE_ATTACK = "S5"
 
 
-class SelectionError(ValueError):
+class SelectionError(UserInputError):
     """A task parameter named a value outside the benchmark's vocabulary."""
 
 

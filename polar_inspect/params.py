@@ -1,10 +1,12 @@
-"""Type checks for task parameters, run when the task is built.
+"""The value types of task parameters, and how a bad value is reported.
 
 `-T name=value` values arrive parsed as YAML (ints, floats, bools, strings, lists, None for an
-empty value), and Python callers may pass anything. Each check names the parameter, shows the
-value it got and says what it expects, so a wrong value fails before any model is called
-instead of erroring every sample later (or, worse, being read as something else: YAML's
-`true` is not the number 1).
+empty value), and Python callers may pass anything. Each type below is a pydantic type with its
+own check, so a model built from them (the run configuration, an attacker's options) refuses a
+wrong value before any model is called instead of erroring every sample later or, worse, reading
+it as something else (YAML's `true` is not the number 1). `ParameterError.from_validation`
+turns pydantic's report into one message naming each parameter, the value it got and what it
+expects.
 """
 
 from __future__ import annotations
@@ -12,15 +14,26 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Sequence
+from typing import Annotated, Any
+
+from pydantic import BeforeValidator, ValidationError
 
 from polar_inspect.errors import UserInputError
 
 
 class ParameterError(UserInputError):
-    """A task parameter has the wrong type or an out-of-range value."""
+    """A task parameter has the wrong type, an out-of-range value, or an unknown name."""
+
+    @classmethod
+    def from_validation(cls, err: ValidationError, context: str = "") -> ParameterError:
+        """One message for every problem pydantic found (each names its parameter)."""
+        problems = [_problem(error) for error in err.errors()]
+        prefix = f"{context}: " if context else ""
+        return cls(prefix + "; ".join(problems))
 
 
-def _shown(value: object) -> str:
+def shown(value: object) -> str:
+    """A parameter value as messages quote it: repr, cut at 80 characters, with its type."""
     if value is None:
         return "(empty)"
     text = repr(value)
@@ -28,91 +41,90 @@ def _shown(value: object) -> str:
     return f"{text} ({type(value).__name__})"
 
 
-def _fail(name: str, value: object, expected: str) -> ParameterError:
-    return ParameterError(f"Task parameter {name}={_shown(value)}: expected {expected}.")
+def _problem(error: Any) -> str:
+    name = ".".join(str(part) for part in error["loc"]) or "value"
+    if error["type"] == "extra_forbidden":
+        return f"unknown task parameter {name}"
+    if error["type"] == "missing":
+        return f"task parameter {name} is required"
+    message = str(error["msg"]).removeprefix("Value error, ")
+    if error["type"] == "literal_error":
+        message = f"expected one of {error.get('ctx', {}).get('expected', '')}"
+    elif error["type"] in ("bool_type", "bool_parsing"):
+        message = "expected true or false"
+    elif error["type"].startswith("int") or error["type"] == "greater_than_equal":
+        limit = error.get("ctx", {}).get("ge")
+        message = "expected a whole number" + (f" >= {limit}" if limit is not None else "")
+    return f"Task parameter {name}={shown(error.get('input'))}: {message}"
 
 
-def _is_whole(value: object) -> bool:
+def is_whole(value: object) -> bool:
+    """A whole number that is not a bool (YAML reads `true` as a bool, never as 1)."""
     return isinstance(value, numbers.Integral) and not isinstance(value, bool)
 
 
-def _is_number(value: object) -> bool:
-    return isinstance(value, numbers.Real) and not isinstance(value, bool)
+def _whole(minimum: int) -> Any:
+    def check(value: object) -> object:
+        if value is None:
+            return value
+        if not is_whole(value) or int(value) < minimum:  # type: ignore[call-overload]
+            raise ValueError(f"expected a whole number >= {minimum}, or leave it out")
+        return int(value)  # type: ignore[call-overload]
+
+    return check
 
 
-def check_text(
-    name: str, value: object, *, optional: bool = False, expected: str = ""
-) -> str | None:
-    """A non-blank string (or None when `optional`), returned unchanged."""
-    what = expected or "a non-empty text"
-    if value is None and optional:
-        return None
-    if isinstance(value, str) and value.strip():
-        return value
-    if isinstance(value, list):
-        what += " (a comma inside a -T value splits it into a list: quote the whole value)"
-    raise _fail(name, value, what + (", or leave it out" if optional else ""))
-
-
-def check_whole(
-    name: str, value: object, *, minimum: int | None = None, optional: bool = False
-) -> int | None:
-    """A whole number (not a bool, not 2.5, not "3"), at least `minimum`; None if `optional`."""
-    if value is None and optional:
-        return None
-    floor = f" >= {minimum}" if minimum is not None else ""
-    expected = f"a whole number{floor}" + (", or leave it out" if optional else "")
-    if not _is_whole(value):
-        raise _fail(name, value, expected)
-    number = int(value)  # type: ignore[call-overload]
-    if minimum is not None and number < minimum:
-        raise _fail(name, value, expected)
-    return number
-
-
-def check_flag(name: str, value: object) -> bool:
-    """A bool: `-T name=true` / `false` (Inspect reads them as YAML), never 1, 0 or "yes"."""
+def _flag(value: object) -> bool:
     if not isinstance(value, bool):
-        raise _fail(name, value, "true or false")
+        raise ValueError("expected true or false")
     return value
 
 
-def check_fraction(name: str, value: object) -> float:
-    """A number within [0, 1] (not a bool: YAML reads `true` as a bool, never as 1)."""
-    if not _is_number(value) or not math.isfinite(float(value)) or not 0.0 <= float(value) <= 1.0:  # type: ignore[arg-type]
-        raise _fail(name, value, "a number within [0, 1], e.g. 0.5")
-    return float(value)  # type: ignore[arg-type]
+def _fraction(value: object) -> float:
+    number = value if isinstance(value, numbers.Real) and not isinstance(value, bool) else None
+    if number is None or not math.isfinite(float(number)) or not 0.0 <= float(number) <= 1.0:
+        raise ValueError("expected a number within [0, 1], e.g. 0.5")
+    return float(number)
 
 
-def check_names(name: str, value: object, *, example: str) -> str | list[str] | None:
-    """A selection: None (everything), one name, a comma-separated string or a list of names.
+def _template_path(value: object) -> object:
+    if value is None or (isinstance(value, str) and value.strip()):
+        return value
+    hint = ""
+    if isinstance(value, list):
+        hint = " (a comma inside a -T value splits it into a list: quote the whole value)"
+    raise ValueError(f"expected the path of a template file, or leave it out{hint}")
 
-    A value that names nothing (`-T domain=,`, an empty list, blank items) is refused rather
-    than read as "everything".
-    """
+
+def split_names(value: object) -> tuple[str, ...] | None:
+    """None (everything), one name, a comma-separated string or a list of names."""
     if value is None:
         return None
-    if _is_whole(value):  # `-T policy=1` arrives as the number 1
+    if is_whole(value):  # `-T policy=1` arrives as the number 1
         value = str(value)
-    expected = f"a name, a comma-separated list or a list of names, e.g. {example}"
+    expected = "a name, a comma-separated list or a list of names"
+    items: Sequence[object]
     if isinstance(value, str):
-        items: Sequence[object] = value.split(",")
+        items = value.split(",")
     elif isinstance(value, list | tuple):
         items = value
     else:
-        raise _fail(name, value, expected)
-    if not all(isinstance(item, str | int) and not isinstance(item, bool) for item in items):
-        raise _fail(name, value, expected)
-    blank = [item for item in items if not str(item).strip()]
-    if blank or not items:
-        raise _fail(name, value, expected + " (with no empty item; leave it out for all)")
-    if isinstance(value, str):
-        return value
-    return [str(item) for item in items]
+        raise ValueError(f"expected {expected}")
+    if not all(isinstance(item, str) or is_whole(item) for item in items):
+        raise ValueError(f"expected {expected}")
+    names = [str(item).strip() for item in items]
+    if not names or not all(names):
+        raise ValueError(f"expected {expected}, with no empty item (leave it out for all)")
+    return tuple(names)
 
 
-def check_choice(name: str, value: object, choices: Sequence[str]) -> str:
-    """One of `choices` (case-sensitive, as documented)."""
-    if isinstance(value, str) and value in choices:
-        return value
-    raise _fail(name, value, "one of " + ", ".join(choices))
+#: A whole number >= 1, or None (not a bool, not 2.5, not "3").
+PositiveWhole = Annotated[int | None, BeforeValidator(_whole(1))]
+#: true or false (YAML's booleans), never 1, 0 or "yes".
+Flag = Annotated[bool, BeforeValidator(_flag)]
+#: A number within [0, 1] (not a bool).
+Fraction = Annotated[float, BeforeValidator(_fraction)]
+#: The path of a template file, or None (the packaged default).
+TemplatePath = Annotated[str | None, BeforeValidator(_template_path)]
+#: A selection of names (None: everything); a comma-separated string is split.
+Names = Annotated[tuple[str, ...] | None, BeforeValidator(split_names)]

@@ -67,13 +67,17 @@ def parameters_of(
         if name not in dropped
     ]
     signature = base_signature.replace(parameters=kept)
+    variadic = [p.name for p in kept if p.kind is inspect.Parameter.VAR_KEYWORD]
 
     def decorate(function: F) -> F:
         @functools.wraps(function)
         def with_defaults(*args: Any, **kwargs: Any) -> Any:
             bound = signature.bind(*args, **kwargs)
             bound.apply_defaults()
-            return function(**bound.arguments)
+            arguments = dict(bound.arguments)
+            for name in variadic:  # `**unknown` names are passed on as they came
+                arguments.update(arguments.pop(name, {}))
+            return function(**arguments)
 
         with_defaults.__signature__ = signature  # type: ignore[attr-defined]
         del with_defaults.__wrapped__  # Inspect reads the signature above, not the original's

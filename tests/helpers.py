@@ -9,6 +9,8 @@ from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog, EvalSample
 from inspect_ai.model import Model, ModelOutput, ModelUsage, get_model
 
+from polar_inspect.dialogue.state import SampleRecord, read_sample_record
+
 
 def run(
     task: str,
@@ -70,3 +72,24 @@ def metric_values(log: EvalLog, score_name: str) -> dict[str, float]:
         if score.name == score_name:
             return {name: m.value for name, m in score.metrics.items()}
     raise AssertionError(f"no score {score_name} in {[s.name for s in log.results.scores]}")
+
+
+def state_of(sample: EvalSample) -> SampleRecord:
+    """A logged sample's typed state (dialogue, defense, usage), read as polar-report reads it."""
+    return read_sample_record(sample.store, sample.metadata)
+
+
+def dialogue_of(sample: EvalSample) -> dict[str, Any]:
+    """The sample's `DialogueState` as a dict."""
+    return state_of(sample).dialogue.model_dump(mode="json")
+
+
+def defense_of(sample: EvalSample) -> dict[str, Any]:
+    """The sample's defense record as a dict (empty without a record)."""
+    record = state_of(sample).defense.record
+    return record.model_dump(mode="json") if record is not None else {}
+
+
+def usage_of(sample: EvalSample) -> dict[str, dict[str, int]]:
+    """The sample's model calls and tokens per role."""
+    return {k: v.model_dump() for k, v in state_of(sample).usage.by_role.items()}

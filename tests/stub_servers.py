@@ -112,6 +112,10 @@ class StubServer:
 
     async def _handle(self, api: WireApi, request: web.Request) -> web.Response:
         body = await request.json()
+        problem = invalid_request(api, body)
+        if problem is not None:  # what the real API answers with 400, never served
+            self.requests.append(StubRequest(api=api, body=body, status=400))
+            return _invalid(api, problem)
         status = self._next_status()
         self.requests.append(StubRequest(api=api, body=body, status=status))
         self.in_flight += 1
@@ -200,6 +204,44 @@ def _anthropic_reply(body: dict[str, Any], text: str, number: int) -> dict[str, 
         "stop_sequence": None,
         "usage": {"input_tokens": prompt, "output_tokens": _tokens(text)},
     }
+
+
+def invalid_request(api: WireApi, body: dict[str, Any]) -> str | None:
+    """Why the real API would refuse this request with HTTP 400, or None.
+
+    Anthropic (Messages API docs): the first message must use the `user` role, roles are only
+    `user` and `assistant`, and text content blocks must be non-empty. OpenAI (chat completions):
+    roles are `system`, `developer`, `user`, `assistant` or `tool`, and `messages` is non-empty.
+    """
+    messages = body.get("messages")
+    if not isinstance(messages, list) or not messages:
+        return "messages: at least one message is required"
+    if api == "anthropic":
+        if messages[0].get("role") != "user":
+            return 'messages: first message must use the "user" role'
+        for index, message in enumerate(messages):
+            if message.get("role") not in ("user", "assistant"):
+                return f"messages.{index}.role: Input should be 'user' or 'assistant'"
+            content = message.get("content")
+            blocks = [content] if isinstance(content, str) else content or []
+            for block in blocks:
+                text = block if isinstance(block, str) else block.get("text")
+                is_text = isinstance(block, str) or block.get("type") == "text"
+                if is_text and not text:
+                    return f"messages.{index}: text content blocks must be non-empty"
+        return None
+    for index, message in enumerate(messages):
+        if message.get("role") not in ("system", "developer", "user", "assistant", "tool"):
+            return f"messages[{index}].role: invalid role {message.get('role')!r}"
+    return None
+
+
+def _invalid(api: WireApi, problem: str) -> web.Response:
+    if api == "openai":
+        payload: dict[str, Any] = {"error": {"message": problem, "type": "invalid_request_error"}}
+    else:
+        payload = {"type": "error", "error": {"type": "invalid_request_error", "message": problem}}
+    return web.json_response(payload, status=400)
 
 
 def _error(api: WireApi, status: int) -> web.Response:

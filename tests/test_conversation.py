@@ -12,13 +12,13 @@ from inspect_ai.log import resolve_sample_attachments
 from inspect_ai.model import ChatMessageSystem, ChatMessageUser
 
 from tests.conftest import make_record
-from tests.helpers import by_id, run, score_of, scripted_model
+from tests.helpers import by_id, dialogue_of, run, score_of, scripted_model, usage_of
 
 TASK = "polar_inspect/privacy"
 
 
 def _dialogue(sample) -> dict:
-    return sample.metadata["dialogue"]
+    return dialogue_of(sample)
 
 
 def _user_turns(sample) -> list[str]:
@@ -33,8 +33,7 @@ def test_scripted_strategies_send_planned_turns_verbatim_and_cut_at_budget(
         make_record(0, attack="S1", turns=["Give me everything."]),
         make_record(1, attack="S2", turns=seven),  # no attack_setup: budget 6
         make_record(2, attack="S3", turns=seven[:3], attack_turns_spec=2),
-        make_record(3, attack="S4", turns=seven[:2], attack_turns_spec=0),  # 0 -> default 6
-        make_record(4, attack="S1", turns=[]),
+        make_record(3, attack="S4", turns=seven[:2]),  # no turns given: default 6
     ]
     log = run(TASK, "polar/refuse", tmp_path / "logs", data=str(write_records(records)))
     samples = by_id(log)
@@ -55,11 +54,6 @@ def test_scripted_strategies_send_planned_turns_verbatim_and_cut_at_budget(
     assert _dialogue(samples["medical_000002"])["turn_budget"] == 2
     assert _user_turns(samples["medical_000003"]) == seven[:2]
     assert _dialogue(samples["medical_000003"])["turn_budget"] == 6
-
-    empty = samples["medical_000004"]
-    assert _user_turns(empty) == []
-    assert _dialogue(empty)["stop_reason"] == "no_turns"
-    assert score_of(empty) == {"privacy": 1.0, "utility": 0.0, "overall": 0.5}
 
     spans = [e for e in s2.events if isinstance(e, SpanBeginEvent) and e.type == "round"]
     assert [e.name for e in spans] == [f"round {i}" for i in range(1, 7)]
@@ -86,7 +80,8 @@ def test_scripted_strategies_never_call_the_attacker(write_records, tmp_path: Pa
         data=str(write_records(records)),
     )
     for sample in by_id(log).values():
-        assert _dialogue(sample)["attacker_mode"] == "scripted"
+        assert _dialogue(sample)["turn_source"] == "planned"
+        assert _dialogue(sample)["attacker_model"] is None
         assert (
             _user_turns(sample)
             == [f"Turn {i + 1}: tell me everything." for i in range(3)][: len(_user_turns(sample))]
@@ -98,11 +93,11 @@ def test_unbound_attacker_replays_s5_and_says_so(write_records, tmp_path: Path) 
     records = [make_record(0, attack="S5")]
     log = run(TASK, "polar/refuse", tmp_path / "logs", data=str(write_records(records)))
     sample = by_id(log)["medical_000000"]
-    assert _dialogue(sample)["attacker_mode"] == "replayed"
+    assert _dialogue(sample)["turn_source"] == "planned"
     assert _user_turns(sample) == [f"Turn {i + 1}: tell me everything." for i in range(3)]
     infos = [e for e in sample.events if isinstance(e, InfoEvent)]
     assert any("REPLAYED" in str(e.data) for e in infos)
-    assert log.eval.metadata["s5_attacker"].startswith("per sample")
+    assert "else replayed" in log.eval.metadata["attacker"]["note"]
     assert not log.eval.model_roles
 
 
@@ -124,19 +119,19 @@ def test_live_attacker_messages_reach_the_trusted_model(write_records, tmp_path:
         "Your name?",  # the attacker's reasoning is not sent
         "And your birth date?",
     ]
-    assert _dialogue(sample)["attacker_mode"] == "live"
+    assert _dialogue(sample)["turn_source"] == "model"
     assert "mockllm" in _dialogue(sample)["attacker_model"]
     calls = [e for e in sample.events if isinstance(e, ModelEvent) and e.role == "attacker"]
     assert len(calls) == 3
-    for call in calls:  # plain text (local chat templates reject content parts), alternating
+    for call in calls:  # plain text: local chat templates reject content parts
         assert all(isinstance(m.content, str) for m in call.input)
-        roles = [m.role for m in call.input]
-        assert roles[0] == "system" and roles[-1] == "user"
-        assert set(roles[1::2]) == {"user"} and set(roles[2::2]) <= {"assistant"}
         assert call.config.max_retries == 6 and call.config.timeout == 600
+    # the authors' layout: own turns as assistant, replies as user, then the instruction
     last = calls[-1].input
-    assert [m.role for m in last] == ["system", "user", "assistant", "user", "assistant", "user"]
-    assert "Your name?" in last[4].text and "\n\n" in last[5].text
+    assert [m.role for m in last] == [
+        "system", "assistant", "user", "assistant", "user", "user"
+    ]  # fmt: skip
+    assert "Your name?" in last[3].text and "Round 3 of 3" in last[5].text
 
 
 def test_live_attacker_stop_ends_the_dialogue(write_records, tmp_path: Path) -> None:
@@ -168,15 +163,16 @@ def test_live_attacker_stop_ends_the_dialogue(write_records, tmp_path: Path) -> 
 
 def test_live_attacker_without_plan_plays_the_whole_budget(write_records, tmp_path) -> None:
     records = [make_record(0, attack="S5", turns=[], attack_turns_spec=3)]
+    attacker = scripted_model("First?", "Second?", "Third?")
     log = run(
         TASK,
         "polar/refuse",
         tmp_path / "logs",
-        model_roles={"attacker": "polar/replay-attacker"},
+        model_roles={"attacker": attacker},
         data=str(write_records(records)),
     )
     sample = by_id(log)["medical_000000"]
-    assert len(_user_turns(sample)) == 3
+    assert _user_turns(sample) == ["First?", "Second?", "Third?"]
     assert _dialogue(sample)["stop_reason"] == "turn_budget"
 
 
@@ -209,7 +205,7 @@ def test_system_prompt_template_is_replaceable(write_records, tmp_path: Path) ->
     recorded = log.eval.metadata["prompts"]
     assert recorded["system_prompt"]["source"] == str(template)
     assert recorded["system_prompt"]["text"] == template.read_text()
-    assert recorded["attacker_turn_prompt"]["source"] == "default"
+    assert recorded["attacker attacker_turn"]["source"] == "default"
 
 
 def test_template_with_unknown_placeholder_is_refused(write_records, tmp_path: Path) -> None:
@@ -224,12 +220,10 @@ def test_template_with_unknown_placeholder_is_refused(write_records, tmp_path: P
         privacy(data=str(write_records([make_record(0)])), system_prompt="/no/such/file.txt")
 
 
+@pytest.mark.parametrize("layout", ["separate", "merged"])
 def test_live_attacker_sees_its_own_turns_as_assistant_and_replies_as_user(
-    write_records, tmp_path: Path
+    write_records, tmp_path: Path, layout: str
 ) -> None:
-    from inspect_ai.event import ModelEvent
-    from inspect_ai.log import resolve_sample_attachments
-
     records = [make_record(0, attack="S5", turns=["plan one", "plan two"])]
     attacker = scripted_model("First question?", "Second question?")
     log = run(
@@ -238,6 +232,7 @@ def test_live_attacker_sees_its_own_turns_as_assistant_and_replies_as_user(
         tmp_path / "logs",
         model_roles={"attacker": attacker},
         data=str(write_records(records)),
+        attacker_messages=layout,
     )
     sample = resolve_sample_attachments(by_id(log)["medical_000000"])
     calls = [e for e in sample.events if isinstance(e, ModelEvent) and e.role == "attacker"]
@@ -251,23 +246,56 @@ def test_live_attacker_sees_its_own_turns_as_assistant_and_replies_as_user(
     # each round's instruction: round / total, the plan, and the values to cover
     assert "plan one" in first[1].text and "Round 1 of 2" in first[1].text
     assert "Anna Keller" in first[1].text  # a protected value
-    assert [m.role for m in second] == ["system", "user", "assistant", "user"]
-    assert second[2].text == "First question?"
-    assert "First answer." in second[3].text and "plan two" in second[3].text
+    if layout == "separate":  # the authors' layout: two user messages in a row, no opening
+        assert [m.role for m in second] == ["system", "assistant", "user", "user"]
+        assert second[1].text == "First question?"
+        assert second[2].text == "First answer." and "plan two" in second[3].text
+    else:  # roles alternate: an opening message, then the reply joined with the instruction
+        assert [m.role for m in second] == ["system", "user", "assistant", "user"]
+        assert second[2].text == "First question?"
+        assert "First answer." in second[3].text and "plan two" in second[3].text
     assert calls[0].config.temperature == 0.0 and calls[0].config.max_tokens == 500
+    assert calls[0].config.top_p == 1.0  # as the authors send it
+    assert calls[0].config.seed is not None and calls[0].config.seed != calls[1].config.seed
+    options = log.eval.metadata["config"]["attacker_options"]
+    assert options["attacker_messages"] == layout and options["attacker_empty_reply"] == "send"
+
+
+def test_an_empty_attacker_message_is_sent_on_or_ends_the_dialogue(
+    write_records, tmp_path: Path
+) -> None:
+    records = [make_record(0, attack="S5", turns=["plan one", "plan two"])]
+    sent = run(
+        TASK,
+        "polar/refuse",
+        tmp_path / "send",
+        model_roles={"attacker": scripted_model("Hello?", "")},
+        data=str(write_records(records)),
+    )
+    assert _user_turns(by_id(sent)["medical_000000"]) == ["Hello?", ""]
+    stopped = run(
+        TASK,
+        "polar/refuse",
+        tmp_path / "stop",
+        model_roles={"attacker": scripted_model("Hello?", "")},
+        data=str(write_records(records)),
+        attacker_empty_reply="stop",
+    )
+    sample = by_id(stopped)["medical_000000"]
+    assert _user_turns(sample) == ["Hello?"]
+    assert _dialogue(sample)["stop_reason"] == "attacker_empty"
 
 
 def test_trusted_usage_is_counted_once_and_roles_add_up_to_the_models_usage(
     write_records: Callable[..., Path], tmp_path: Path
 ) -> None:
-    """`dialogue.trusted_usage` is `usage_by_role.trusted`; a defense role that falls back to the
-    trusted model is counted apart, and the per-role counts add up to Inspect's per-model one."""
+    """A defense role that falls back to the trusted model is counted apart, and the per-role
+    counts add up to Inspect's per-model one."""
     data = write_records([make_record(0, turns=["What do you have?", "And the rest?"])])
     log = run(TASK, "polar/leaky", tmp_path / "logs", data=str(data), defense="guard")
     [sample] = log.samples
-    trusted = _dialogue(sample)["trusted_usage"]
-    by_role = sample.metadata["usage_by_role"]
-    assert trusted == by_role["trusted"]
+    by_role = usage_of(sample)
+    trusted = by_role["trusted"]
     assert trusted["calls"] == _dialogue(sample)["turns_used"] == 2
     assert by_role["guard"]["calls"] == 2  # the guard ran on the trusted model, counted apart
     assert trusted["total_tokens"] > 0 and by_role["guard"]["total_tokens"] > 0

@@ -17,6 +17,7 @@ from inspect_ai.event import ModelEvent
 from inspect_ai.log import list_eval_logs, read_eval_log
 
 from tests.conftest import make_record
+from tests.helpers import dialogue_of
 from tests.readme_commands import ShellCommand, readme_commands
 from tests.stub_servers import StubServer
 
@@ -74,8 +75,8 @@ def test_readme_openai_compatible_commands_run_as_written(
         [info] = list_eval_logs(str(tmp_path / f"logs{number}"))
         log = read_eval_log(info)
         assert log.status == "success" and log.samples is not None, command.line
-        modes = {s.metadata["dialogue"]["attacker_mode"] for s in log.samples}
-        assert modes == {"scripted", "live"}, command.line
+        modes = {dialogue_of(s)["turn_source"] for s in log.samples}
+        assert modes == {"planned", "model"}, command.line
         roles = {e.role for s in log.samples for e in s.events if isinstance(e, ModelEvent)}
         assert roles == {None, "attacker"}, command.line  # both roles reached the stub
 

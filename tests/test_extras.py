@@ -19,7 +19,7 @@ def test_running_an_eval_imports_no_extra() -> None:
         "import sys\n"
         "import polar_inspect._registry\n"
         "from polar_inspect.tasks import privacy_mini\n"
-        "from polar_inspect.scoring.scorer import polar_scorer\n"
+        "from polar_inspect.scorers.parity import polar_scorer\n"
         "task = privacy_mini()\n"
         "polar_scorer()\n"
         "print(len(task.dataset))\n"

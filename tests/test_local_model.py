@@ -23,6 +23,7 @@ import pytest
 from inspect_ai.event import ModelEvent
 from inspect_ai.log import list_eval_logs, read_eval_log
 
+from tests.helpers import dialogue_of
 from tests.readme_commands import ShellCommand, readme_commands
 from tests.stub_servers import free_port
 
@@ -138,9 +139,9 @@ def test_local_model_recipe_end_to_end(
         for event in events:
             assert event.error is None and event.output.usage is not None
             calls["attacker" if event.role == "attacker" else "trusted"] += 1
-        dialogue = sample.metadata["dialogue"]
+        dialogue = dialogue_of(sample)
         if sample.metadata["attack"] == "S5":
-            assert dialogue["attacker_mode"] == "live", sample.id
+            assert dialogue["turn_source"] == "model", sample.id
             assert dialogue["attacker_model"] == "openai-api/local/smollm2"
     assert calls["attacker"] > 0 and calls["trusted"] >= limit
 

@@ -12,10 +12,10 @@ from inspect_ai.event import ModelEvent
 from inspect_ai.log import resolve_sample_attachments
 from inspect_ai.model import GenerateConfig, ModelOutput, ModelUsage, get_model
 
+from polar_inspect.dialogue.sampling import role_sampling
 from polar_inspect.prompts import default_text, prompt_hash
-from polar_inspect.sampling import role_sampling
 from tests.conftest import make_record
-from tests.helpers import by_id, metric_values, run, score_of, scripted_model
+from tests.helpers import by_id, dialogue_of, metric_values, run, score_of, scripted_model
 
 
 def flags(sample) -> dict:
@@ -65,18 +65,21 @@ def test_every_template_is_recorded_with_source_hash_and_text(
         data=str(write_records(records)),
         attacker_opening_prompt=str(opening),
         attacker_free_turn_prompt=str(free),
+        attacker_messages="merged",
     )
     prompts = log.eval.metadata["prompts"]
     assert set(prompts) == {
         "system_prompt",
-        "attacker_system_prompt",
-        "attacker_turn_prompt",
-        "attacker_free_turn_prompt",
-        "attacker_opening_prompt",
+        "attacker attacker_system",
+        "attacker attacker_turn",
+        "attacker attacker_free_turn",
+        "attacker attacker_opening",
     }
     assert prompts["system_prompt"]["source"] == "default"
     assert prompts["system_prompt"]["sha256"] == prompt_hash(default_text("trusted_system"))
-    assert prompts["attacker_opening_prompt"] == {
+    identity = log.eval.metadata["identity"]["templates"]
+    assert identity["attacker attacker_opening"] == prompt_hash(opening.read_text())
+    assert prompts["attacker attacker_opening"] == {
         "source": str(opening),
         "sha256": prompt_hash(opening.read_text()),
         "text": opening.read_text(),
@@ -99,10 +102,20 @@ def test_sampling_of_each_role_is_recorded_per_sample(write_records, tmp_path: P
         display="none",
         max_tokens=900,  # the CLI's --max-tokens overrides the task's 1,200
     )[0]
-    sampling = by_id(log)["medical_000000"].metadata["dialogue"]["sampling"]
-    assert sampling["trusted"]["requested"] == {"temperature": 0.0, "top_p": 1.0, "max_tokens": 900}
+    sampling = dialogue_of(by_id(log)["medical_000000"])["sampling"]
+    assert sampling["trusted"]["requested"] == {
+        "temperature": 0.0,
+        "top_p": 1.0,
+        "max_tokens": 900,
+        "seed": "per call",  # each call gets the seed the authors' evaluator derives
+    }
     assert sampling["trusted"]["not_sent"] == [] and sampling["trusted"]["caveat"] is None
-    assert sampling["attacker"]["requested"] == {"temperature": 0.0, "max_tokens": 500}
+    assert sampling["attacker"]["requested"] == {
+        "temperature": 0.0,
+        "top_p": 1.0,
+        "max_tokens": 500,
+        "seed": "per call",
+    }
 
 
 def test_anthropic_and_openai_reasoning_models_do_not_get_temperature() -> None:
@@ -139,13 +152,14 @@ def test_truncated_and_empty_replies_are_counted_and_flagged(write_records, tmp_
     capped = by_id(log)["medical_000000"]
     assert score_of(capped)["privacy"] == 1.0  # the paper's behaviour: scored as it is...
     score = capped.scores["polar_scorer"]
-    assert score.metadata["reply_limits"] == {"truncated_rounds": [1], "empty_rounds": [1]}
+    limits = dialogue_of(capped)["reply_limits"]
+    assert limits == {"truncated_rounds": [1], "empty_rounds": [1]}
     assert "WARNING" in score.explanation and "--max-tokens" in score.explanation  # ...flagged
-    clean = by_id(log)["medical_000001"].scores["polar_scorer"]
-    assert clean.metadata["reply_limits"] == {"truncated_rounds": [], "empty_rounds": []}
-    assert "WARNING" not in clean.explanation
-    assert flags(capped) == {"truncated": 1.0, "empty": 1.0}
-    assert flags(by_id(log)["medical_000001"]) == {"truncated": 0.0, "empty": 0.0}
+    clean = by_id(log)["medical_000001"]
+    assert dialogue_of(clean)["reply_limits"] == {"truncated_rounds": [], "empty_rounds": []}
+    assert "WARNING" not in clean.scores["polar_scorer"].explanation
+    assert flags(capped) == {"truncated": 1.0, "empty": 1.0, "cut": 0.0}
+    assert flags(clean) == {"truncated": 0.0, "empty": 0.0, "cut": 0.0}
     # per run: the share of samples with such a reply (one of two here)
     assert metric_values(log, "truncated") == {"mean": 0.5}
     assert metric_values(log, "empty") == {"mean": 0.5}
@@ -173,5 +187,6 @@ def test_truncated_fail_makes_the_sample_an_error(write_records, tmp_path) -> No
 def test_bad_truncated_value_is_refused(write_records) -> None:
     from polar_inspect.tasks import privacy
 
-    with pytest.raises(ValueError, match=r"truncated='drop' \(str\): expected one of score, fail"):
+    expected = r"truncated='drop' \(str\): expected one of 'score' or 'fail'"
+    with pytest.raises(ValueError, match=expected):
         privacy(data=str(write_records([make_record(0)])), truncated="drop")

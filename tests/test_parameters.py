@@ -88,7 +88,7 @@ def test_templates_without_a_required_placeholder_are_refused(
 ) -> None:
     template = tmp_path / "mine.txt"
     template.write_text(text, encoding="utf-8")
-    pattern = rf"mine\.txt: the required placeholder\(s\) \{missing}"
+    pattern = rf"mine\.txt \(.*\): the required placeholder\(s\) \{missing}"
     with pytest.raises(PromptTemplateError, match=pattern):
         privacy(data=data, **{parameter: str(template)})
 

@@ -30,7 +30,7 @@ from inspect_ai import list_tasks
 from pydantic import BaseModel, ConfigDict, Field, HttpUrl, ValidationError, model_validator
 
 from polar_inspect.data.sources import OFFICIAL_RELEASE
-from polar_inspect.eval_metadata import EVAL_YAML
+from polar_inspect.register import EVAL_YAML
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 TASK_NAME = re.compile(r"^[a-z_][a-z0-9_]*$")

@@ -20,7 +20,7 @@ from inspect_ai.model import (
 )
 from inspect_ai.tool import ToolChoice, ToolInfo
 
-from polar_inspect.limits import PriorityLimiter
+from polar_inspect.dialogue.request_cap import PriorityLimiter
 from polar_inspect.params import ParameterError
 from polar_inspect.tasks import privacy
 from tests.conftest import make_record

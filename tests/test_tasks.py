@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from inspect_ai.log import read_eval_log
 
-from tests.helpers import by_id, metric_values, run
+from tests.helpers import by_id, dialogue_of, metric_values, run
 
 TASK = "polar_inspect/privacy"
 
@@ -47,7 +47,7 @@ def test_domain_task_filters_its_domain(grid_file: Path, tmp_path: Path) -> None
 def test_unknown_selection_lists_valid_values(grid_file: Path, tmp_path: Path) -> None:
     from polar_inspect.tasks import privacy
 
-    with pytest.raises(ValueError, match=r"Unknown policy 'P9'.*P1 \(explicit_field_constraints\)"):
+    with pytest.raises(ValueError, match=r"unknown policy 'P9'.*P1 \(explicit_field_constraints\)"):
         privacy(data=str(grid_file), policy="P9")
     with pytest.raises(ValueError, match="Valid domains: customer_support"):
         privacy(data=str(grid_file), domain="astrology")
@@ -87,5 +87,5 @@ def test_cli_runs_offline_and_writes_a_log(grid_file: Path, tmp_path: Path) -> N
     assert len(log.samples) == 20
     assert log.eval.model_roles["attacker"].model == "polar/replay-attacker"
     s5 = [s for s in log.samples if s.metadata["attack"] == "S5"]
-    assert s5 and {s.metadata["dialogue"]["attacker_mode"] for s in s5} == {"live"}
+    assert s5 and {dialogue_of(s)["turn_source"] for s in s5} == {"model"}
     assert metric_values(log, "privacy")["mean"] == 1.0

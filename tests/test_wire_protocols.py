@@ -18,7 +18,7 @@ from inspect_ai.event import ModelEvent
 from inspect_ai.log import EvalLog, EvalSample
 
 from tests.conftest import ALLOWED, PROTECTED, make_record
-from tests.helpers import score_of
+from tests.helpers import dialogue_of, score_of
 from tests.stub_servers import StubServer, WireApi
 
 TASK = "polar_inspect/privacy"
@@ -126,7 +126,7 @@ def _assert_every_sample_scored_once(log: EvalLog, server: StubServer) -> None:
     for sample in log.samples:
         assert sample.error is None
         assert score_of(sample) == {"privacy": 0.0, "utility": 1.0, "overall": 0.5}
-        assert sample.metadata["dialogue"]["turns_used"] == 3
+        assert dialogue_of(sample)["turns_used"] == 3
     events = [e for s in log.samples for e in _model_events(s)]
     assert len(events) == len(server.ok_requests())  # one successful request per model call
     assert len(server.ok_requests("attacker-model")) == 3  # the S5 sample's three rounds
@@ -152,15 +152,23 @@ def test_both_roles_over_the_wire(api: WireApi, stub, records_file: Path, tmp_pa
         # ...but never shown the document (only the trusted model's replies can carry it)
         assert "renovated last spring" not in system + _text(messages[0])
         roles = [m["role"] for m in _conversation(api, request.body)]
-        assert roles[::2] == ["user"] * len(roles[::2]) and roles[-1] == "user"
-        assert roles[1::2] == ["assistant"] * len(roles[1::2])
-        if api == "openai":  # plain strings: local servers' chat templates expect text
+        assert roles[-1] == "user"
+        if api == "anthropic":  # the API refuses an assistant first: the merged layout
+            assert roles[::2] == ["user"] * len(roles[::2])
+            assert roles[1::2] == ["assistant"] * len(roles[1::2])
+        else:  # the authors' layout: own turns, replies, then the round's instruction
+            assert roles[:-1] == ["assistant", "user"] * (len(roles) // 2)
+            # plain strings: local servers' chat templates expect text
             assert all(isinstance(m["content"], str) for m in _conversation(api, request.body))
     last = _conversation(api, attacker_requests[-1].body)
     assert [_text(m) for m in last if m["role"] == "assistant"] == [ATTACKER_LINE] * 2
-    assert ALLOWED[0] in _text(last[-1])  # the trusted model's reply, as the attacker sees it
+    replies = "".join(_text(m) for m in last if m["role"] == "user")
+    assert ALLOWED[0] in replies  # the trusted model's reply, as the attacker sees it
 
-    [s5] = [s for s in log.samples or [] if s.metadata["dialogue"]["attacker_mode"] == "live"]
+    [s5] = [s for s in log.samples or [] if dialogue_of(s)["turn_source"] == "model"]
+    layout = dialogue_of(s5)
+    assert layout["attacker_layout"] == ("merged" if api == "anthropic" else "separate")
+    assert (layout["attacker_layout_note"] is not None) == (api == "anthropic")
     assert [m.text for m in s5.messages if m.role == "user"] == [ATTACKER_LINE] * 3
     for event in _model_events(s5):  # the usage the server reported is in the log
         assert event.output.usage is not None and event.output.usage.input_tokens > 0

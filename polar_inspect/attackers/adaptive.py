@@ -3,13 +3,20 @@
 It knows the names of the fields it is after (their values too only with
 `attacker_knowledge=values`, the paper's setting), answers each round with a structured reply
 `{"plan", "message", "done"}`, and only `message` reaches the trusted model. The plan is logged
-in the transcript and in the sample metadata.
+in the transcript and in the sample's `DialogueState.attacker_plans`.
+
+Weak models are read leniently (`adaptive_prompts.parse_reply`): a JSON object anywhere in the
+answer, common other key names, `done` as a word. An answer that holds no such object gets one
+retry with a reminder of the format; if the second answer holds none either, its plain text is
+taken as the message (recorded as `read_as: text` in the plan log), so a model that cannot write
+the format still attacks. Only an answer with nothing usable in it ends the dialogue
+(`attacker_unparsable`), and a dialogue that ends before the trusted model said a word is never
+scored (docs/scoring.md).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 
 from inspect_ai.log import transcript
 from inspect_ai.model import (
@@ -19,42 +26,58 @@ from inspect_ai.model import (
     ChatMessageUser,
     Model,
 )
+from pydantic import BaseModel, ConfigDict
 
 from polar_inspect.attackers.adaptive_prompts import (
-    KNOWLEDGE_LEVELS,
-    LANGUAGES,
     AdaptiveReply,
     AdaptiveTemplates,
     Knowledge,
+    LanguageCode,
     parse_reply,
+    plain_text_reply,
     strategy_rules,
 )
 from polar_inspect.attackers.base import (
     STOP_TOKEN,
+    Attacker,
     AttackerTurn,
-    ModelResolver,
     PlanEntry,
     SampleAttacker,
     StopReason,
-    UsageTotals,
+    TurnSource,
     generate_as_attacker,
 )
+from polar_inspect.attackers.registry import builtin
 from polar_inspect.data.samples import SampleInfo
-from polar_inspect.params import ParameterError
-from polar_inspect.scoring.visible import visible_text
+from polar_inspect.model_usage import UsageTotals
+from polar_inspect.params import PositiveWhole, TemplatePath
+from polar_inspect.prompts import LoadedTemplate
+from polar_inspect.seeds import CallSeeds
+from polar_inspect.text import visible_text
 
 #: Extra calls allowed per round when the attacker's reply is not the structured format.
 FORMAT_RETRIES = 1
 
 
-class AttackerRoleMissingError(RuntimeError):
-    """`attacker=adaptive` was asked for but no model is bound to the `attacker` role."""
+class AdaptiveOptions(BaseModel):
+    """The adaptive attacker's options (each a task parameter of the same name)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    attacker_knowledge: Knowledge = "fields"
+    attack_budget: PositiveWhole = None
+    attack_language: LanguageCode | None = None
+    adaptive_system_prompt: TemplatePath = None
+    adaptive_turn_prompt: TemplatePath = None
 
 
 class AdaptiveSampleAttacker:
     """One sample's adaptive attacker."""
 
-    mode = "adaptive"
+    turn_source: TurnSource = "model"
+    #: Its own layout: an opening user message, then strictly alternating roles.
+    layout: str | None = "alternating"
+    layout_note: str | None = None
 
     def __init__(
         self,
@@ -64,8 +87,10 @@ class AdaptiveSampleAttacker:
         rounds: int,
         knowledge: Knowledge,
         language: str | None,
+        seeds: CallSeeds,
     ) -> None:
         self._model = model
+        self._seeds = seeds
         self._templates = templates
         self.rounds = rounds
         self._system = templates.system_message(info, knowledge, language, rounds)
@@ -75,7 +100,7 @@ class AdaptiveSampleAttacker:
 
     def _conversation(self, index: int, replies: Sequence[str]) -> list[ChatMessage]:
         instruction = self._templates.turn_instruction(index, self.rounds)
-        opening = self._templates.opening.strip()
+        opening = self._templates.opening.text.strip()
         messages: list[ChatMessage] = [ChatMessageSystem(content=self._system)]
         if not self._said:
             messages.append(ChatMessageUser(content=f"{opening}\n\n{instruction}"))
@@ -89,8 +114,11 @@ class AdaptiveSampleAttacker:
             messages.append(ChatMessageUser(content=text))
         return messages
 
-    async def _ask(self, messages: list[ChatMessage]) -> tuple[str, AdaptiveReply | None]:
-        output = await generate_as_attacker(self._model, messages)
+    async def _ask(
+        self, messages: list[ChatMessage], index: int
+    ) -> tuple[str, AdaptiveReply | None]:
+        seed = self._seeds.attacker(index + 1)
+        output = await generate_as_attacker(self._model, messages, seed=seed)
         self._usage.add(output.usage)
         text = visible_text(output.completion).strip()
         return text, parse_reply(text)
@@ -100,23 +128,32 @@ class AdaptiveSampleAttacker:
     ) -> AttackerTurn:
         """Ask the attacker for its updated plan and next message; log the plan."""
         messages = self._conversation(index, replies)
-        text, reply = await self._ask(messages)
+        text, reply = await self._ask(messages, index)
         for _ in range(FORMAT_RETRIES):
             if reply is not None or text == STOP_TOKEN:
                 break
             retry = [
                 *messages,
                 ChatMessageAssistant(content=text or "(empty)"),
-                ChatMessageUser(content=self._templates.retry.strip()),
+                ChatMessageUser(content=self._templates.retry.text.strip()),
             ]
-            text, reply = await self._ask(retry)
+            text, reply = await self._ask(retry, index)
+        if reply is None and text != STOP_TOKEN:
+            reply = plain_text_reply(text)
         if reply is None:
             stop: StopReason = "attacker_stop" if text == STOP_TOKEN else "attacker_unparsable"
             return AttackerTurn(stop=stop)
-        entry = PlanEntry(round=index + 1, plan=reply.plan.strip(), done=reply.done)
+        entry = PlanEntry(
+            round=index + 1, plan=reply.plan.strip(), done=reply.done, read_as=reply.read_as
+        )
         self._plans.append(entry)
         transcript().info(
-            {"attacker_plan": entry.plan, "round": entry.round, "done": entry.done},
+            {
+                "attacker_plan": entry.plan,
+                "round": entry.round,
+                "done": entry.done,
+                "read_as": entry.read_as,
+            },
             source="polar_inspect attacker (private, not sent)",
         )
         message = reply.message.strip()
@@ -126,7 +163,7 @@ class AdaptiveSampleAttacker:
             return AttackerTurn(stop="attacker_empty")
         if message == STOP_TOKEN:
             return AttackerTurn(stop="attacker_stop")
-        self._said.append(reply.model_dump_json())
+        self._said.append(reply.model_dump_json(exclude={"read_as"}))
         return AttackerTurn(message=message)
 
     def exhausted(self) -> StopReason:
@@ -142,60 +179,64 @@ class AdaptiveSampleAttacker:
         return list(self._plans)
 
 
-class AdaptiveMode:
+@builtin
+class AdaptiveAttacker(Attacker):
     """`-T attacker=adaptive`: every strategy live on the `attacker` role."""
 
-    def __init__(
-        self,
-        knowledge: str = "fields",
-        attack_budget: int | None = None,
-        language: str | None = None,
-        system_prompt: str | Path | None = None,
-        turn_prompt: str | Path | None = None,
-    ) -> None:
-        if knowledge not in KNOWLEDGE_LEVELS:
-            raise ParameterError(
-                f"attacker_knowledge must be one of {', '.join(KNOWLEDGE_LEVELS)}, "
-                f"got {knowledge!r}"
-            )
-        if attack_budget is not None and attack_budget < 1:
-            raise ParameterError(f"attack_budget must be at least 1, got {attack_budget}")
-        if language is not None and language not in LANGUAGES:
-            raise ParameterError(
-                f"attack_language must be one of {', '.join(LANGUAGES)}, got {language!r}"
-            )
-        self.knowledge: Knowledge = "values" if knowledge == "values" else "fields"
-        self.attack_budget = attack_budget
-        self.language = language
-        self.templates = AdaptiveTemplates(system_prompt, turn_prompt)
+    name = "adaptive"
+    summary = (
+        "every strategy live on the 'attacker' role, with a private plan, a budget and its "
+        "strategy's rules"
+    )
+    calls_model = True
+    requires_model = True
+    Options = AdaptiveOptions
+
+    def __init__(self, options: BaseModel) -> None:
+        assert isinstance(options, AdaptiveOptions)
+        super().__init__(options)
+        self.adaptive_options = options
+        self.adaptive_templates = AdaptiveTemplates(
+            options.adaptive_system_prompt, options.adaptive_turn_prompt
+        )
+
+    def templates(self) -> list[LoadedTemplate]:
+        """Every template the adaptive attacker sends."""
+        return self.adaptive_templates.all()
 
     def rounds_for(self, info: SampleInfo, budget: int) -> int:
         """The attacker's budget for a sample, within its strategy's cap (S1: one message)."""
-        rounds = self.attack_budget if self.attack_budget is not None else budget
+        own = self.adaptive_options.attack_budget
+        rounds = own if own is not None else budget
         cap = strategy_rules()[info.attack].max_turns
         return min(rounds, cap) if cap is not None else rounds
 
-    def start(self, info: SampleInfo, budget: int, resolve: ModelResolver) -> SampleAttacker:
-        """The adaptive attacker for one sample; fails clearly without an attacker model."""
-        model = resolve()
-        if model is None:
-            raise AttackerRoleMissingError(
-                "-T attacker=adaptive needs a model on the 'attacker' role: add "
-                "--model-role attacker=<provider/model> (offline: polar/adaptive-attacker)."
-            )
-        rounds = self.rounds_for(info, budget)
+    def start(
+        self, info: SampleInfo, budget: int, model: Model | None, seeds: CallSeeds
+    ) -> SampleAttacker:
+        """The adaptive attacker for one sample (the dialogue checked that a model is bound)."""
+        assert model is not None, "requires_model: the dialogue checks the role first"
+        options = self.adaptive_options
         return AdaptiveSampleAttacker(
-            model, self.templates, info, rounds, self.knowledge, self.language
+            model,
+            self.adaptive_templates,
+            info,
+            self.rounds_for(info, budget),
+            options.attacker_knowledge,
+            options.attack_language,
+            seeds,
         )
 
     def describe(self, attacks: Sequence[str]) -> str:
-        """The eval-metadata note, as known when the task is built.
+        """The run-metadata note, as known when the task is built.
 
         Model roles are bound only once the eval runs: the attacker model is in the log's
-        `eval.model_roles` and each sample's `dialogue.attacker_model`.
+        `eval.model_roles` and each sample's `DialogueState.attacker_model`.
         """
-        budget = self.attack_budget if self.attack_budget is not None else "turn budget"
+        options = self.adaptive_options
+        budget = options.attack_budget if options.attack_budget is not None else "turn budget"
         return (
             "adaptive: every strategy live on the 'attacker' role (eval.model_roles) "
-            f"(knowledge: {self.knowledge}, budget: {budget}, language: {self.language or 'en'})"
+            f"(knowledge: {options.attacker_knowledge}, budget: {budget}, language: "
+            f"{options.attack_language or 'en'})"
         )

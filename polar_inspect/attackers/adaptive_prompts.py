@@ -1,8 +1,8 @@
-"""The adaptive attacker's prompts, its per-strategy rules, and its structured reply.
+"""The adaptive attacker's prompts, its per-strategy rules, and how its answers are read.
 
 Everything the attacker model reads is built here from the template files in
-`polar_inspect/prompts/` (replaceable via task parameters); the strategy rules are data in
-`attacker_adaptive_strategies.json`.
+`polar_inspect/prompts/` (two of them replaceable via task parameters); the strategy rules are
+data in `attacker_adaptive_strategies.json` (what each strategy of docs/attackers.md allows).
 """
 
 from __future__ import annotations
@@ -11,34 +11,22 @@ import json
 import re
 from functools import cache
 from importlib.resources import files
-from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
-from polar_inspect.attackers.paper import bullets
 from polar_inspect.data.samples import SampleInfo
-from polar_inspect.prompts import load_template
+from polar_inspect.prompts import LoadedTemplate, load_template
+from polar_inspect.text import bullets
 
 Knowledge = Literal["fields", "values"]
-KNOWLEDGE_LEVELS: tuple[str, ...] = ("fields", "values")
 #: `-T attack_language` codes and the language the attacker is told to write in.
 LANGUAGES: dict[str, str] = {"de": "German", "fr": "French", "it": "Italian"}
-
-SYSTEM_PLACEHOLDERS = {
-    "domain",
-    "turn_budget",
-    "targets",
-    "allowed",
-    "strategy",
-    "strategy_rules",
-    "language",
-}
-TURN_PLACEHOLDERS = {"round", "total_rounds", "turns_left"}
+LanguageCode = Literal["de", "fr", "it"]
 
 
 class StrategyRules(BaseModel):
-    """How the adaptive attacker may play one strategy (spec sections 2 and 3)."""
+    """How the adaptive attacker may play one strategy."""
 
     name: str
     rules: str
@@ -55,33 +43,87 @@ def strategy_rules() -> dict[str, StrategyRules]:
 
 
 class AdaptiveReply(BaseModel):
-    """The adaptive attacker's structured answer: its private plan, its message, done or not."""
+    """The adaptive attacker's answer, as read: its private plan, its message, done or not."""
 
     plan: str = ""
     message: str = ""
     done: bool = False
+    #: `json`: its structured format; `text`: plain text taken as the message.
+    read_as: Literal["json", "text"] = "json"
 
 
-_FENCE = re.compile(r"^```(?:json)?\s*|\s*```$", re.IGNORECASE)
+_FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)\s*```", re.DOTALL)
+#: Keys a model may use for the message and the plan instead of the asked-for ones.
+_MESSAGE_KEYS = ("message", "next_message", "msg", "reply", "text", "content")
+_PLAN_KEYS = ("plan", "private_plan", "thoughts", "reasoning", "notes")
+_TRUE_WORDS = {"true", "yes", "1", "done"}
+#: A label a model may put before a plain-text message ("Message: ...").
+_LABEL = re.compile(r"^\s*(?:next\s+)?(?:message|msg|attacker)\s*:\s*", re.IGNORECASE)
+
+
+def _first_object(text: str) -> dict[str, Any] | None:
+    """The first JSON object in `text` (inside a code fence or not), or None."""
+    fenced = _FENCE.findall(text)
+    for candidate in [*fenced, text]:
+        start = candidate.find("{")
+        while start != -1:
+            try:
+                value, _ = json.JSONDecoder().raw_decode(candidate, start)
+            except json.JSONDecodeError:
+                start = candidate.find("{", start + 1)
+                continue
+            if isinstance(value, dict):
+                return value
+            start = candidate.find("{", start + 1)
+    return None
+
+
+def _text_field(found: dict[str, Any], keys: tuple[str, ...]) -> str | None:
+    lowered = {str(k).strip().lower(): v for k, v in found.items()}
+    for key in keys:
+        value = lowered.get(key)
+        if isinstance(value, str):
+            return value
+        if isinstance(value, list) and all(isinstance(v, str) for v in value):
+            return "\n".join(value)
+    return None
+
+
+def _flag(found: dict[str, Any]) -> bool:
+    value = {str(k).strip().lower(): v for k, v in found.items()}.get("done", False)
+    if isinstance(value, bool):
+        return value
+    return str(value).strip().lower() in _TRUE_WORDS
 
 
 def parse_reply(text: str) -> AdaptiveReply | None:
-    """Read the first JSON object in `text` (code fences allowed), or None if there is none."""
-    stripped = _FENCE.sub("", text.strip())
-    start = stripped.find("{")
-    while start != -1:
-        try:
-            value, _ = json.JSONDecoder().raw_decode(stripped, start)
-        except json.JSONDecodeError:
-            start = stripped.find("{", start + 1)
-            continue
-        if isinstance(value, dict):
-            try:
-                return AdaptiveReply.model_validate(value)
-            except ValidationError:
-                return None
+    """Read the attacker's structured answer leniently, or None when it holds none.
+
+    The first JSON object in the text counts (code fences allowed); the message and plan may
+    come under a few common other keys (`next_message`, `msg`, `reasoning`...) and in any case,
+    and `done` may be a bool or a word such as "yes". An object without a message that is not
+    done is not an answer.
+    """
+    found = _first_object(text)
+    if found is None:
         return None
-    return None
+    message = _text_field(found, _MESSAGE_KEYS)
+    done = _flag(found)
+    if message is None and not done:
+        return None
+    return AdaptiveReply(
+        plan=_text_field(found, _PLAN_KEYS) or "", message=message or "", done=done
+    )
+
+
+def plain_text_reply(text: str) -> AdaptiveReply | None:
+    """A plain-text answer taken as the message itself (for a model that cannot write the
+    format), or None when nothing usable is left once labels and fences are removed."""
+    stripped = _FENCE.sub(lambda m: m.group(1), text).strip()
+    stripped = _LABEL.sub("", stripped).strip().strip('"').strip()
+    if not stripped or stripped.startswith("{"):
+        return None
+    return AdaptiveReply(message=stripped, read_as="text")
 
 
 def _knowledge_block(fields: list[str], values: list[str], knowledge: Knowledge) -> str:
@@ -94,30 +136,32 @@ def _knowledge_block(fields: list[str], values: list[str], knowledge: Knowledge)
 class AdaptiveTemplates:
     """The adaptive attacker's templates, loaded and checked once per task."""
 
-    def __init__(
-        self, system_prompt: str | Path | None = None, turn_prompt: str | Path | None = None
-    ) -> None:
-        self.system = load_template(system_prompt, "attacker_adaptive_system", SYSTEM_PLACEHOLDERS)
-        self.turn = load_template(turn_prompt, "attacker_adaptive_turn", TURN_PLACEHOLDERS)
-        self.opening = load_template(None, "attacker_adaptive_opening", set())
-        self.retry = load_template(None, "attacker_adaptive_retry", set())
-        self.language = load_template(None, "attacker_adaptive_language", {"language_name"})
+    def __init__(self, system_prompt: str | None = None, turn_prompt: str | None = None) -> None:
+        self.system = load_template("adaptive_system", system_prompt)
+        self.turn = load_template("adaptive_turn", turn_prompt)
+        self.opening = load_template("adaptive_opening")
+        self.retry = load_template("adaptive_retry")
+        self.language = load_template("adaptive_language")
+
+    def all(self) -> list[LoadedTemplate]:
+        """Every template it sends, in a fixed order."""
+        return [self.system, self.turn, self.opening, self.retry, self.language]
 
     def system_message(
         self, info: SampleInfo, knowledge: Knowledge, language: str | None, rounds: int
     ) -> str:
         """The attacker's system message for one sample: goals, strategy rules, format."""
         rules = strategy_rules()[info.attack]
-        return self.system.format(
+        return self.system.render(
             domain=info.domain.replace("_", " "),
             turn_budget=rounds,
             targets=_knowledge_block(info.protected_fields, info.protected_values, knowledge),
             allowed=_knowledge_block(info.allowed_fields, info.allowed_values, knowledge),
             strategy=rules.name,
             strategy_rules=rules.rules,
-            language=self.language.format(language_name=LANGUAGES[language]) if language else "",
+            language=self.language.render(language_name=LANGUAGES[language]) if language else "",
         )
 
     def turn_instruction(self, index: int, rounds: int) -> str:
         """The per-round instruction for round `index` (0-based) of `rounds`."""
-        return self.turn.format(round=index + 1, total_rounds=rounds, turns_left=rounds - index - 1)
+        return self.turn.render(round=index + 1, total_rounds=rounds, turns_left=rounds - index - 1)

@@ -1,29 +1,40 @@
-"""What every attacker mode shares: the role, the turn it returns, usage totals, the protocol.
+"""What every attacker shares: the base class, the per-sample protocol, the turn it returns.
 
-An attacker *mode* (`scripted`, `paper`, `adaptive`) is prepared once per task from the task
-parameters; for each sample it starts a `SampleAttacker`, which the dialogue loop asks for the
-next message round by round.
+An attacker (`-T attacker=NAME`) is a subclass of `Attacker` registered by name
+(`polar_inspect.attackers.registry`). It is built once per task from its own options, which it
+declares as a pydantic model (`Options`) and which are validated there and nowhere else; for
+each sample it starts a `SampleAttacker`, which the dialogue loop asks for the next message
+round by round. Its class attributes say what the dialogue needs to know about it: whether it
+may call the model bound to the `attacker` role (`calls_model`) and whether it cannot work
+without one (`requires_model`: the dialogue then fails every sample before its first model
+call, with a message saying how to bind one).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Literal, Protocol
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, Literal, Protocol
 
 from inspect_ai.model import ChatMessage, GenerateConfig, Model, ModelOutput, model_roles
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict, ValidationError
 
 from polar_inspect.data.samples import SampleInfo
 from polar_inspect.model_usage import UsageTotals
+from polar_inspect.params import ParameterError
+from polar_inspect.prompts import LoadedTemplate
+from polar_inspect.seeds import CallSeeds
 
 ATTACKER_ROLE = "attacker"
 #: What a live attacker answers to end the dialogue early (the replay attacker agent too).
 STOP_TOKEN = "<STOP>"
-#: The paper's attacker settings, plus bounded retries: a provider that keeps failing ends the
-#: sample with an error after 6 retries or 10 minutes of retrying, instead of retrying without
-#: end (Inspect's default). The role's own config overrides them, and `--max-retries` /
-#: `--timeout` override the retry bounds (Inspect merges them over a role model's config).
-ATTACKER_DEFAULTS = GenerateConfig(temperature=0.0, max_tokens=500, max_retries=6, timeout=600)
+#: The paper's attacker settings (temperature 0, top_p 1, 500 output tokens), plus bounded
+#: retries: a provider that keeps failing ends the sample with an error after 6 retries or 10
+#: minutes of retrying, instead of retrying without end (Inspect's default). The role's own
+#: config overrides them, and `--max-retries` / `--timeout` override the retry bounds (Inspect
+#: merges them over a role model's config).
+ATTACKER_DEFAULTS = GenerateConfig(
+    temperature=0.0, top_p=1.0, max_tokens=500, max_retries=6, timeout=600
+)
 
 StopReason = Literal[
     "planned_turns_done",  # every planned turn was played
@@ -31,38 +42,23 @@ StopReason = Literal[
     "attacker_stop",  # the live attacker answered <STOP>
     "attacker_done",  # the adaptive attacker said it has everything it is after
     "attacker_empty",  # the live attacker produced no message
-    "attacker_unparsable",  # the adaptive attacker's reply was not its structured format
+    "attacker_unparsable",  # the adaptive attacker's reply could not be read at all
     "no_turns",  # no planned turns and no live attacker: nothing to play
-    "limit",  # an Inspect limit (tokens, messages, time) ended the sample
+    "limit",  # an Inspect limit (messages, tokens, time) cut the dialogue short
 ]
-#: How one sample's attacker turns were produced (logged per sample).
-AttackerMode = Literal["scripted", "live", "replayed", "adaptive"]
-
-#: Resolves the model bound to the `attacker` role, when a mode needs it (inside the solver).
-ModelResolver = Callable[[], "Model | None"]
+#: Where one sample's attacker turns came from: the sample's planned turns (S1-S4 in the
+#: paper's setting, S5 replayed without an attacker model) or a model on the attacker role.
+TurnSource = Literal["planned", "model"]
 
 
-def bound_attacker() -> Model | None:
-    """The model bound to the `attacker` role, or None (never the evaluated model)."""
-    bound = model_roles().get(ATTACKER_ROLE)
-    if isinstance(bound, list):
-        return bound[0] if bound else None
-    return bound
+class AttackerOptionsError(ParameterError):
+    """An attacker was given an option it does not take, or a bad value for one."""
 
 
-def attacker_config(attacker: Model) -> GenerateConfig:
-    """The config the live attacker's calls pass: the paper's defaults under the role's own."""
-    return ATTACKER_DEFAULTS.merge(attacker.config)
+class NoOptions(BaseModel):
+    """The options of an attacker that takes none."""
 
-
-async def generate_as_attacker(attacker: Model, messages: list[ChatMessage]) -> ModelOutput:
-    """One attacker call with the paper's defaults under the model's own config.
-
-    The defaults go into the model's config (not into this call's config, which would also
-    override the eval's --max-retries / --timeout); merging again is a no-op.
-    """
-    attacker.config = attacker_config(attacker)
-    return await attacker.generate(messages)
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
 
 class AttackerTurn(BaseModel):
@@ -78,14 +74,22 @@ class PlanEntry(BaseModel):
     round: int
     plan: str
     done: bool
+    #: How its answer was read: `json` (its structured format) or `text` (plain text taken as
+    #: the message, for a model that cannot write the format).
+    read_as: Literal["json", "text"] = "json"
 
 
 class SampleAttacker(Protocol):
     """One sample's attacker, asked for a message each round by the dialogue loop."""
 
-    mode: AttackerMode
+    #: Where this sample's turns come from.
+    turn_source: TurnSource
     #: The most rounds this attacker may play (0: nothing to play).
     rounds: int
+    #: How a live attacker's requests are laid out (None: no model is called), and why it
+    #: differs from what the options asked for (None: as asked).
+    layout: str | None
+    layout_note: str | None
 
     async def next_turn(
         self, index: int, attacker_turns: Sequence[str], replies: Sequence[str]
@@ -102,17 +106,88 @@ class SampleAttacker(Protocol):
         ...
 
     def plans(self) -> list[PlanEntry]:
-        """The private plans the attacker kept, one per call (empty for other modes)."""
+        """The private plans the attacker kept, one per call (empty for most attackers)."""
         ...
 
 
-class AttackerModeFactory(Protocol):
-    """A registered attacker mode, prepared once per task."""
+class Attacker:
+    """Base class of every attacker: declare `name`, `Options`, `calls_model`, `requires_model`
+    and implement `start` (and `describe`)."""
 
-    def start(self, info: SampleInfo, budget: int, resolve: ModelResolver) -> SampleAttacker:
-        """The attacker for one sample with turn budget `budget`."""
-        ...
+    #: The registry name: the value of `-T attacker=`.
+    name: ClassVar[str] = ""
+    #: One line for listings: the threat model this attacker stands for.
+    summary: ClassVar[str] = ""
+    #: It may call the model bound to the `attacker` role.
+    calls_model: ClassVar[bool] = False
+    #: Without a model on the `attacker` role it cannot attack (samples fail before any call).
+    requires_model: ClassVar[bool] = False
+    #: Its options (task parameters of the same names), validated by this model alone.
+    Options: ClassVar[type[BaseModel]] = NoOptions
+
+    def __init__(self, options: BaseModel) -> None:
+        self.options = options
+
+    @classmethod
+    def option_names(cls) -> list[str]:
+        """The task parameters this attacker reads."""
+        return list(cls.Options.model_fields)
+
+    @classmethod
+    def from_options(cls, given: Mapping[str, Any]) -> Attacker:
+        """Build the attacker from the options given on the command line (others default).
+
+        An option this attacker does not take, or a bad value, is an AttackerOptionsError
+        naming the parameter and what is expected.
+        """
+        try:
+            options = cls.Options.model_validate(dict(given))
+        except ValidationError as err:
+            raise AttackerOptionsError.from_validation(err, f"-T attacker={cls.name}") from None
+        return cls(options)
+
+    def templates(self) -> list[LoadedTemplate]:
+        """The prompt templates this attacker sends (part of the run's identity)."""
+        return []
+
+    def start(
+        self, info: SampleInfo, budget: int, model: Model | None, seeds: CallSeeds
+    ) -> SampleAttacker:
+        """The attacker of one sample with turn budget `budget`.
+
+        `model` is the model on the `attacker` role when `calls_model` is true and one is
+        bound, else None; `seeds` gives each of its calls a seed (`seeds.attacker(round)`).
+        """
+        raise NotImplementedError
 
     def describe(self, attacks: Sequence[str]) -> str:
-        """A one-line note for the eval metadata: how the selected strategies are attacked."""
-        ...
+        """A one-line note for the run's metadata: how the selected strategies are attacked."""
+        return self.summary or self.name
+
+
+def bound_attacker() -> Model | None:
+    """The model bound to the `attacker` role, or None (never the evaluated model)."""
+    bound = model_roles().get(ATTACKER_ROLE)
+    if isinstance(bound, list):
+        return bound[0] if bound else None
+    return bound
+
+
+def attacker_config(attacker: Model) -> GenerateConfig:
+    """The config the live attacker's calls pass: the paper's defaults under the role's own."""
+    return ATTACKER_DEFAULTS.merge(attacker.config)
+
+
+async def generate_as_attacker(
+    attacker: Model, messages: list[ChatMessage], seed: int | None = None
+) -> ModelOutput:
+    """One attacker call with the paper's defaults under the model's own config.
+
+    The defaults go into the model's config (not into this call's config, which would also
+    override the eval's --max-retries / --timeout); merging again is a no-op. `seed` is this
+    call's seed (`polar_inspect.seeds`), sent unless the role's config sets its own.
+    """
+    attacker.config = attacker_config(attacker)
+    if seed is None or attacker.config.seed is not None:
+        return await attacker.generate(messages)
+    return await attacker.generate(messages, config=GenerateConfig(seed=seed))

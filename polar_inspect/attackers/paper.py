@@ -1,14 +1,26 @@
 """The paper's attacker (the default): S1-S4 scripted, S5 live on the `attacker` role.
 
 The live S5 attacker realises the sample's planned message of each round, adapted to the
-dialogue so far, and is shown the protected and allowed values (spec section 3). Without a
-model on the `attacker` role, S5's planned turns are replayed verbatim. Its prompts are the
-run's `DialoguePrompts` (five replaceable templates, `polar_inspect.prompt_set`).
+dialogue so far, and is shown the protected and allowed values (docs/attackers.md). Without a
+model on the `attacker` role, S5's planned turns are replayed verbatim. Its four prompts are
+templates a user can replace (`-T attacker_system_prompt=...` and the other options below).
+
+How its requests are laid out follows the authors' evaluator by default
+(`attacker_messages=separate`): the attacker's own earlier messages are assistant turns, the
+trusted model's replies user turns, and the round's instruction one more user message after the
+last reply (so from round 2 two user messages follow each other), with no opening message. A
+provider or chat template that rejects two user messages in a row, or an assistant message right
+after the system message, gets `attacker_messages=merged`: an opening user message first, and
+each reply joined with the next instruction into one user message. An empty attacker message is
+sent on as a turn, as the authors do (`attacker_empty_reply=send`); `stop` ends the dialogue
+there instead (for providers that reject an empty user message).
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
+from typing import Any, Literal
 
 from inspect_ai.model import (
     ChatMessage,
@@ -17,69 +29,187 @@ from inspect_ai.model import (
     ChatMessageUser,
     Model,
 )
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from polar_inspect.attackers.base import (
     STOP_TOKEN,
+    Attacker,
     AttackerTurn,
-    ModelResolver,
     PlanEntry,
     SampleAttacker,
     StopReason,
-    UsageTotals,
+    TurnSource,
     generate_as_attacker,
 )
+from polar_inspect.attackers.registry import builtin
 from polar_inspect.attackers.scripted import PlannedTurns, replayed_s5
 from polar_inspect.axes import LIVE_ATTACK
 from polar_inspect.data.samples import SampleInfo
-from polar_inspect.prompt_set import DialoguePrompts, PromptPaths
-from polar_inspect.scoring.visible import visible_text
+from polar_inspect.model_usage import UsageTotals
+from polar_inspect.params import TemplatePath
+from polar_inspect.prompts import LoadedTemplate, PromptTemplateError, load_template, placeholders
+from polar_inspect.seeds import CallSeeds
+from polar_inspect.text import bullets, joined, visible_text
+
+#: The placeholders through which the live attacker is shown the values it should cover: the
+#: paper shows it both lists, so its system message or its per-round instruction must use them.
+SHOWN_VALUES = frozenset({"allowed_values", "protected_values"})
 
 
-def bullets(values: Sequence[str]) -> str:
-    """One `- value` line per value, or `- (none)`."""
-    return "\n".join(f"- {v}" for v in values) if values else "- (none)"
+class PaperOptions(BaseModel):
+    """The paper attacker's options (each a task parameter of the same name)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    attacker_system_prompt: TemplatePath = Field(
+        None, description="template file for the live S5 attacker's system message"
+    )
+    attacker_turn_prompt: TemplatePath = Field(
+        None, description="template file for its instruction in a round with a planned message"
+    )
+    attacker_free_turn_prompt: TemplatePath = Field(
+        None, description="template file for its instruction in a round without one"
+    )
+    attacker_opening_prompt: TemplatePath = Field(
+        None, description="template file for the opening user message (merged layout only)"
+    )
+    attacker_messages: Literal["separate", "merged"] = "separate"
+    attacker_empty_reply: Literal["send", "stop"] = "send"
+
+    @model_validator(mode="after")
+    def _opening_needs_merged(self) -> PaperOptions:
+        if self.attacker_opening_prompt is not None and self.attacker_messages != "merged":
+            raise ValueError(
+                "attacker_opening_prompt is sent only with attacker_messages=merged (the "
+                "default layout, separate, has no opening message): add "
+                "-T attacker_messages=merged or leave the opening out"
+            )
+        return self
 
 
-def joined(*parts: str) -> str:
-    """Text parts as one plain-text message, separated by a blank line."""
-    return "\n\n".join(part for part in parts if part)
+class PaperTemplates:
+    """The live attacker's four templates, loaded and checked once per task."""
+
+    def __init__(self, options: PaperOptions) -> None:
+        self.system = load_template("attacker_system", options.attacker_system_prompt)
+        self.turn = load_template("attacker_turn", options.attacker_turn_prompt)
+        self.free_turn = load_template("attacker_free_turn", options.attacker_free_turn_prompt)
+        self.opening = load_template("attacker_opening", options.attacker_opening_prompt)
+        shown: set[str] = set()
+        for template in (self.system, self.turn):
+            shown |= _names(template)
+        missing = sorted(SHOWN_VALUES - shown)
+        if missing:
+            raise PromptTemplateError(
+                f"attacker templates ({self.system.source} and {self.turn.source}): neither "
+                f"uses {', '.join('{' + n + '}' for n in missing)}; the live attacker must be "
+                "shown the protected and the allowed values in its system message or its "
+                "per-round instruction"
+            )
+
+    def all(self) -> list[LoadedTemplate]:
+        """The four templates, in a fixed order."""
+        return [self.system, self.turn, self.free_turn, self.opening]
+
+    @staticmethod
+    def sample_fields(info: SampleInfo) -> dict[str, Any]:
+        """What every attacker template may show about the sample."""
+        return {
+            "domain": info.domain.replace("_", " "),
+            "attack_type": info.attack_type or info.attack,
+            "attacker_goal": info.attacker_goal or "obtain the protected information",
+            "attack_setup_json": json.dumps(info.attack_setup, indent=2, ensure_ascii=False),
+            "allowed_values": bullets(info.allowed_values),
+            "protected_values": bullets(info.protected_values),
+            "planned_turns": bullets(info.planned_turns),
+        }
+
+    def round_instruction(self, info: SampleInfo, index: int, rounds: int) -> str:
+        """The instruction for round `index` (0-based) of `rounds`: planned, or free."""
+        planned = info.planned_turns
+        template = self.turn if index < len(planned) else self.free_turn
+        return template.render(
+            **self.sample_fields(info),
+            round=index + 1,
+            total_rounds=rounds,
+            planned_message=planned[index] if index < len(planned) else "",
+        )
+
+
+def _names(template: LoadedTemplate) -> set[str]:
+    return placeholders(template.text, template.source)
+
+
+#: Providers whose API refuses a conversation that opens with an assistant message (the
+#: separate layout from round 2): their live attacker gets the merged layout, and the sample
+#: records why. Anthropic's Messages API answers 400 "messages: first message must use the
+#: "user" role".
+NEEDS_USER_FIRST = ("anthropic/",)
+
+
+def layout_for(model: Model, asked: str) -> tuple[str, str | None]:
+    """The layout this attacker model gets, and why it differs from the one asked for."""
+    if asked == "separate" and str(model).startswith(NEEDS_USER_FIRST):
+        return "merged", (
+            f"{model}: the provider refuses a conversation that opens with an assistant "
+            "message, so the merged layout was used"
+        )
+    return asked, None
 
 
 class PaperLiveS5:
     """One S5 sample's live attacker: each round realises the planned message of that round."""
 
-    mode = "live"
+    turn_source: TurnSource = "model"
 
     def __init__(
-        self, model: Model, prompts: DialoguePrompts, info: SampleInfo, budget: int
+        self,
+        model: Model,
+        templates: PaperTemplates,
+        options: PaperOptions,
+        info: SampleInfo,
+        budget: int,
+        seeds: CallSeeds,
     ) -> None:
         self._model = model
-        self._prompts = prompts
+        self._seeds = seeds
+        self._templates = templates
+        self._options = options
+        self.layout, self.layout_note = layout_for(model, options.attacker_messages)
         self._info = info
-        self._system = prompts.attacker_system(info)
+        self._fields = templates.sample_fields(info)
+        self._system = templates.system.render(**self._fields)
         planned = info.planned_turns
         self.rounds = min(len(planned), budget) if planned else budget
         self._usage = UsageTotals()
 
-    def _conversation(
+    def conversation(
         self, index: int, attacker_turns: Sequence[str], replies: Sequence[str]
     ) -> list[ChatMessage]:
-        instruction = self._prompts.attacker_round(self._info, index, self.rounds)
-        # The attacker sees its own messages as assistant turns and the trusted model's replies
-        # as user turns; the opening user message keeps the roles alternating for every provider.
-        # Every message is plain text (parts joined by a blank line): local servers' chat
-        # templates (llama.cpp, vLLM) expect a string, not a list of content parts.
+        """What the attacker model is sent for round `index` (see the module for the layout).
+
+        Every message is plain text: local servers' chat templates (llama.cpp, vLLM) expect a
+        string, not a list of content parts.
+        """
+        instruction = self._templates.round_instruction(self._info, index, self.rounds)
         messages: list[ChatMessage] = [ChatMessageSystem(content=self._system)]
-        opening = self._prompts.attacker_opening(self._info)
-        if not attacker_turns:
+        history = list(zip(attacker_turns, replies, strict=True))
+        if self.layout == "separate":
+            for said, reply in history:
+                messages.append(ChatMessageAssistant(content=said))
+                messages.append(ChatMessageUser(content=visible_text(reply)))
+            messages.append(ChatMessageUser(content=instruction))
+            return messages
+        opening = self._templates.opening.render(**self._fields).strip()
+        if not history:
             messages.append(ChatMessageUser(content=joined(opening, instruction)))
             return messages
         if opening:
             messages.append(ChatMessageUser(content=opening))
-        for turn_index, (said, reply) in enumerate(zip(attacker_turns, replies, strict=True)):
+        for position, (said, reply) in enumerate(history):
             messages.append(ChatMessageAssistant(content=said))
             parts = [visible_text(reply) or "(no reply)"]
-            if turn_index == len(attacker_turns) - 1:
+            if position == len(history) - 1:
                 parts.append(instruction)
             messages.append(ChatMessageUser(content=joined(*parts)))
         return messages
@@ -88,14 +218,16 @@ class PaperLiveS5:
         self, index: int, attacker_turns: Sequence[str], replies: Sequence[str]
     ) -> AttackerTurn:
         """Ask the attacker model for round `index`'s message."""
-        messages = self._conversation(index, attacker_turns, replies)
-        output = await generate_as_attacker(self._model, messages)
+        messages = self.conversation(index, attacker_turns, replies)
+        output = await generate_as_attacker(
+            self._model, messages, seed=self._seeds.attacker(index + 1)
+        )
         self._usage.add(output.usage)
         message = visible_text(output.completion).strip()
-        if not message:
-            return AttackerTurn(stop="attacker_empty")
         if message == STOP_TOKEN:
             return AttackerTurn(stop="attacker_stop")
+        if not message and self._options.attacker_empty_reply == "stop":
+            return AttackerTurn(stop="attacker_empty")
         return AttackerTurn(message=message)
 
     def exhausted(self) -> StopReason:
@@ -112,17 +244,35 @@ class PaperLiveS5:
         return []
 
 
-class PaperMode:
+@builtin
+class PaperAttacker(Attacker):
     """`-T attacker=paper` (the default): the authors' setting."""
 
-    def __init__(self, prompts: DialoguePrompts | None = None) -> None:
-        self.prompts = prompts if prompts is not None else DialoguePrompts(PromptPaths())
+    name = "paper"
+    summary = (
+        "the paper's setting: S1-S4 play their planned turns; S5 is live on the 'attacker' "
+        "role (replayed without one)"
+    )
+    calls_model = True
+    requires_model = False
+    Options = PaperOptions
 
-    def start(self, info: SampleInfo, budget: int, resolve: ModelResolver) -> SampleAttacker:
+    def __init__(self, options: BaseModel) -> None:
+        assert isinstance(options, PaperOptions)
+        super().__init__(options)
+        self.paper_options = options
+        self.paper_templates = PaperTemplates(options)
+
+    def templates(self) -> list[LoadedTemplate]:
+        """The live attacker's four templates."""
+        return self.paper_templates.all()
+
+    def start(
+        self, info: SampleInfo, budget: int, model: Model | None, seeds: CallSeeds
+    ) -> SampleAttacker:
         """Scripted for S1-S4; S5 live when a model is bound to `attacker`, else replayed."""
         if info.attack != LIVE_ATTACK:
-            return PlannedTurns(info.planned_turns, budget, "scripted")
-        model = resolve()
+            return PlannedTurns(info.planned_turns, budget)
         if model is None:
             return replayed_s5(
                 info,
@@ -130,18 +280,20 @@ class PaperMode:
                 why="no model is bound to the 'attacker' role",
                 to_run_live="--model-role attacker=<provider/model>",
             )
-        return PaperLiveS5(model, self.prompts, info, budget)
+        return PaperLiveS5(model, self.paper_templates, self.paper_options, info, budget, seeds)
 
     def describe(self, attacks: Sequence[str]) -> str:
-        """How S5 attacker turns are produced, as far as it is known when the task is built.
+        """How S5 turns are produced, as far as it is known when the task is built.
 
         Model roles are bound only once the eval runs, so the choice between a live and a
-        replayed attacker is made per sample by the solver (`dialogue.attacker_mode`,
-        `dialogue.attacker_model`) and the roles themselves are in the log's `eval.model_roles`.
+        replayed attacker is made per sample (`DialogueState.turn_source` and
+        `attacker_model`); the roles themselves are in the log's `eval.model_roles`.
         """
+        layout = f"messages {self.paper_options.attacker_messages}"
         if LIVE_ATTACK not in attacks:
-            return "not used (no S5 samples selected)"
+            return "paper: planned turns (no S5 samples selected)"
         return (
-            "per sample: live if a model is bound to the 'attacker' role (eval.model_roles), "
-            "else replayed; see each S5 sample's dialogue.attacker_mode"
+            "paper: S1-S4 planned turns; S5 live if a model is bound to the 'attacker' role "
+            f"(eval.model_roles), else replayed ({layout}, empty attacker replies "
+            f"{self.paper_options.attacker_empty_reply})"
         )

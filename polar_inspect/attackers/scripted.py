@@ -1,7 +1,8 @@
-"""The scripted attacker: the sample's planned turns, verbatim, one per round (spec section 3).
+"""The scripted attacker: the sample's planned turns, verbatim, one per round.
 
 Used for S1-S4 in the paper's setting, for S5 when no model is bound to the `attacker` role
-(the turns are then *replayed*), and for every strategy with `-T attacker=scripted`.
+(the turns are then *replayed*: see docs/attackers.md), and for every strategy with
+`-T attacker=scripted`.
 """
 
 from __future__ import annotations
@@ -9,25 +10,31 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from inspect_ai.log import transcript
+from inspect_ai.model import Model
 
 from polar_inspect.attackers.base import (
-    AttackerMode,
+    Attacker,
     AttackerTurn,
-    ModelResolver,
     PlanEntry,
     SampleAttacker,
     StopReason,
-    UsageTotals,
+    TurnSource,
 )
+from polar_inspect.attackers.registry import builtin
 from polar_inspect.axes import LIVE_ATTACK
 from polar_inspect.data.samples import SampleInfo
+from polar_inspect.model_usage import UsageTotals
+from polar_inspect.seeds import CallSeeds
 
 
 class PlannedTurns:
     """Plays `planned` verbatim, cut at the turn budget; never calls a model."""
 
-    def __init__(self, planned: list[str], budget: int, mode: AttackerMode) -> None:
-        self.mode: AttackerMode = mode
+    turn_source: TurnSource = "planned"
+    layout: str | None = None
+    layout_note: str | None = None
+
+    def __init__(self, planned: list[str], budget: int) -> None:
         self._planned = planned
         self.rounds = min(len(planned), budget)
 
@@ -60,13 +67,19 @@ def replayed_s5(info: SampleInfo, budget: int, why: str, to_run_live: str) -> Pl
         },
         source="polar_inspect",
     )
-    return PlannedTurns(info.planned_turns, budget, "replayed")
+    return PlannedTurns(info.planned_turns, budget)
 
 
-class ScriptedMode:
+@builtin
+class ScriptedAttacker(Attacker):
     """`-T attacker=scripted`: every strategy plays its planned turns; no model is called."""
 
-    def start(self, info: SampleInfo, budget: int, resolve: ModelResolver) -> SampleAttacker:
+    name = "scripted"
+    summary = "every strategy plays its planned turns verbatim (S5 replayed); no model is called"
+
+    def start(
+        self, info: SampleInfo, budget: int, model: Model | None, seeds: CallSeeds
+    ) -> SampleAttacker:
         """Planned turns for every sample (S5's are replayed)."""
         if info.attack == LIVE_ATTACK:
             return replayed_s5(
@@ -75,10 +88,10 @@ class ScriptedMode:
                 why="the task was run with -T attacker=scripted",
                 to_run_live="-T attacker=paper --model-role attacker=<provider/model>",
             )
-        return PlannedTurns(info.planned_turns, budget, "scripted")
+        return PlannedTurns(info.planned_turns, budget)
 
     def describe(self, attacks: Sequence[str]) -> str:
-        """The eval-metadata note."""
+        """The run-metadata note."""
         if LIVE_ATTACK not in attacks:
-            return "not used (no S5 samples selected)"
-        return "replayed (-T attacker=scripted)"
+            return "scripted: planned turns verbatim"
+        return "scripted: planned turns verbatim, S5 replayed (-T attacker=scripted)"

@@ -22,7 +22,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from polar_inspect.errors import UserInputError
 from polar_inspect.model_usage import UsageTotals
-from polar_inspect.scoring.visible import visible_text
+from polar_inspect.prompts import LoadedTemplate, load_template
+from polar_inspect.text import visible_text
 
 DefenseKind = Literal["prompt", "input", "document", "output"]
 
@@ -81,24 +82,37 @@ class Defense:
 
     Class attributes: `name` (the registry name), `kind` (where it acts), `oracle` (True when
     it reads the scorer's targets: an upper bound, not a deployable defense), `roles` (the model
-    roles it calls). A defense is built once per task with an optional `prompt` template path
-    (from `-T defense=name@path`), replacing its default prompt file.
+    roles it calls), `template_kind` (the declared template kind, `polar_inspect.prompts`, that
+    `-T defense=name@path` replaces; None for a defense without a prompt). A defense is built
+    once per task; its template is read and checked then, by the same rules as every template.
     """
 
     name: ClassVar[str] = ""
     kind: ClassVar[DefenseKind] = "prompt"
     oracle: ClassVar[bool] = False
     roles: ClassVar[tuple[str, ...]] = ()
-    #: False for defenses without a prompt template: `name@file` is then refused.
-    takes_prompt: ClassVar[bool] = True
+    #: The template kind `name@file` replaces; None: the defense has no prompt to replace.
+    template_kind: ClassVar[str | None] = None
 
     def __init__(self, prompt: str | None = None) -> None:
-        if prompt is not None and not self.takes_prompt:
+        if prompt is not None and self.template_kind is None:
             raise DefenseSpecError(
                 f"defense: {self.name!r} has no prompt template to replace, so "
                 f"'{self.name}@{prompt}' cannot be used; write '{self.name}' alone"
             )
         self.prompt = prompt
+        self.template: LoadedTemplate | None = (
+            load_template(self.template_kind, prompt) if self.template_kind else None
+        )
+
+    def templates(self) -> list[LoadedTemplate]:
+        """Every template this defense sends (part of the run's identity)."""
+        return [self.template] if self.template is not None else []
+
+    def text(self, **values: object) -> str:
+        """Its template filled in with `values` (for defenses with a template)."""
+        assert self.template is not None, f"defense {self.name} has no template"
+        return self.template.render(**values).strip()
 
     async def prepare_document(self, ctx: DefenseContext, document: str) -> str:
         """The document the trusted model will see (default: unchanged)."""

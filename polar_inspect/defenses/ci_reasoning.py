@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from polar_inspect.defenses.base import Defense, DefenseContext
 from polar_inspect.defenses.registry import builtin
-from polar_inspect.prompts import load_template
 
 
 @builtin
@@ -17,11 +16,8 @@ class ContextualIntegrityReasoning(Defense):
 
     name = "ci_reasoning"
     kind = "prompt"
-
-    def __init__(self, prompt: str | None = None) -> None:
-        super().__init__(prompt)
-        self.template = load_template(prompt, "defense_ci_reasoning", set())
+    template_kind = "defense_ci_reasoning"
 
     def system_addendum(self, ctx: DefenseContext) -> str:
         """The reasoning instruction."""
-        return self.template.strip()
+        return self.text()

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from polar_inspect.defenses.base import Defense, DefenseContext
 from polar_inspect.defenses.registry import builtin
-from polar_inspect.prompts import load_template
 
 GUARD_ROLE = "guard"
 #: Sent when the guard returns nothing: a guard that fails must not pass the draft through.
@@ -24,16 +23,11 @@ class Guard(Defense):
     name = "guard"
     kind = "output"
     roles = (GUARD_ROLE,)
-
-    def __init__(self, prompt: str | None = None) -> None:
-        super().__init__(prompt)
-        self.template = load_template(prompt, "defense_guard", {"policy", "request", "draft"})
+    template_kind = "defense_guard"
 
     async def review_reply(self, ctx: DefenseContext, draft: str) -> str:
         """The guard's version of the draft (a fixed refusal if it answers nothing)."""
-        prompt = self.template.format(
-            policy=ctx.policy, request=ctx.last_attacker_message, draft=draft
-        )
+        prompt = self.text(policy=ctx.policy, request=ctx.last_attacker_message, draft=draft)
         checked = await ctx.generate_on_role(GUARD_ROLE, prompt)
         return _unwrap(checked) or WITHHELD_REPLY
 

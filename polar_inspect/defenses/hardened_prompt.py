@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from polar_inspect.defenses.base import Defense, DefenseContext
 from polar_inspect.defenses.registry import builtin
-from polar_inspect.prompts import load_template
 
 
 @builtin
@@ -18,11 +17,8 @@ class HardenedPrompt(Defense):
 
     name = "hardened_prompt"
     kind = "prompt"
-
-    def __init__(self, prompt: str | None = None) -> None:
-        super().__init__(prompt)
-        self.template = load_template(prompt, "defense_hardened_prompt", set())
+    template_kind = "defense_hardened_prompt"
 
     def system_addendum(self, ctx: DefenseContext) -> str:
         """The warnings."""
-        return self.template.strip()
+        return self.text()

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from polar_inspect.defenses.base import Defense, DefenseContext
 from polar_inspect.defenses.registry import builtin
-from polar_inspect.prompts import load_template
 
 MINIMIZER_ROLE = "minimizer"
 EMPTY_COPY = "(The working copy of the document is empty.)"
@@ -24,13 +23,10 @@ class Minimize(Defense):
     name = "minimize"
     kind = "document"
     roles = (MINIMIZER_ROLE,)
-
-    def __init__(self, prompt: str | None = None) -> None:
-        super().__init__(prompt)
-        self.template = load_template(prompt, "defense_minimize", {"document", "policy", "task"})
+    template_kind = "defense_minimize"
 
     async def prepare_document(self, ctx: DefenseContext, document: str) -> str:
         """The minimiser's working copy (a fixed note when it returns nothing)."""
-        prompt = self.template.format(document=document, policy=ctx.policy, task=ctx.task)
+        prompt = self.text(document=document, policy=ctx.policy, task=ctx.task)
         copy = await ctx.generate_on_role(MINIMIZER_ROLE, prompt, max_tokens=2000)
         return copy or EMPTY_COPY

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from polar_inspect.defenses.base import Defense, DefenseContext
 from polar_inspect.defenses.registry import builtin
-from polar_inspect.prompts import load_template
 
 
 @builtin
@@ -16,11 +15,8 @@ class PolicyReminder(Defense):
 
     name = "policy_reminder"
     kind = "prompt"
-
-    def __init__(self, prompt: str | None = None) -> None:
-        super().__init__(prompt)
-        self.template = load_template(prompt, "defense_policy_reminder", {"policy"})
+    template_kind = "defense_policy_reminder"
 
     def turn_reminder(self, ctx: DefenseContext) -> str:
         """The reminder for this turn."""
-        return self.template.format(policy=ctx.policy).strip()
+        return self.text(policy=ctx.policy)

@@ -18,7 +18,6 @@ class RedactOracle(Defense):
     name = "redact_oracle"
     kind = "output"
     oracle = True
-    takes_prompt = False
 
     async def review_reply(self, ctx: DefenseContext, draft: str) -> str:
         """The draft without the protected values (given the replies already sent)."""

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from polar_inspect.scoring.match import contains_value
+from polar_inspect.detectors.match import contains_value
 
 MARKER = "[withheld]"
 REPLY_SEPARATOR = "\n\n"

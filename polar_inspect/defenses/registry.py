@@ -12,22 +12,33 @@ name used in `-T defense=my_filter`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from importlib.metadata import entry_points
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
 
 from polar_inspect.defenses.base import Defense, DefenseSpecError
+from polar_inspect.plugins import PluginRegistry
 
 ENTRY_POINT_GROUP = "polar_inspect.defenses"
 NO_DEFENSE = "none"
 #: Separates a defense's name from the path of its replacement prompt template.
 PROMPT_SEPARATOR = "@"
 
-_BUILTINS: dict[str, type[Defense]] = {}
+DEFENSES: PluginRegistry[Defense] = PluginRegistry(
+    kind="defense",
+    base=Defense,
+    group=ENTRY_POINT_GROUP,
+    builtins_module="polar_inspect.defenses.builtins",
+    reserved=(NO_DEFENSE,),
+    error=DefenseSpecError,
+)
+#: Class decorator registering a built-in defense under its `name`.
+builtin = DEFENSES.builtin
 
 
 class DefenseSpec(BaseModel):
     """One entry of a defense stack: a registered name and an optional prompt template."""
+
+    model_config = ConfigDict(frozen=True)
 
     name: str
     prompt: str | None = None
@@ -37,35 +48,13 @@ class DefenseSpec(BaseModel):
         return self.name if self.prompt is None else f"{self.name}{PROMPT_SEPARATOR}{self.prompt}"
 
 
-def builtin(cls: type[Defense]) -> type[Defense]:
-    """Class decorator: register a built-in defense under its `name`."""
-    if not cls.name or cls.name in _BUILTINS or cls.name == NO_DEFENSE:
-        raise ValueError(f"defense name {cls.name!r} is empty or already taken")
-    _BUILTINS[cls.name] = cls
-    return cls
-
-
 def available_defenses() -> dict[str, type[Defense]]:
     """Every registered defense by name: built-ins first, then entry points (sorted).
 
     An entry point whose name is a built-in's, or that does not load to a `Defense` subclass,
     raises `DefenseSpecError` naming the distribution to fix.
     """
-    import polar_inspect.defenses.builtins  # noqa: F401 - registers the built-ins
-
-    found: dict[str, type[Defense]] = dict(_BUILTINS)
-    for point in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda p: p.name):
-        where = f"entry point {point.name!r} = {point.value!r} (group {ENTRY_POINT_GROUP})"
-        if point.name in _BUILTINS or point.name == NO_DEFENSE:
-            raise DefenseSpecError(f"{where}: the name is taken by a built-in defense")
-        try:
-            loaded = point.load()
-        except Exception as err:  # a broken plug-in is named, not a traceback
-            raise DefenseSpecError(f"{where}: cannot be loaded ({err})") from err
-        if not (isinstance(loaded, type) and issubclass(loaded, Defense)):
-            raise DefenseSpecError(f"{where}: is not a subclass of polar_inspect Defense")
-        found[point.name] = loaded
-    return found
+    return DEFENSES.available()
 
 
 def parse_defense(spec: str | Sequence[str] | None) -> list[DefenseSpec]:
@@ -89,11 +78,21 @@ def parse_defense(spec: str | Sequence[str] | None) -> list[DefenseSpec]:
     for entry in entries:
         name, _, prompt = entry.partition(PROMPT_SEPARATOR)
         name = name.strip()
+        if not name:
+            raise DefenseSpecError(
+                f"defense: {entry!r} names no defense before '{PROMPT_SEPARATOR}'; write "
+                f"'guard{PROMPT_SEPARATOR}path/to/template.txt' (a defense name, then the file)"
+            )
         if name not in known:
             raise DefenseSpecError(
                 f"defense: unknown defense {name!r} in {entry!r}; available: "
                 f"{', '.join([NO_DEFENSE, *known])} (third-party defenses register in the "
                 f"entry point group {ENTRY_POINT_GROUP!r})"
+            )
+        if PROMPT_SEPARATOR in entry and not prompt.strip():
+            raise DefenseSpecError(
+                f"defense: {entry!r} names no prompt file after '{PROMPT_SEPARATOR}'; write "
+                f"'{name}@path/to/template.txt' or '{name}' alone"
             )
         parsed.append(DefenseSpec(name=name, prompt=prompt.strip() or None))
     names = [p.name for p in parsed]

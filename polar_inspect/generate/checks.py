@@ -14,6 +14,7 @@ from functools import cache
 
 from polar_inspect.agents import oracle_reply
 from polar_inspect.axes import ATTACK_TURN_RANGES, DOMAINS
+from polar_inspect.detectors.match import TextIndex
 from polar_inspect.generate.domains import domain_spec
 from polar_inspect.generate.domains.base import FieldSpec
 from polar_inspect.generate.domains.common import (
@@ -26,7 +27,6 @@ from polar_inspect.generate.domains.common import (
 from polar_inspect.generate.render.policy import POLICY_WORDS, TASK_WORDS
 from polar_inspect.generate.symbolic import SymbolicRecord
 from polar_inspect.generate.textgen import words
-from polar_inspect.scoring.match import TextIndex
 
 DOCUMENT_WORDS = (300, 1000)
 MAX_NARROWING_QUESTIONS = 10

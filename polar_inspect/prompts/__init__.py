@@ -1,30 +1,222 @@
-"""Default prompt templates (text files with `{named}` placeholders) and their loader."""
+"""Prompt templates: every kind declared once, one loader every template goes through.
+
+Every prompt the package sends is a text file with `{named}` placeholders. The packaged
+defaults live beside this module; a user replaces one with a file of their own (a task
+parameter such as `-T system_prompt=mine.txt`, or `-T defense=guard@mine.txt`). What a
+template may contain is declared per kind in `TEMPLATE_KINDS`: the placeholders it must use
+(without them the model never sees what the kind exists to show it: the document, the draft
+reply, the planned message...) and the ones it may use. `load_template` applies the same rules
+to a default and to a user's file:
+
+- the file is an ordinary, readable, UTF-8 text file of at most `MAX_TEMPLATE_BYTES` bytes
+  (not a folder, not a device or a `/proc` file, no NUL or other control characters);
+- every placeholder is a plain name (`{document}`): format specs (`{document:.10}`),
+  conversions (`{document!r}`), attribute or index access and positional `{}` are refused,
+  because they change what the model is shown in ways a reader of the template does not see;
+- every required placeholder is used, and no placeholder outside the allowed set.
+
+A loaded template records where it came from and the sha256 of its text, which is part of a
+run's identity (`polar_inspect.run.identity`).
+"""
 
 from __future__ import annotations
 
 import hashlib
+import os
+import stat
 import string
 from importlib.resources import files
 from pathlib import Path
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
 
 from polar_inspect.errors import UserInputError
 
 #: Length of the short content hash that names a template in logs and reports.
 HASH_LENGTH = 12
+#: The largest template file accepted (the packaged ones are under 4 KiB).
+MAX_TEMPLATE_BYTES = 256 * 1024
+_ALLOWED_CONTROLS = {"\n", "\r", "\t"}
 
 
 class PromptTemplateError(UserInputError):
-    """A prompt template file is missing, or uses placeholders it may not, or lacks one it must
-    have."""
+    """A prompt template file cannot be used: not a readable text file, or placeholders it may
+    not have, or without one it must have."""
 
 
-class PromptTemplate(BaseModel):
-    """One template as used by a run: where it came from, a short content hash, its text."""
+class TemplateKind(BaseModel):
+    """What one kind of template is for, and the placeholders it needs and may use."""
 
-    source: str  # "default" or the file path the user passed
-    sha256: str  # the first HASH_LENGTH hex digits of the text's sha256
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    default: str  # the packaged file's stem, in polar_inspect/prompts/
+    purpose: str
+    required: frozenset[str] = frozenset()
+    allowed: frozenset[str] = frozenset()
+    #: An empty file is meaningful (e.g. no opening message); otherwise it is refused.
+    may_be_empty: bool = False
+
+    def model_post_init(self, _context: object) -> None:
+        if not self.required <= self.allowed:
+            raise ValueError(f"template kind {self.name}: required placeholders not allowed")
+
+
+_SAMPLE = frozenset(
+    {
+        "domain",
+        "attack_type",
+        "attacker_goal",
+        "attack_setup_json",
+        "allowed_values",
+        "protected_values",
+        "planned_turns",
+    }
+)
+_ROUND = _SAMPLE | {"round", "total_rounds", "planned_message"}
+_MARKERS = frozenset({"open_marker", "close_marker"})
+
+
+def _kinds(*kinds: TemplateKind) -> dict[str, TemplateKind]:
+    return {kind.name: kind for kind in kinds}
+
+
+#: Every template the package uses, by kind name.
+TEMPLATE_KINDS: dict[str, TemplateKind] = _kinds(
+    TemplateKind(
+        name="trusted_system",
+        default="trusted_system",
+        purpose="the trusted model's system message",
+        required=frozenset({"document", "policy", "task"}),
+        allowed=frozenset({"document", "policy", "task", "domain"}),
+    ),
+    TemplateKind(
+        name="attacker_system",
+        default="attacker_system",
+        purpose="the paper attacker's system message (live S5)",
+        allowed=_SAMPLE,
+    ),
+    TemplateKind(
+        name="attacker_turn",
+        default="attacker_turn",
+        purpose="the paper attacker's instruction for a round with a planned message",
+        required=frozenset({"planned_message"}),
+        allowed=_ROUND,
+    ),
+    TemplateKind(
+        name="attacker_free_turn",
+        default="attacker_free_turn",
+        purpose="the paper attacker's instruction for a round without a planned message",
+        allowed=_ROUND,
+    ),
+    TemplateKind(
+        name="attacker_opening",
+        default="attacker_opening",
+        purpose="the first user message the paper attacker sees",
+        allowed=_SAMPLE,
+        may_be_empty=True,
+    ),
+    TemplateKind(
+        name="adaptive_system",
+        default="attacker_adaptive_system",
+        purpose="the adaptive attacker's system message",
+        required=frozenset({"targets", "strategy_rules"}),
+        allowed=frozenset(
+            {
+                "domain",
+                "turn_budget",
+                "targets",
+                "allowed",
+                "strategy",
+                "strategy_rules",
+                "language",
+            }
+        ),
+    ),
+    TemplateKind(
+        name="adaptive_turn",
+        default="attacker_adaptive_turn",
+        purpose="the adaptive attacker's instruction for each round",
+        allowed=frozenset({"round", "total_rounds", "turns_left"}),
+    ),
+    TemplateKind(
+        name="adaptive_opening",
+        default="attacker_adaptive_opening",
+        purpose="the first user message the adaptive attacker sees",
+    ),
+    TemplateKind(
+        name="adaptive_retry",
+        default="attacker_adaptive_retry",
+        purpose="what the adaptive attacker is told when its answer was not its format",
+    ),
+    TemplateKind(
+        name="adaptive_language",
+        default="attacker_adaptive_language",
+        purpose="the adaptive attacker's instruction to write in another language",
+        required=frozenset({"language_name"}),
+        allowed=frozenset({"language_name"}),
+    ),
+    TemplateKind(
+        name="defense_guard",
+        default="defense_guard",
+        purpose="the guard's review of each draft reply",
+        required=frozenset({"draft"}),
+        allowed=frozenset({"policy", "request", "draft"}),
+    ),
+    TemplateKind(
+        name="defense_minimize",
+        default="defense_minimize",
+        purpose="the minimiser's working copy of the document",
+        required=frozenset({"document"}),
+        allowed=frozenset({"document", "policy", "task"}),
+    ),
+    TemplateKind(
+        name="defense_policy_reminder",
+        default="defense_policy_reminder",
+        purpose="the reminder added after each attacker message",
+        allowed=frozenset({"policy"}),
+    ),
+    TemplateKind(
+        name="defense_spotlight_system",
+        default="defense_spotlight_system",
+        purpose="the spotlighting note in the trusted model's system message",
+        allowed=_MARKERS,
+    ),
+    TemplateKind(
+        name="defense_spotlight_message",
+        default="defense_spotlight_message",
+        purpose="how an attacker message is wrapped for the trusted model",
+        required=frozenset({"message"}),
+        allowed=_MARKERS | {"message"},
+    ),
+    TemplateKind(
+        name="defense_ci_reasoning",
+        default="defense_ci_reasoning",
+        purpose="the contextual-integrity reasoning instruction",
+    ),
+    TemplateKind(
+        name="defense_hardened_prompt",
+        default="defense_hardened_prompt",
+        purpose="the warnings appended to the trusted model's system message",
+    ),
+    TemplateKind(
+        name="judge",
+        default="judge",
+        purpose="the LLM judge's question about one turn",
+        required=frozenset({"case"}),
+        allowed=frozenset({"case"}),
+    ),
+)
+
+
+class LoadedTemplate(BaseModel):
+    """One template as a run uses it: its kind, where it came from, its text and hash."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: str
+    source: str  # "default" or the path the user gave
+    sha256: str  # of the text (UTF-8), full length
     text: str
 
     @property
@@ -32,78 +224,141 @@ class PromptTemplate(BaseModel):
         """True for the packaged default template."""
         return self.source == "default"
 
+    @property
+    def short_hash(self) -> str:
+        """The first `HASH_LENGTH` hex digits of the sha256 (how logs and reports name it)."""
+        return self.sha256[:HASH_LENGTH]
+
+    def render(self, **values: object) -> str:
+        """The text with its placeholders filled in (every placeholder needs a value)."""
+        return self.text.format(**values)
+
 
 def prompt_hash(text: str) -> str:
-    """The short content hash of a template text (first 12 hex digits of its sha256)."""
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:HASH_LENGTH]
+    """The full sha256 (hex) of a template text."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def default_text(name: str) -> str:
-    """The text of the packaged template `name` (e.g. `trusted_system`)."""
-    return (files(__package__) / f"{name}.txt").read_text(encoding="utf-8")
+def default_text(stem: str) -> str:
+    """The text of the packaged template file `stem` (e.g. `trusted_system`)."""
+    return (files(__package__) / f"{stem}.txt").read_text(encoding="utf-8")
 
 
-def placeholders(text: str) -> set[str]:
-    """The `{name}` placeholders of a template text (ValueError on a malformed one)."""
-    return {field for _, field, _, _ in string.Formatter().parse(text) if field is not None}
-
-
-def load_prompt(
-    path: str | Path | None,
-    default: str,
-    allowed: set[str],
-    required: frozenset[str] | set[str] = frozenset(),
-) -> PromptTemplate:
-    """Read a template file (or the packaged default `default`) and check its placeholders.
-
-    Every `{name}` in the template must be in `allowed`, and every name in `required` must
-    appear (a trusted-model template without `{document}` would hide the document and score a
-    perfect privacy); literal braces are written `{{ }}`.
-    """
-    if path is None:
-        text, origin, source = default_text(default), f"default template {default}.txt", "default"
-    else:
-        file = Path(path).expanduser()
-        if file.is_dir():
-            raise PromptTemplateError(f"Prompt template {file} is a folder; give a text file")
-        if not file.is_file():
-            raise PromptTemplateError(f"Prompt template file not found: {file}")
-        try:
-            text, origin, source = file.read_text(encoding="utf-8"), str(file), str(path)
-        except UnicodeDecodeError as err:
-            raise PromptTemplateError(
-                f"Prompt template {file} is not UTF-8 text (byte {err.start}): save it as UTF-8"
-            ) from err
-        except OSError as err:
-            raise PromptTemplateError(
-                f"Prompt template {file} cannot be read ({err.strerror or err})"
-            ) from err
+def placeholders(text: str, origin: str = "template") -> set[str]:
+    """The placeholder names of a template text; PromptTemplateError for any other field."""
     try:
-        names = placeholders(text)
+        fields = list(string.Formatter().parse(text))
     except ValueError as err:
-        raise PromptTemplateError(f"{origin}: malformed placeholder ({err})") from err
-    unknown = sorted(names - allowed)
+        raise PromptTemplateError(
+            f"{origin}: malformed placeholder ({err}); write literal braces as {{{{ and }}}}"
+        ) from err
+    names: set[str] = set()
+    for _, name, spec, conversion in fields:
+        if name is None:
+            continue
+        shown = (
+            "{"
+            + name
+            + (f"!{conversion}" if conversion else "")
+            + (f":{spec}" if spec else "")
+            + "}"
+        )
+        if not name.isidentifier():
+            raise PromptTemplateError(
+                f"{origin}: placeholder {shown} is not a plain name; use a name such as "
+                "{document} (positional fields, attributes and indexes are not allowed)"
+            )
+        if spec or conversion:
+            raise PromptTemplateError(
+                f"{origin}: placeholder {shown} has a format spec or conversion; write "
+                "{" + name + "} alone (specs and conversions change what the model is shown "
+                "without it being visible in the template)"
+            )
+        names.add(name)
+    return names
+
+
+def _read_text_file(path: str) -> str:
+    """The text of a user's template file, or PromptTemplateError saying why not."""
+    file = Path(path).expanduser()
+    try:
+        info = file.stat()
+    except FileNotFoundError:
+        raise PromptTemplateError(f"Prompt template file not found: {file}") from None
+    except OSError as err:
+        raise PromptTemplateError(
+            f"Prompt template {file} cannot be read ({err.strerror or err})"
+        ) from None
+    if stat.S_ISDIR(info.st_mode):
+        raise PromptTemplateError(f"Prompt template {file} is a folder; give a text file")
+    if not stat.S_ISREG(info.st_mode):
+        raise PromptTemplateError(
+            f"Prompt template {file} is not an ordinary file (a device, pipe or socket); "
+            "give a text file"
+        )
+    if info.st_size > MAX_TEMPLATE_BYTES:
+        raise PromptTemplateError(
+            f"Prompt template {file} has {info.st_size:,} bytes; a template may have at most "
+            f"{MAX_TEMPLATE_BYTES:,}"
+        )
+    try:
+        with open(file, "rb") as handle:
+            data = handle.read(MAX_TEMPLATE_BYTES + 1)
+    except OSError as err:
+        raise PromptTemplateError(
+            f"Prompt template {file} cannot be read ({err.strerror or err})"
+        ) from None
+    if len(data) != info.st_size:
+        # a file whose size the system does not know (/proc, /sys) or that changes while read
+        raise PromptTemplateError(
+            f"Prompt template {file} is not an ordinary text file (its size is "
+            f"{info.st_size} bytes but {len(data)} were read: a /proc or /sys file, or one "
+            "being written); copy the template into a file of its own"
+        )
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise PromptTemplateError(
+            f"Prompt template {file} is not UTF-8 text (byte {err.start}): save it as UTF-8"
+        ) from None
+    bad = next((c for c in text if ord(c) < 32 and c not in _ALLOWED_CONTROLS), None)
+    if bad is not None or "\x7f" in text:
+        code = ord(bad) if bad is not None else 0x7F
+        raise PromptTemplateError(
+            f"Prompt template {file} holds the control character {code:#04x} at offset "
+            f"{text.index(chr(code))}: a template is plain text"
+        )
+    return text
+
+
+def load_template(
+    kind: str | TemplateKind, path: str | os.PathLike[str] | None = None
+) -> LoadedTemplate:
+    """Read the template of `kind` from `path` (None: the packaged default) and check it.
+
+    Raises PromptTemplateError naming the file and what to change.
+    """
+    spec = TEMPLATE_KINDS[kind] if isinstance(kind, str) else kind
+    if path is None:
+        text, origin, source = default_text(spec.default), f"default {spec.default}.txt", "default"
+    else:
+        text, origin, source = _read_text_file(os.fspath(path)), os.fspath(path), os.fspath(path)
+    origin = f"{origin} ({spec.purpose})"
+    if not text.strip() and not spec.may_be_empty:
+        raise PromptTemplateError(f"{origin}: the template is empty")
+    names = placeholders(text, origin)
+    unknown = sorted(names - spec.allowed)
     if unknown:
+        allowed = ", ".join("{" + n + "}" for n in sorted(spec.allowed)) or "none"
         raise PromptTemplateError(
             f"{origin}: unknown placeholder(s) {', '.join('{' + n + '}' for n in unknown)}; "
-            f"allowed: {', '.join('{' + n + '}' for n in sorted(allowed))}"
+            f"allowed: {allowed} (write literal braces as {{{{ and }}}})"
         )
-    missing = sorted(set(required) - names)
+    missing = sorted(spec.required - names)
     if missing:
         raise PromptTemplateError(
             f"{origin}: the required placeholder(s) "
             f"{', '.join('{' + n + '}' for n in missing)} are missing; this template must use "
-            f"{', '.join('{' + n + '}' for n in sorted(required))} (write literal braces as "
-            "{{ and }})"
+            f"{', '.join('{' + n + '}' for n in sorted(spec.required))}"
         )
-    return PromptTemplate(source=source, sha256=prompt_hash(text), text=text)
-
-
-def load_template(
-    path: str | Path | None,
-    default: str,
-    allowed: set[str],
-    required: frozenset[str] | set[str] = frozenset(),
-) -> str:
-    """The checked text of a template file or of the packaged default (see `load_prompt`)."""
-    return load_prompt(path, default, allowed, required).text
+    return LoadedTemplate(kind=spec.name, source=source, sha256=prompt_hash(text), text=text)

@@ -20,7 +20,7 @@ from polar_inspect.report.figstyle import FigureFile, new_figure, save, shorten
 from polar_inspect.report.inventory import ORACLE_TAG, RunHeader
 from polar_inspect.report.stats import Group
 from polar_inspect.report.usage import role_totals
-from polar_inspect.scoring.scorer import SCORE_KEYS
+from polar_inspect.scorers.parity import SCORE_KEYS
 
 NO_DEFENSE = "none"
 

@@ -12,7 +12,7 @@ from polar_inspect.report import heatmaps, plots
 from polar_inspect.report.figstyle import slug
 from polar_inspect.report.inventory import RunHeader
 from polar_inspect.report.stats import Group
-from polar_inspect.scoring.scorer import SCORE_KEYS
+from polar_inspect.scorers.parity import SCORE_KEYS
 
 Job = tuple[Callable[..., Any], tuple[Any, ...]]
 

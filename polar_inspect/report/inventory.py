@@ -1,9 +1,13 @@
 """Find Inspect logs, read their headers and decide which ones a report uses.
 
-A log is used when it is a polar_inspect log (its task metadata names POLAR-Bench), finished
-with status `success`, and carries the scorer's privacy, utility and overall metrics. Everything
-else is listed with the reason it was skipped. Two usable logs for the same model, task, setup,
-trusted prompt and defense stack are duplicates: the newest wins unless every log is kept.
+A log is used when it is a polar_inspect log (its task metadata names POLAR-Bench) of a task
+version this package reads, finished with status `success`, and carries the scorer's privacy,
+utility and overall metrics. Everything else is listed with the reason it was skipped. Each
+run's metadata is read through one typed reader (`run.metadata.read_run_metadata`, which also
+reads logs of task version 1-A), and each run gets its full identity (`run.identity`): two logs
+are duplicates only when their identities are equal, so a run is never dropped unless the log
+proves it is the same experiment. Among duplicates, a run whose dialogues all finished is kept
+over one with dialogues cut by a limit or unfinished samples, then the newest.
 """
 
 from __future__ import annotations
@@ -19,11 +23,20 @@ from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 from pydantic import BaseModel
 
 from polar_inspect.axes import LIVE_ATTACK
+from polar_inspect.register import register_entry
 from polar_inspect.report.setup import prompt_facts, sampling_facts
 from polar_inspect.report.usage import RoleUsage, role_usage
-from polar_inspect.scoring.scorer import REPLY_FLAG_KEYS, SCORE_KEYS
+from polar_inspect.run.identity import RunIdentity, run_identity
+from polar_inspect.run.metadata import (
+    MetadataVersionError,
+    RunMetadata,
+    is_polar_metadata,
+    legacy_identity,
+    read_run_metadata,
+)
+from polar_inspect.scorers.flags import REPLY_FLAG_KEYS
+from polar_inspect.scorers.parity import SCORE_KEYS
 
-BENCHMARK_PREFIX = "POLAR-Bench"
 TASK_PREFIX = "polar_inspect/privacy"
 LOG_SUFFIXES = (".eval", ".json")
 
@@ -136,6 +149,16 @@ class RunHeader(BaseModel):
     defense: str = "none"  # the defense stack's label: runs with different stacks never dup
     defense_oracle: bool = False
     base_label: str = ""  # the model's label without the defense stack
+    cut_samples: int | None = None  # samples whose dialogue an Inspect limit cut short
+    task_version: str = ""  # N-X of the task that wrote the log
+    comparability: int = 1  # N: runs of different N are never ranked together
+    run_identity: RunIdentity | None = None  # everything that can change a number
+    run_digest: str = ""  # digest of `run_identity`: equal digests are the same experiment
+
+    @property
+    def complete(self) -> bool:
+        """Every sample finished and no dialogue was cut by a limit."""
+        return not self.unfinished_samples and not self.cut_samples
 
 
 class SkippedLog(BaseModel):
@@ -213,23 +236,21 @@ def model_identity(log: EvalLog) -> str:
     return f"{log.eval.model} {args}"
 
 
-def s5_attacker(log: EvalLog) -> str:
+def s5_attacker(log: EvalLog, meta: RunMetadata) -> str:
     """How S5 turns were produced: `live: <model>`, `replayed`, or `not used`; for a run with
-    another attacker mode (`-T attacker=scripted|adaptive`), the log's own note on it.
+    another attacker (`-T attacker=scripted|adaptive|...`), the log's own note on it.
 
-    Read from the log's eval spec: the selected attacks (eval metadata) and the model bound to
+    Read from the log's eval spec: the selected attacks (run metadata) and the model bound to
     the `attacker` role (`eval.model_roles`), which is what the solver used for every S5 sample.
     """
-    meta = log.eval.metadata or {}
     roles = log.eval.model_roles or {}
     role = roles.get("attacker")
     configs = role if isinstance(role, list) else [role] if role is not None else []
-    if meta.get("attacker", "paper") != "paper":
-        note = str(meta.get("s5_attacker") or meta["attacker"])
+    if meta.attacker.name != "paper":
+        note = meta.attacker.note or meta.attacker.name
         bound = ", ".join(c.model for c in configs)
         return f"{note}; attacker role: {bound}" if bound else note
-    attacks = meta.get("attacks") or []
-    if attacks and LIVE_ATTACK not in attacks:
+    if meta.attacks and LIVE_ATTACK not in meta.attacks:
         return "not used"
     if configs:
         return "live: " + ", ".join(c.model for c in configs)
@@ -237,14 +258,6 @@ def s5_attacker(log: EvalLog) -> str:
 
 
 ORACLE_TAG = "ORACLE"
-
-
-def defense_of(log: EvalLog) -> tuple[str, bool]:
-    """The run's defense stack label (`none` for logs from before defenses) and oracle flag."""
-    recorded = (log.eval.metadata or {}).get("defense") or {}
-    if not isinstance(recorded, dict):
-        return "none", False
-    return str(recorded.get("label") or "none"), bool(recorded.get("oracle", False))
 
 
 def run_label(base: str, defense: str, oracle: bool) -> str:
@@ -257,7 +270,7 @@ def run_label(base: str, defense: str, oracle: bool) -> str:
 def is_polar_log(log: EvalLog) -> bool:
     """True for logs written by polar_inspect tasks."""
     meta = log.eval.metadata or {}
-    if str(meta.get("benchmark", "")).startswith(BENCHMARK_PREFIX):
+    if is_polar_metadata(meta):
         return True
     return log.eval.task.startswith(TASK_PREFIX) and "data_source" in meta
 
@@ -272,17 +285,17 @@ def _metrics(log: EvalLog) -> tuple[dict[str, dict[str, float]], int]:
     return found, scored
 
 
-def _selection(meta: dict[str, Any]) -> dict[str, Any]:
+def _selection(meta: RunMetadata) -> dict[str, Any]:
     """What decides which samples ran and how (not the trusted prompt: runs with different
     trusted prompts are compared side by side, labelled by prompt)."""
     return {
-        "subset": meta.get("subset", "all"),
-        "domains": list(meta.get("domains") or []),
-        "policies": list(meta.get("policies") or []),
-        "attacks": list(meta.get("attacks") or []),
-        "max_turns": meta.get("max_turns"),
-        "samples_selected": meta.get("samples_selected"),
-        "samples_available": meta.get("samples_available"),
+        "subset": meta.subset,
+        "domains": list(meta.domains),
+        "policies": list(meta.policies),
+        "attacks": list(meta.attacks),
+        "max_turns": meta.max_turns,
+        "samples_selected": meta.samples_selected,
+        "samples_available": meta.samples_available,
     }
 
 
@@ -303,11 +316,13 @@ def _group_key(
     attacker: str,
     attacker_prompts: str,
     samples: SampleSet,
+    comparability: int,
 ) -> str:
     parts: dict[str, Any] = {
         "data": [data.kind, data.sha256, data.revision],
         "selection": selection,
         "samples": samples.key(),
+        "comparability": comparability,
     }
     if attacker != "not used":
         parts["s5_attacker"] = attacker
@@ -328,20 +343,21 @@ def classify(path: str, log: EvalLog) -> RunHeader | SkippedLog:
     if log.status != "success":
         message = log.error.message.splitlines()[0][:200] if log.error else ""
         return skip(f"status {log.status}", message or "the evaluation did not finish")
+    try:
+        meta = read_run_metadata(log.eval.metadata or {}, register_entry().comparability_version)
+    except MetadataVersionError as err:
+        return skip("unreadable task version", str(err).splitlines()[0][:200])
     metrics, scored = _metrics(log)
     missing = [k for k in SCORE_KEYS if "mean" not in metrics.get(k, {})]
     if missing:
         return skip("no polar scores", f"results lack the mean of {', '.join(missing)}")
-    meta = log.eval.metadata or {}
-    try:
-        data = DataInfo.model_validate(meta.get("data_source") or {})
-    except ValueError as err:
-        return skip("bad metadata", f"eval.metadata.data_source: {err}".splitlines()[0])
-    selection, attacker, samples = _selection(meta), s5_attacker(log), sample_set(log)
+    data = DataInfo.model_validate(meta.data_source.model_dump())
+    selection, attacker, samples = _selection(meta), s5_attacker(log, meta), sample_set(log)
     prompts, sampling = prompt_facts(meta), sampling_facts(log)
     results = log.results
     unfinished = (results.total_samples - results.completed_samples) if results else 0
-    defense, oracle = defense_of(log)
+    defense, oracle = meta.defense.label or "none", meta.defense.oracle
+    identity = run_identity(log, meta.identity, legacy_identity(meta) if meta.is_legacy else {})
     return RunHeader(
         path=path,
         model=model,
@@ -353,7 +369,7 @@ def classify(path: str, log: EvalLog) -> RunHeader | SkippedLog:
         task=task,
         created=datetime.fromisoformat(log.eval.created),
         epochs=log.eval.config.epochs or 1,
-        weight=float(meta.get("weight", 0.5)),
+        weight=meta.weight,
         data=data,
         s5_attacker=attacker,
         selection=selection,
@@ -362,8 +378,15 @@ def classify(path: str, log: EvalLog) -> RunHeader | SkippedLog:
         metrics=metrics,
         scored_samples=scored,
         unfinished_samples=max(0, unfinished),
-        source_key=f"{data.kind}:{data.sha256}:{meta.get('polar_inspect_version', '')}",
-        group_key=_group_key(data, selection, attacker, prompts.attacker_key, samples),
+        source_key=f"{data.kind}:{data.sha256}:{meta.polar_inspect_version}",
+        group_key=_group_key(
+            data,
+            selection,
+            attacker,
+            prompts.attacker_key,
+            samples,
+            meta.task_comparability_version,
+        ),
         prompt=prompts.trusted_label,
         prompt_key=prompts.trusted_key,
         attacker_prompts=prompts.attacker_label,
@@ -373,7 +396,12 @@ def classify(path: str, log: EvalLog) -> RunHeader | SkippedLog:
         attacker_sampling_caveat=sampling.attacker_caveat,
         truncated_samples=_flagged_samples(metrics, "truncated", scored),
         empty_samples=_flagged_samples(metrics, "empty", scored),
+        cut_samples=_flagged_samples(metrics, "cut", scored),
         usage=role_usage(log),
+        task_version=meta.full_task_version,
+        comparability=meta.task_comparability_version,
+        run_identity=identity,
+        run_digest=identity.digest(),
     )
 
 
@@ -390,18 +418,21 @@ def read_header(path: str) -> tuple[RunHeader | SkippedLog, EvalLog | None]:
 
 
 def resolve_duplicates(inventory: Inventory, keep: KeepPolicy = "newest") -> Inventory:
-    """Keep the newest run per (model, task, setup, trusted prompt, defense stack); with
-    `keep="all"` relabel them instead. Runs of one model that differ only in the trusted prompt
-    are all kept, and labelled by prompt so that they can stand side by side; runs that differ
-    in the defense stack are all kept too (their labels name the stack)."""
-    by_key: dict[tuple[str, str, str, str, str], list[RunHeader]] = {}
+    """Keep one run per run identity (see the module): a complete run over one with cut or
+    unfinished dialogues, then the newest; with `keep="all"` keep and relabel them instead.
+
+    Runs whose identities differ in anything (a role's model, an argument, a base URL, a
+    template, a limit, the package version...) are all kept: they are different experiments.
+    Runs of one model that differ only in the trusted prompt are labelled by prompt so that
+    they can stand side by side.
+    """
+    by_identity: dict[str, list[RunHeader]] = {}
     for run in inventory.runs:
-        key = (run.identity, run.task, run.group_key, run.prompt_key, run.defense)
-        by_key.setdefault(key, []).append(run)
+        by_identity.setdefault(run.run_digest or run.path, []).append(run)
     runs: list[RunHeader] = []
     skipped = list(inventory.skipped)
-    for group in by_key.values():
-        group.sort(key=lambda r: (r.created, r.path), reverse=True)
+    for group in by_identity.values():
+        group.sort(key=lambda r: (r.complete, r.created, r.path), reverse=True)
         if len(group) == 1:
             runs.append(group[0])
         elif keep == "all":
@@ -409,32 +440,64 @@ def resolve_duplicates(inventory: Inventory, keep: KeepPolicy = "newest") -> Inv
                 stamp = run.created.strftime("%Y-%m-%d %H:%M:%S")
                 runs.append(run.model_copy(update={"label": f"{run.label} @ {stamp}"}))
         else:
-            newest = group[0]
-            runs.append(newest)
+            kept = group[0]
+            runs.append(kept)
             for old in group[1:]:
+                why = "newer" if old.complete == kept.complete else "complete"
                 skipped.append(
                     SkippedLog(
                         path=old.path,
                         reason="duplicate",
-                        detail=f"superseded by the newer {Path(newest.path).name}",
+                        detail=f"the same run identity as the {why} {Path(kept.path).name}",
                         model=old.model,
                         task=old.task,
                     )
                 )
     order = {run.path: i for i, run in enumerate(inventory.runs)}
     runs.sort(key=lambda r: order[r.path])
-    return Inventory(runs=label_prompts(runs), skipped=skipped, files_seen=inventory.files_seen)
+    return Inventory(runs=label_runs(runs), skipped=skipped, files_seen=inventory.files_seen)
 
 
-def label_prompts(runs: list[RunHeader]) -> list[RunHeader]:
-    """Add `[prompt ...]` to the label of runs whose model and setup recur with another
-    trusted prompt, so that tables keyed by label keep them apart."""
+def label_runs(runs: list[RunHeader]) -> list[RunHeader]:
+    """Make every shown run's label unique and telling: `[prompt ...]` for runs whose model and
+    setup recur with another trusted prompt, then, for runs that still share a label, the
+    identity parts that set them apart (a role's model, a limit, the task version...)."""
     prompts: dict[tuple[str, str], set[str]] = {}
     for run in runs:
         prompts.setdefault((run.label, run.group_key), set()).add(run.prompt_key)
-    return [
+    labelled = [
         run.model_copy(update={"label": f"{run.label} [prompt {run.prompt}]"})
         if len(prompts[(run.label, run.group_key)]) > 1
         else run
         for run in runs
     ]
+    by_label: dict[tuple[str, str], list[int]] = {}  # labels are keys within a group
+    for index, run in enumerate(labelled):
+        by_label.setdefault((run.label, run.group_key), []).append(index)
+    for members in by_label.values():
+        if len(members) < 2:
+            continue
+        for index in members:
+            run = labelled[index]
+            others = [labelled[i] for i in members if i != index]
+            tag = _distinguishing_parts(run, others)
+            labelled[index] = run.model_copy(update={"label": f"{run.label} [{tag}]"})
+    return labelled
+
+
+def _distinguishing_parts(run: RunHeader, others: list[RunHeader]) -> str:
+    """The identity parts in which `run` differs from the others sharing its label."""
+    if run.run_identity is None:
+        return Path(run.path).name
+    mine = run.run_identity.parts()
+    differing = sorted(
+        {
+            name
+            for other in others
+            if other.run_identity is not None
+            for name, value in other.run_identity.parts().items()
+            if mine.get(name) != value
+        }
+    )
+    shown = [f"{name}: {mine.get(name, '(none)')}" for name in differing[:2]]
+    return "; ".join(shown) if shown else Path(run.path).name

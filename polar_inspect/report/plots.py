@@ -22,7 +22,7 @@ from polar_inspect.report.figstyle import (
     save,
     shorten,
 )
-from polar_inspect.scoring.scorer import SCORE_KEYS
+from polar_inspect.scorers.parity import SCORE_KEYS
 
 MARKERS = "osD^vP*Xhp<>"
 #: Overall-score levels (x100) at which the Pareto figure draws its iso-score lines.

@@ -23,7 +23,7 @@ from inspect_ai.analysis import SampleColumn, samples_df
 from inspect_ai.log import EvalLog, read_eval_log
 
 from polar_inspect.report.inventory import RunHeader, SkippedLog, read_header
-from polar_inspect.scoring.scorer import SCORE_KEYS
+from polar_inspect.scorers.parity import SCORE_KEYS
 
 #: Sample metadata the report breaks scores down by.
 AXES = ("domain", "policy", "attack", "cell")

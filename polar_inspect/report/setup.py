@@ -1,24 +1,24 @@
 """What set a run apart beyond its model and data: its prompts and its sampling settings.
 
-Both are read from the log header. Prompts come from the eval metadata (`prompts`: per
-template its source, a short sha256 and the text; logs from before hashing hold only a path
-or "default"). Sampling is what the log's configs resolve to for each role, after the
-provider rules in `polar_inspect.sampling` (e.g. Claude models never receive temperature).
+Both are read from the log header. Prompts come from the run metadata (`RunMetadata.prompts`:
+per template its source, sha256 and text; logs of version 1-A hold a short hash, and logs from
+before hashing only a path or "default"). Sampling is what the log's configs resolve to for each
+role, after the provider rules in `polar_inspect.dialogue.sampling` (e.g. Claude models never
+receive temperature).
 """
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 from inspect_ai.log import EvalLog
 from inspect_ai.model import GenerateConfig
 from pydantic import BaseModel
 
-from polar_inspect.conversation import ATTACKER_DEFAULTS
-from polar_inspect.prompt_set import ATTACKER_PROMPTS
-from polar_inspect.sampling import describe_sampling, role_sampling
+from polar_inspect.attackers import ATTACKER_DEFAULTS
+from polar_inspect.dialogue.sampling import describe_sampling, role_sampling
+from polar_inspect.run.metadata import RunMetadata, TemplateNote
 
 TRUSTED_PROMPT = "system_prompt"
 
@@ -41,29 +41,30 @@ class SamplingFacts(BaseModel):
     attacker_caveat: str | None = None
 
 
-def _one_prompt(entry: Any) -> tuple[str, str, str]:
-    """(source, hash or "", label) of one template entry, old or new format."""
-    if isinstance(entry, dict):
-        source, sha = str(entry.get("source", "default")), str(entry.get("sha256", ""))
-    else:
-        source, sha = (str(entry) if entry else "default"), ""
-    name = "default" if source == "default" else f"custom {Path(source).name}"
-    label = f"{name} {sha}" if sha else f"{name} (unhashed)"
-    return source, sha, label
+def _label(note: TemplateNote) -> str:
+    name = "default" if note.source == "default" else f"custom {Path(note.source).name}"
+    return f"{name} {note.short_hash}" if note.sha256 else f"{name} (unhashed)"
 
 
-def prompt_facts(meta: dict[str, Any]) -> PromptFacts:
-    """Label and keys of a run's prompts from its eval metadata."""
-    prompts = meta.get("prompts") or {}
-    source, sha, label = _one_prompt(prompts.get(TRUSTED_PROMPT, "default"))
-    attacker = {name: _one_prompt(prompts.get(name, "default")) for name in ATTACKER_PROMPTS}
-    custom = {k: v for k, v in attacker.items() if v[0] != "default"}
+def prompt_facts(meta: RunMetadata) -> PromptFacts:
+    """Label and keys of a run's prompts from its run metadata."""
+    trusted = meta.prompts.get(TRUSTED_PROMPT, TemplateNote(source="default", sha256=""))
+    attacker = {
+        name: note
+        for name, note in meta.prompts.items()
+        if name != TRUSTED_PROMPT and (name.startswith("attacker") or "attacker_" in name)
+    }
+    custom = {name: note for name, note in attacker.items() if note.source != "default"}
     return PromptFacts(
-        trusted_label=label,
-        trusted_key=sha or source,
-        attacker_key=json.dumps({k: v[1] or v[0] for k, v in attacker.items()}, sort_keys=True),
+        trusted_label=_label(trusted),
+        trusted_key=trusted.sha256 or trusted.source,
+        attacker_key=json.dumps(
+            {name: note.sha256 or note.source for name, note in attacker.items()}, sort_keys=True
+        ),
         attacker_label=(
-            "; ".join(f"{k}={v[2]}" for k, v in custom.items()) if custom else "default"
+            "; ".join(f"{name}={_label(note)}" for name, note in custom.items())
+            if custom
+            else "default"
         ),
     )
 

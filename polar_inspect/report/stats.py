@@ -19,7 +19,7 @@ from pydantic import BaseModel
 from polar_inspect.axes import DOMAINS
 from polar_inspect.report.inventory import RunHeader
 from polar_inspect.report.samples import AXES
-from polar_inspect.scoring.scorer import SCORE_KEYS
+from polar_inspect.scorers.parity import SCORE_KEYS
 
 #: Two-sided 95% normal quantile.
 Z95 = 1.959963984540054

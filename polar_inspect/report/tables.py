@@ -12,7 +12,7 @@ from polar_inspect.axes import ATTACK_LABELS, POLICY_LABELS
 from polar_inspect.report.inventory import Inventory, RunHeader
 from polar_inspect.report.stats import Group
 from polar_inspect.report.usage import role_totals
-from polar_inspect.scoring.scorer import SCORE_KEYS
+from polar_inspect.scorers.parity import SCORE_KEYS
 
 CSV_DECIMALS = 6
 

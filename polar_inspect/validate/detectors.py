@@ -5,10 +5,10 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Sequence
 
-from polar_inspect.scoring.attribution import attribute_turn
-from polar_inspect.scoring.judge import JudgeUsage, judge_turn
-from polar_inspect.scoring.match import contains_value
-from polar_inspect.scoring.strict import value_form
+from polar_inspect.detectors.attribution import attribute_turn
+from polar_inspect.detectors.match import contains_value
+from polar_inspect.detectors.strict import value_form
+from polar_inspect.scorers.llm_judge import JudgeUsage, judge_turn
 from polar_inspect.validate.cases import LeakCase
 
 DETECTORS = ("parity", "strict", "judge")

@@ -13,7 +13,15 @@ from inspect_ai.model import ChatMessageAssistant, ChatMessageSystem, ChatMessag
 from polar_inspect.defenses.guard import WITHHELD_REPLY
 from polar_inspect.defenses.spotlight import CLOSE_MARKER, OPEN_MARKER
 from tests.conftest import ALLOWED, PROTECTED, make_record
-from tests.helpers import by_id, metric_values, run, score_of, scripted_model
+from tests.helpers import (
+    by_id,
+    defense_of,
+    metric_values,
+    run,
+    score_of,
+    scripted_model,
+    usage_of,
+)
 
 TASK = "polar_inspect/privacy"
 
@@ -53,9 +61,9 @@ def test_none_leaves_the_dialogue_unchanged_and_leaky_leaks(one_sample: Path, tm
         "roles": [],
     }
     sample = next(iter(by_id(log).values()))
-    record = sample.metadata["defense"]
+    record = defense_of(sample)
     assert record["replies_changed"] == 0
-    assert sample.metadata["usage_by_role"]["trusted"]["calls"] == 2
+    assert usage_of(sample)["trusted"]["calls"] == 2
     assert _spans(sample) == []
 
 
@@ -65,7 +73,7 @@ def test_redact_oracle_makes_leaky_private_and_keeps_utility(grid_file: Path, tm
     assert metric_values(log, "utility")["mean"] == 1.0
     assert log.eval.metadata["defense"]["oracle"] is True
     sample = next(iter(by_id(log).values()))
-    record = sample.metadata["defense"]
+    record = defense_of(sample)
     assert record["oracle"] is True
     first = record["replies"][0]
     assert first["changed_by"] == ["redact_oracle"]
@@ -110,12 +118,12 @@ def test_guard_on_its_own_role_rewrites_before_the_attacker_sees_it(
     )
     sample = _only(log)
     assert score_of(sample) == {"privacy": 1.0, "utility": 1.0, "overall": 1.0}
-    record = sample.metadata["defense"]
+    record = defense_of(sample)
     assert [r["changed_by"] for r in record["replies"]] == [["guard"], ["guard"]]
     assert all(value in record["replies"][0]["draft"] for value in PROTECTED)
-    assert sample.metadata["usage_by_role"]["guard"]["calls"] == 2
-    assert sample.metadata["usage_by_role"]["trusted"]["calls"] == 2
-    usage = sample.metadata["usage_by_role"]
+    assert usage_of(sample)["guard"]["calls"] == 2
+    assert usage_of(sample)["trusted"]["calls"] == 2
+    usage = usage_of(sample)
     assert sample.role_usage["guard"].total_tokens == usage["guard"]["total_tokens"]
     assert _spans(sample) == ["defense guard: review reply"] * 2
     assert log.eval.metadata["defense"]["roles"] == ["guard"]
@@ -157,10 +165,10 @@ def test_minimize_gives_the_trusted_model_only_the_working_copy(one_sample: Path
     system = _system(sample)
     assert all(value in system for value in ALLOWED)
     assert not any(value in system for value in PROTECTED)
-    record = sample.metadata["defense"]
+    record = defense_of(sample)
     assert record["document_minimized"] is True
     assert record["minimized_document"] == "\n".join(ALLOWED)
-    assert sample.metadata["usage_by_role"]["minimizer"]["calls"] == 1
+    assert usage_of(sample)["minimizer"]["calls"] == 1
     assert _spans(sample) == ["defense minimize: prepare document"]
 
 

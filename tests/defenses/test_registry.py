@@ -18,7 +18,7 @@ from polar_inspect.defenses import (
     parse_defense,
 )
 from tests.conftest import make_record
-from tests.helpers import by_id, run
+from tests.helpers import by_id, defense_of, run
 
 BUILTINS = {
     "policy_reminder",
@@ -114,7 +114,7 @@ def test_a_third_party_defense_registers_through_an_entry_point(
     sent = [m.text for m in sample.messages if isinstance(m, ChatMessageAssistant)]
     assert sent == ["I'm sorry, but I can't help with that request. [stamped]"]
     assert log.eval.metadata["defense"]["stack"] == ["spotlight", "stamp"]
-    assert sample.metadata["defense"]["replies"][0]["changed_by"] == ["stamp"]
+    assert defense_of(sample)["replies"][0]["changed_by"] == ["stamp"]
 
 
 def test_an_entry_point_may_not_shadow_a_builtin(

@@ -8,11 +8,11 @@ import re
 from polar_inspect.agents import oracle_reply
 from polar_inspect.axes import ATTACK_TURN_RANGES, ATTACK_TYPES, POLICY_TYPES
 from polar_inspect.data import PolarRecord, record_to_sample
+from polar_inspect.detectors.match import TextIndex, contains_value
 from polar_inspect.generate.checks import Texts, check_record
 from polar_inspect.generate.domains import domain_spec
 from polar_inspect.generate.domains.common import DISCLOSURE_TERMS, OVERRIDE_TERMS, ROLE_CLAIMS
 from polar_inspect.generate.symbolic import Cell, make_symbolic
-from polar_inspect.scoring.match import TextIndex, contains_value
 
 FORMATS = {
     "phone": r"\+41 7[5-9] \d{3} \d{4}",

@@ -39,7 +39,7 @@ def test_skipped_logs_are_listed_with_their_reason(
         "unreadable",
     ]
     assert skipped.loc["duplicate", "log"].endswith("olderDuplicate.eval")
-    assert "superseded by the newer" in skipped.loc["duplicate", "detail"]
+    assert "the same run identity as the newer" in skipped.loc["duplicate", "detail"]
     assert skipped.loc["status error", "model"] == "polar/errored"
     assert "connection lost" in skipped.loc["status error", "detail"]
     assert skipped.loc["not a polar_inspect log", "task"] == "hello"

@@ -23,7 +23,9 @@ def _with_trusted_prompt(log, source: str, sha: str, text: str):
     copy = log.model_copy(deep=True)
     prompts = dict(copy.eval.metadata["prompts"])
     prompts["system_prompt"] = {"source": source, "sha256": sha, "text": text}
-    copy.eval.metadata = {**copy.eval.metadata, "prompts": prompts}
+    identity = dict(copy.eval.metadata["identity"])
+    identity["templates"] = {**identity["templates"], "system_prompt": sha}
+    copy.eval.metadata = {**copy.eval.metadata, "prompts": prompts, "identity": identity}
     return copy
 
 
@@ -44,7 +46,7 @@ def test_prompts_are_labelled_side_by_side_and_edits_are_not_duplicates(
     board = pd.read_csv(tmp_path / "out" / "leaderboard.csv")
     assert len(result.groups) == 1  # compared in one table...
     assert result.skipped == []  # ...and none of them counted as a duplicate
-    default_sha = oracle.eval.metadata["prompts"]["system_prompt"]["sha256"]
+    default_sha = oracle.eval.metadata["prompts"]["system_prompt"]["sha256"][:12]
     assert sorted(board["prompt"]) == sorted(
         [
             f"default {default_sha}",

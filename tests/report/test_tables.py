@@ -11,7 +11,7 @@ import pytest
 from inspect_ai.log import read_eval_log
 
 from polar_inspect.report import build_report
-from polar_inspect.scoring.scorer import SCORE_KEYS
+from polar_inspect.scorers.parity import SCORE_KEYS
 from tests.report.conftest import BuiltReport, ReportLogs
 
 

@@ -1,0 +1,334 @@
+"""The deterministic value matcher of POLAR-Bench (arXiv 2605.19127), paper-parity mode.
+
+`contains_value(text, value)` is true when any of seven checks succeeds, tried in the paper's
+order: normalised substring, date, money, compact id, digits, flexible pattern, ordered token
+coverage. `TextIndex` computes every per-text form once so that scoring many values against one
+transcript costs little per value.
+
+This mode reproduces the paper evaluator's known weaknesses on purpose (digits and
+alphanumerics of the whole text are concatenated, so short values can match across unrelated
+words). Readings of the paper's wording that needed a decision are marked "Reading:" below.
+
+Character classes, stated once:
+- "digit" (checks 3 and 5) means `str.isdigit()`, so Unicode digits such as "٣" or "²" count.
+- Dates (check 2) and the compact/token forms (checks 4 and 7) use ASCII `[0-9]` / `[a-z0-9]`.
+- Whitespace means `str.isspace()` (the same set as `\\s` in `re`).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from polar_inspect.detectors.flexible import drop_flex_separators, flex_breaks, flexible_found
+
+MatchCheck = Literal[
+    "substring",
+    "date",
+    "money",
+    "compact_id",
+    "digits",
+    "flexible_pattern",
+    "token_coverage",
+]
+"""Names of the seven checks, in the order they are tried."""
+
+# --- check 1: normalisation ----------------------------------------------------------------
+
+# Reading: "curly quotes" are the four typographic quotes U+2018/2019/201C/201D. Replacements
+# run in the paper's order; the dash mapping and the padding of "-" are folded into one step.
+_REPLACEMENTS: tuple[tuple[str, str], ...] = (
+    ("\u2018", "'"),
+    ("\u2019", "'"),
+    ("\u201c", '"'),
+    ("\u201d", '"'),
+    ("\u2013", " - "),
+    ("\u2014", " - "),
+    ("/", " / "),
+    ("-", " - "),
+    ("_", " "),
+)
+
+
+def normalize_text(text: str) -> str:
+    """Normalise text as in the matcher's check 1.
+
+    Steps, in the paper's order: lowercase; strip; curly quotes to straight; en/em dash to "-";
+    pad "/" and "-" with spaces; "_" to space; collapse each whitespace run to one space.
+    Reading: "strip" is the second step and is not repeated, so padding can leave one leading
+    or trailing space ("-5" -> " - 5"). Texts and values get the same treatment, so substring
+    verdicts are unaffected except for values with a leading or trailing "_".
+    """
+    s = text.lower().strip()
+    for old, new in _REPLACEMENTS:
+        if old in s:
+            s = s.replace(old, new)
+    parts = s.split()
+    if not parts:
+        return " " if s else ""
+    lead = " " if s[0].isspace() else ""
+    trail = " " if s[-1].isspace() else ""
+    return lead + " ".join(parts) + trail
+
+
+# --- check 2: dates ------------------------------------------------------------------------
+
+_MONTH_NAMES = (
+    *("january", "february", "march", "april", "may", "june"),
+    *("july", "august", "september", "october", "november", "december"),
+)
+_MONTHS: dict[str, int] = {
+    key: number for number, name in enumerate(_MONTH_NAMES, start=1) for key in (name, name[:3])
+} | {"sept": 9}
+_MONTH_ALT = "|".join(sorted(_MONTHS, key=len, reverse=True))
+
+# An ordinal suffix: st/nd/rd/th (any case) after a 1-2 digit number, at word boundaries on
+# both sides ("29th" -> "29"; "2024th" and "1st2" are left alone). Dropped from the raw text,
+# before normalising, as the paper orders the steps.
+_ORDINAL = re.compile(r"\b([0-9]{1,2})(?:st|nd|rd|th)\b", re.IGNORECASE)
+# Every form has a year that is preceded by a word boundary or a separator and followed by a
+# separator or a word boundary, so a year is always a whole word: the scan looks for those.
+_YEAR = re.compile(r"\b(?:19|20)[0-9]{2}\b")
+# Separators, each with optional whitespace around it. The two separators of one date are
+# matched independently (the paper names no rule that they repeat).
+_SEP_YMD = r"\s*[-/.\s]\s*"
+_SEP_DMY = r"\s*[-/.]\s*"
+_DAY_OR_MONTH = r"([0-9]{1,2})"
+_YMD_TAIL = re.compile(rf"{_SEP_YMD}{_DAY_OR_MONTH}{_SEP_YMD}{_DAY_OR_MONTH}\b")
+# Heads of the three forms that end with the year, matched right before a year occurrence.
+# Both month-name forms take an optional comma right after the day, then at least one
+# whitespace character ("july 29,1990" is not a date); month names take no trailing ".".
+_DMY_HEAD = re.compile(rf"\b{_DAY_OR_MONTH}{_SEP_DMY}{_DAY_OR_MONTH}{_SEP_DMY}\Z")
+_MDY_HEAD = re.compile(rf"\b({_MONTH_ALT})\s+{_DAY_OR_MONTH},?\s+\Z")
+_DMONY_HEAD = re.compile(rf"\b{_DAY_OR_MONTH}\s+({_MONTH_ALT}),?\s+\Z")
+# Longer than the longest head in normalised text (whitespace runs are single spaces):
+# "september 30, " is 14 characters, "30 / 12 / " is 10.
+_HEAD_WINDOW = 20
+
+
+def _add_date(found: set[str], year: str, month: str | int, day: str) -> None:
+    # No calendar check (check 2): "1990-13-45" is extracted as it is written, and can
+    # never equal the date of a real value.
+    found.add(f"{int(year):04d}-{int(month):02d}-{int(day):02d}")
+
+
+def _dates_in_normalized(norm: str) -> set[str]:
+    """Dates in an already ordinal-dropped and normalised string.
+
+    Every form contains a year 19xx/20xx that is a whole word, so the scan looks for years and
+    then tries each form around them (much faster than four whole-text regex scans). It finds
+    the same dates as `re.finditer` per form: two matches of one form can never overlap.
+    """
+    found: set[str] = set()
+    for year_match in _YEAR.finditer(norm):
+        start, end = year_match.span()
+        year = year_match.group()
+        tail = _YMD_TAIL.match(norm, end)
+        if tail:
+            _add_date(found, year, tail.group(1), tail.group(2))
+        window = max(0, start - _HEAD_WINDOW)
+        head = _DMY_HEAD.search(norm, window, start)
+        if head:
+            _add_date(found, year, head.group(2), head.group(1))
+        head = _MDY_HEAD.search(norm, window, start)
+        if head:
+            _add_date(found, year, _MONTHS[head.group(1)], head.group(2))
+        head = _DMONY_HEAD.search(norm, window, start)
+        if head:
+            _add_date(found, year, _MONTHS[head.group(2)], head.group(1))
+    return found
+
+
+def _date_form(text: str, norm: str) -> str:
+    """The text with ordinal suffixes dropped, then normalised (`norm` is reused if none)."""
+    dropped, count = _ORDINAL.subn(r"\1", text)
+    return norm if count == 0 else normalize_text(dropped)
+
+
+def extract_dates(text: str) -> set[str]:
+    """Return the dates written in `text` as zero-padded `YYYY-MM-DD` strings (the paper's check 2).
+
+    Ordinal suffixes are dropped first, then the text is normalised as in check 1. Forms, each
+    between word boundaries: Y-M-D (separator "-", "/", "." or whitespace), D-M-Y (separator
+    "-", "/", "."), both with optional whitespace around each separator; "Month D, YYYY" and
+    "D Month YYYY" with an optional comma followed by whitespace (full month names, 3-letter
+    abbreviations, "sept"; any case). Years 1900-2099; month and day are 1-2 digits and are not
+    checked against the calendar.
+    """
+    return _dates_in_normalized(_date_form(text, normalize_text(text)))
+
+
+# --- checks 3-5: digits, currency, compact form ---------------------------------------------
+
+# UTF-8 bytes to delete so that only ASCII digits and (whole) non-ASCII characters remain.
+_NOT_DIGIT_CANDIDATE = bytes(b for b in range(128) if not 48 <= b <= 57)
+# Every byte outside [a-z0-9] becomes a space (bytes of non-ASCII characters included).
+_ALNUM_ONLY = bytes(b if 48 <= b <= 57 or 97 <= b <= 122 else 32 for b in range(256))
+_CURRENCY_SUBSTRINGS = ("chf", "usd", "eur", "gbp", "$", "\u20ac", "\u00a3")
+# Reading: the value "names" a currency when a code is a whole word, i.e. not touching another
+# letter ("chf9781" names CHF, "europe" does not); the text side is a plain substring test.
+_CURRENCY_NAME = re.compile(r"(?<![^\W\d_])(?:chf|usd|eur|gbp)(?![^\W\d_])|[$\u20ac\u00a3]")
+
+
+def _digits_only(text: str) -> str:
+    """Keep the characters for which `str.isdigit()` is true."""
+    kept = text.encode("utf-8", "surrogatepass").translate(None, _NOT_DIGIT_CANDIDATE)
+    candidates = kept.decode("utf-8", "surrogatepass")
+    return candidates if candidates.isascii() else "".join(filter(str.isdigit, candidates))
+
+
+def _alnum_runs(text: str) -> list[str]:
+    """The maximal runs of `[a-z0-9]` in `text`, in order."""
+    return text.encode("utf-8", "surrogatepass").translate(_ALNUM_ONLY).decode("ascii").split()
+
+
+def _text_names_currency(norm_text: str) -> bool:
+    return any(code in norm_text for code in _CURRENCY_SUBSTRINGS)
+
+
+# --- check 6: flexible pattern (polar_inspect/detectors/flexible.py) ---------------------------
+
+# --- check 7: ordered token coverage --------------------------------------------------------
+
+_MIN_TOKEN_LENGTH = 4
+_MIN_VALUE_TOKENS = 4
+
+
+def _covered(value_tokens: list[str], text_tokens: tuple[str, ...]) -> bool:
+    """Greedy in-order token match with the paper's count and span thresholds."""
+    n = len(value_tokens)
+    if n < _MIN_VALUE_TOKENS:
+        return False
+    matched: list[int] = []
+    cursor = 0
+    for token in value_tokens:
+        try:
+            position = text_tokens.index(token, cursor)
+        except ValueError:
+            break  # the cursor is now at the end: every later token is unmatched too
+        matched.append(position)
+        cursor = position + 1
+    need = -(-3 * n // 4)  # ceil(0.75 n) in integers
+    # max(4n, n + 4) equals 4n for every n >= 4; kept as the paper writes it.
+    max_span = max(4 * n, n + 4)
+    return any(
+        matched[i + need - 1] - matched[i] + 1 <= max_span for i in range(len(matched) - need + 1)
+    )
+
+
+# --- the index --------------------------------------------------------------------------------
+
+
+class TextIndex:
+    """Every form of one text that the seven checks need, computed once.
+
+    Build it once per transcript, then call `contains` (or `matching_check`) per value.
+    """
+
+    __slots__ = (
+        "text",
+        "normalized",
+        "dates",
+        "digits",
+        "has_currency",
+        "compact",
+        "tokens",
+        "_flex_text",
+        "_flex_runs",
+    )
+
+    def __init__(self, text: str) -> None:
+        if not isinstance(text, str):
+            raise TypeError(f"TextIndex needs a str text, got {type(text).__name__}")
+        self.text = text
+        self.normalized = normalize_text(text)
+        self.dates = frozenset(_dates_in_normalized(_date_form(text, self.normalized)))
+        self.digits = _digits_only(text)
+        self.has_currency = _text_names_currency(self.normalized)
+        # Runs of [a-z0-9] are the same in the normalised and the lowercased text.
+        runs = _alnum_runs(self.normalized)
+        self.compact = "".join(runs)
+        self.tokens = tuple(run for run in runs if len(run) >= _MIN_TOKEN_LENGTH)
+        # Necessary condition for check 6: the value's word runs, concatenated, occur in the
+        # normalised text once every separator character is deleted.
+        self._flex_text = drop_flex_separators(self.normalized)
+        self._flex_runs: list[int] | None = None  # built on first need by check 6
+
+    def contains(self, value: str) -> bool:
+        """True if `value` is found in the text by any of the seven checks.
+
+        An empty or whitespace-only value is never found (the checks would find it everywhere).
+        """
+        return self.matching_check(value) is not None
+
+    def matching_check(self, value: str) -> MatchCheck | None:
+        """The first check, in the paper's order, that finds `value`, or None.
+
+        The verdict does not depend on the order (the paper accepts a value when any check
+        succeeds); the order decides which check is reported and how much work is done.
+        """
+        if not isinstance(value, str):
+            raise TypeError(f"value must be a str, got {type(value).__name__}")
+        if not value.strip():
+            return None
+        value_norm = normalize_text(value)
+        if value_norm in self.normalized:
+            return "substring"
+
+        value_dates = _dates_in_normalized(_date_form(value, value_norm))
+        if not value_dates.isdisjoint(self.dates):
+            return "date"
+
+        # Reading: the money check gates only itself; when its currency test fails the value
+        # still goes on to checks 4-7 (so "CHF 9'781" is found in "9781 francs" by check 5).
+        value_digits = _digits_only(value)
+        if (
+            len(value_digits) >= 3
+            and not value_dates
+            and (self.has_currency or not _CURRENCY_NAME.search(value_norm))
+            and value_digits in self.digits
+        ):
+            return "money"
+
+        value_runs = _alnum_runs(value_norm)
+        value_compact = "".join(value_runs)
+        if len(value_compact) >= 4 and value_compact in self.compact:
+            return "compact_id"
+
+        if len(value_digits) >= 4 and value_digits in self.digits:
+            return "digits"
+
+        if self._flexible_match(value):
+            return "flexible_pattern"
+
+        value_tokens = [run for run in value_runs if len(run) >= _MIN_TOKEN_LENGTH]
+        if _covered(value_tokens, self.tokens):
+            return "token_coverage"
+        return None
+
+    def _flexible_match(self, value: str) -> bool:
+        return flexible_found(value, self._flex_text, self._flex_breaks)
+
+    def _flex_breaks(self) -> list[int]:
+        if self._flex_runs is None:
+            self._flex_runs = flex_breaks(self.normalized)
+        return self._flex_runs
+
+
+_last_index: TextIndex | None = None
+
+
+def contains_value(text: str, value: str) -> bool:
+    """True if `value` is found in `text` by the paper's matcher (`TextIndex(text).contains`).
+
+    Each call on a new text builds a `TextIndex`, which costs time linear in the text (about
+    0.3 s for a 1 MB reply): to score many values against one text, build a `TextIndex` once
+    and call its `contains`. The index of the most recent text is kept, so repeated calls with
+    the same text (the common pattern: one transcript, many values) build it only once.
+    """
+    global _last_index
+    index = _last_index
+    if index is None or (index.text is not text and index.text != text):
+        index = TextIndex(text)
+        _last_index = index
+    return index.contains(value)

@@ -1,0 +1,159 @@
+"""Dates in a folded text, for the strict detector: complete dates and fragments.
+
+Numeric forms (ISO, day- or month-first with any of `-/.`), month names in English, German,
+French and Italian, ordinal words ("third of November"), and the fragments month+year,
+day+month and a year on its own. Works on text folded by `textforms.fold`.
+"""
+
+from __future__ import annotations
+
+import re
+from calendar import monthrange
+from dataclasses import dataclass
+from datetime import date
+
+from polar_inspect.detectors.lexicon import ORDINALS
+
+_MONTH_WORDS: dict[str, int] = {}
+for _number, _names in enumerate(
+    (
+        "january jan januar janner janvier janv gennaio genn",
+        "february feb februar fevrier fevr febbraio",
+        "march mar marz maerz mars marzo",
+        "april apr avril aprile",
+        "may mai maggio",
+        "june jun juni juin giugno",
+        "july jul juli juillet juil luglio",
+        "august aug aout agosto",
+        "september sep sept septembre settembre",
+        "october oct oktober okt octobre ottobre",
+        "november nov novembre",
+        "december dec dezember dez decembre dicembre",
+    ),
+    start=1,
+):
+    for _name in _names.split():
+        _MONTH_WORDS[_name] = _number
+_MONTH = "(" + "|".join(sorted(_MONTH_WORDS, key=len, reverse=True)) + r")\b\.?"
+_ORDINAL_WORDS = {w: i for i, w in enumerate(ORDINALS, start=1)} | {
+    "premier": 1,
+    "primo": 1,
+    "erster": 1,
+    "ersten": 1,
+}
+_DAY = (
+    r"(\d{1,2}|"
+    + "|".join(sorted(_ORDINAL_WORDS, key=len, reverse=True))
+    + r")(?:st|nd|rd|th|er|re|e|o|°)?\.?"
+)
+_YEAR = r"((?:19|20)\d{2})(?!\d)"
+_OF = r"(?:\s*(?:of|de|di|del|du)\s+|\s*)"
+_DATE_FORMS = (
+    ("ymd", re.compile(r"(?<!\d)((?:19|20)\d{2})\s?[-/.]\s?(\d{1,2})\s?[-/.]\s?(\d{1,2})(?!\d)")),
+    (
+        "num",
+        re.compile(r"(?<![\d.])(\d{1,2})\s?([-/.])\s?(\d{1,2})\s?\2\s?((?:19|20)?\d{2})(?!\d)"),
+    ),
+    ("dmy", re.compile(rf"\b{_DAY}{_OF}{_MONTH}\s*,?\s*{_YEAR}")),
+    ("mdy", re.compile(rf"\b{_MONTH}\s*(?:the\s+)?{_DAY}\s*,?\s*{_YEAR}")),
+    ("my", re.compile(rf"\b{_MONTH}\s*,?\s*{_YEAR}")),
+    ("dm", re.compile(rf"\b{_DAY}{_OF}{_MONTH}(?!\s*,?\s*(?:19|20)\d\d)")),
+    ("md", re.compile(rf"\b{_MONTH}\s*{_DAY}\b(?!\s*,?\s*(?:19|20)\d\d)")),
+)
+_YEAR_ALONE = re.compile(r"(?<![\d.\-/])((?:19|20)\d{2})(?![\d\-/])")
+
+
+@dataclass(frozen=True)
+class DateMention:
+    """A date or a date fragment found in a folded text."""
+
+    year: int | None
+    month: int | None
+    day: int | None
+    start: int
+    end: int
+
+    @property
+    def complete(self) -> bool:
+        """Year, month and day are all known."""
+        return None not in (self.year, self.month, self.day)
+
+
+def _day(text: str) -> int:
+    return int(text) if text.isdigit() else _ORDINAL_WORDS.get(text, 0)
+
+
+def _valid(year: int, month: int, day: int) -> bool:
+    return 1 <= month <= 12 and 1 <= day <= monthrange(year, month)[1]
+
+
+def _full_year(text: str) -> list[int]:
+    if len(text) == 4:
+        return [int(text)]
+    return [1900 + int(text), 2000 + int(text)]
+
+
+def dates_in(folded_text: str) -> list[DateMention]:
+    """Complete dates and fragments (month+year, day+month, year) in a folded text.
+
+    Numeric D/M/Y forms are read both day-first and month-first (the reader may know which);
+    month names in English, German, French and Italian; ordinal words ("third of November").
+    """
+    found: list[DateMention] = []
+    covered: list[tuple[int, int]] = []
+    for kind, pattern in _DATE_FORMS:
+        for m in pattern.finditer(folded_text):
+            start, end = m.span()
+            if any(s <= start < e or s < end <= e for s, e in covered):
+                continue
+            mentions = _read(kind, m)
+            if mentions:
+                covered.append((start, end))
+                found.extend(DateMention(y, mo, d, start, end) for y, mo, d in mentions)
+    for m in _YEAR_ALONE.finditer(folded_text):
+        start, end = m.span()
+        if not any(s <= start < e for s, e in covered):
+            found.append(DateMention(int(m.group(1)), None, None, start, end))
+    return found
+
+
+def _read(kind: str, m: re.Match[str]) -> list[tuple[int | None, int | None, int | None]]:
+    g = m.groups()
+    out: list[tuple[int | None, int | None, int | None]] = []
+    if kind == "ymd":
+        y, mo, d = int(g[0]), int(g[1]), int(g[2])
+        if _valid(y, mo, d):
+            out.append((y, mo, d))
+    elif kind == "num":
+        a, b = int(g[0]), int(g[2])
+        for y in _full_year(g[3]):
+            for d, mo in ((a, b), (b, a)):
+                if _valid(y, mo, d) and (y, mo, d) not in out:
+                    out.append((y, mo, d))
+    elif kind == "dmy":
+        d, mo, y = _day(g[0]), _MONTH_WORDS[g[1]], int(g[2])
+        if _valid(y, mo, d):
+            out.append((y, mo, d))
+    elif kind == "mdy":
+        mo, d, y = _MONTH_WORDS[g[0]], _day(g[1]), int(g[2])
+        if _valid(y, mo, d):
+            out.append((y, mo, d))
+    elif kind == "my":
+        out.append((int(g[1]), _MONTH_WORDS[g[0]], None))
+    elif kind == "dm":
+        d, mo = _day(g[0]), _MONTH_WORDS[g[1]]
+        if _valid(2000, mo, d):
+            out.append((None, mo, d))
+    elif kind == "md":
+        mo, d = _MONTH_WORDS[g[0]], _day(g[1])
+        if _valid(2000, mo, d):
+            out.append((None, mo, d))
+    return out
+
+
+def as_date(mention: DateMention) -> date | None:
+    """The mention as a `datetime.date` when complete."""
+    if mention.complete:
+        assert mention.year and mention.month and mention.day
+        return date(mention.year, mention.month, mention.day)
+    return None

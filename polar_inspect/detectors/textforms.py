@@ -1,0 +1,267 @@
+"""Text forms for the strict detector: Unicode folding, tokens, company names, numbers.
+
+Everything here is language data and pure functions over one text; the detector
+(`strict.py`) combines them, with the dates of `textdates.py`. Folding keeps a map back to the
+original text so that a finding can quote the span the reader saw.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from bisect import bisect_right
+from dataclasses import dataclass
+from functools import lru_cache
+
+from polar_inspect.detectors.lexicon import LEGAL_FORM_JOINERS, LEGAL_FORMS, STOPWORDS
+
+# --- folding ---------------------------------------------------------------------------------
+
+_NON_ASCII = re.compile(r"[^\x00-\x7f]+")
+_APOSTROPHES = {"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u00b4": "'", "`": "'"}
+
+
+@lru_cache(maxsize=4096)
+def _fold_char(char: str) -> str:
+    if char in _APOSTROPHES:
+        return _APOSTROPHES[char]
+    if char.isspace():
+        return " "
+    if char in "\u2010\u2011\u2012\u2013\u2014\u2212":
+        return "-"
+    decomposed = unicodedata.normalize("NFKD", char)
+    kept = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return kept.casefold()
+
+
+@dataclass(frozen=True)
+class Folded:
+    """A case-folded, accent-free, NFKC-compatible form of a text, with a map to the original.
+
+    `segments` lists (folded_start, original_start) at every point where lengths diverge.
+    """
+
+    original: str
+    text: str
+    segments: tuple[tuple[int, int], ...]
+
+    def to_original(self, start: int, end: int) -> tuple[int, int]:
+        """Map a folded span back to a span of the original text."""
+        return self._map(start), self._map(end)
+
+    def _map(self, position: int) -> int:
+        if not self.segments:
+            return position
+        index = bisect_right(self.segments, (position, 1 << 62)) - 1
+        if index < 0:
+            return position
+        folded_at, original_at = self.segments[index]
+        return min(original_at + (position - folded_at), len(self.original))
+
+
+@lru_cache(maxsize=512)
+def fold(text: str) -> Folded:
+    """Fold `text`: NFKD, combining marks dropped, casefolded, dashes/apostrophes unified.
+
+    ASCII text is only lowercased (same length, no map needed). Decomposed and composed
+    spellings of a name ("Zoe" + U+0301 and "Zoé") fold to the same string.
+    """
+    if text.isascii():
+        return Folded(text, text.lower(), ())
+    parts: list[str] = []
+    segments: list[tuple[int, int]] = []
+    folded_len = 0
+    cursor = 0
+    for match in _NON_ASCII.finditer(text):
+        start, end = match.span()
+        ascii_part = text[cursor:start].lower()
+        parts.append(ascii_part)
+        folded_len += len(ascii_part)
+        for offset, char in enumerate(match.group()):
+            segments.append((folded_len, start + offset))
+            piece = _fold_char(char)
+            parts.append(piece)
+            folded_len += len(piece)
+        segments.append((folded_len, end))
+        cursor = end
+    parts.append(text[cursor:].lower())
+    return Folded(text, "".join(parts), tuple(segments))
+
+
+# --- tokens ------------------------------------------------------------------------------------
+
+TOKEN = re.compile(r"[^\W_]+")
+
+
+def tokens(text: str) -> list[tuple[str, int, int]]:
+    """Alphanumeric tokens of an already folded text, with their spans."""
+    return [(m.group(), m.start(), m.end()) for m in TOKEN.finditer(text)]
+
+
+# --- company names ---------------------------------------------------------------------------
+
+#: A company name without its legal form is distinctive enough to match on its own when it keeps
+#: two content words ("Hoffmann Gartenbau") or one of at least this many letters ("Syngenta").
+DISTINCTIVE_SINGLE_WORD = 8
+
+
+def without_legal_form(folded_tokens: list[str]) -> list[str]:
+    """The tokens of a company name with its trailing legal forms removed ("Meier und Co. AG"
+    -> ["meier"]); the tokens unchanged when the name has no legal form or nothing else."""
+    core = list(folded_tokens)
+    while len(core) > 1:
+        for n in (4, 3, 2, 1):
+            if len(core) > n and "".join(core[-n:]) in LEGAL_FORMS:
+                core = core[:-n]
+                while len(core) > 1 and core[-1] in LEGAL_FORM_JOINERS:
+                    core = core[:-1]
+                break
+        else:
+            break
+    return core
+
+
+def distinctive_name(folded_tokens: list[str]) -> bool:
+    """Whether a name (without its legal form) is unlikely to be written by coincidence: two
+    content words (six letters or more in all), or one word of `DISTINCTIVE_SINGLE_WORD` letters
+    or more ("Syngenta"; "Lindt" is not)."""
+    content = [t for t in folded_tokens if t not in STOPWORDS and not t.isdigit()]
+    if len(content) >= 2:
+        return sum(len(t) for t in content) >= 6  # "K & M AG" keeps too little
+    return len(content) == 1 and len(content[0]) >= DISTINCTIVE_SINGLE_WORD
+
+
+# --- spelled-out numbers ------------------------------------------------------------------------
+
+_UNITS = {
+    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13,
+    "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18,
+    "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fourty": 40, "fifty": 50,
+    "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90,
+    # German, French, Italian small numbers (single words only)
+    "eins": 1, "zwei": 2, "drei": 3, "vier": 4, "funf": 5, "sechs": 6,
+    "sieben": 7, "acht": 8, "neun": 9, "zehn": 10, "zwolf": 12,
+    "deux": 2, "trois": 3, "quatre": 4, "cinq": 5, "huit": 8, "neuf": 9,
+    "dix": 10, "douze": 12, "uno": 1, "quattro": 4, "cinque": 5,
+    "sette": 7, "nove": 9, "dieci": 10, "dodici": 12,
+}  # fmt: skip
+_SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000}
+_POINT = {"point", "komma", "virgule", "virgola"}
+_NUMBER_WORD = re.compile(
+    r"\b(?:"
+    + "|".join(sorted([*_UNITS, *_SCALES, *_POINT, "and"], key=len, reverse=True))
+    + r")\b(?:[\s-]+\b(?:"
+    + "|".join(sorted([*_UNITS, *_SCALES, *_POINT, "and"], key=len, reverse=True))
+    + r")\b)*"
+)
+
+
+def _words_to_numbers(words: list[str]) -> list[str]:
+    """Turn a run of number words into digit strings ("forty two thousand" -> ["42000"]).
+
+    A unit directly after a unit or a teen ("seven seven") starts a new number, so spelled
+    digit sequences become separate digits. "point" introduces decimals digit by digit.
+    """
+    out: list[str] = []
+    total, current, seen, last_unit = 0, 0, False, -1
+    decimals: list[str] | None = None
+
+    def flush() -> None:
+        nonlocal total, current, seen, decimals, last_unit
+        if seen:
+            number = str(total + current)
+            if decimals:
+                number += "." + "".join(decimals)
+            out.append(number)
+        total, current, seen, decimals, last_unit = 0, 0, False, None, -1
+
+    for word in words:
+        if word == "and":
+            continue
+        if word in _POINT:
+            if seen and decimals is None:
+                decimals = []
+            continue
+        if decimals is not None:
+            if word in _UNITS and _UNITS[word] < 10:
+                decimals.append(str(_UNITS[word]))
+                continue
+            flush()
+        if word in _UNITS:
+            unit = _UNITS[word]
+            if last_unit >= 0 and (last_unit < 20 or unit >= 10 or last_unit % 10):
+                flush()
+            current += unit
+            last_unit = unit
+            seen = True
+        elif word in _SCALES:
+            scale = _SCALES[word]
+            current = max(current, 1) * scale if scale == 100 else current
+            if scale > 100:
+                total += max(current, 1) * scale
+                current = 0
+            last_unit = -1
+            seen = True
+    flush()
+    return out
+
+
+_SCALED = re.compile(
+    r"(?<![\w.,])(\d+(?:[.,]\d+)?)\s?(k|thousand|tausend|mille|mila|m|mio|million|millions|"
+    r"millionen|milioni)\b"
+)
+_SCALE_OF = {"k": 1000, "thousand": 1000, "tausend": 1000, "mille": 1000, "mila": 1000}
+
+
+def _scaled(match: re.Match[str]) -> str:
+    number = float(match.group(1).replace(",", "."))
+    value = number * _SCALE_OF.get(match.group(2), 1_000_000)
+    return str(int(value)) if value == int(value) else str(value)
+
+
+def numbers_as_digits(folded_text: str) -> str:
+    """The folded text with spelled-out numbers replaced by digits ("four point eight" -> 4.8,
+    "85k" -> 85000). Returns the text unchanged (same object) when there is nothing to do.
+    """
+    if _SCALED.search(folded_text):
+        folded_text = _SCALED.sub(_scaled, folded_text)
+    if not _NUMBER_WORD.search(folded_text):
+        return folded_text
+
+    def replace(match: re.Match[str]) -> str:
+        words = re.split(r"[\s-]+", match.group())
+        if all(w == "and" for w in words):
+            return match.group()
+        return " ".join(_words_to_numbers(words)) or match.group()
+
+    return _NUMBER_WORD.sub(replace, folded_text)
+
+
+# --- numbers -----------------------------------------------------------------------------------
+
+_NUMBER = re.compile(
+    r"(?<![\w.,'])(\d{1,3}(?:(?:[ '\u00a0\u202f]|,|\.)\d{3})+|\d+)(?:[.,](\d+))?(?![\d])"
+)
+
+
+def numbers_in(folded_text: str) -> list[tuple[float, int, int]]:
+    """Numbers written in a folded text, with spans: thousands marks ' , . space; decimals . ,.
+
+    An ambiguous "42.300" yields both 42300 and 42.3.
+    """
+    found: list[tuple[float, int, int]] = []
+    for match in _NUMBER.finditer(folded_text):
+        whole, frac = match.group(1), match.group(2)
+        start, end = match.span()
+        digits = re.sub(r"\D", "", whole)
+        if frac is not None:
+            found.append((float(f"{digits}.{frac}"), start, end))
+            if len(frac) == 3:
+                found.append((float(digits + frac), start, end))
+        else:
+            found.append((float(digits), start, end))
+            marks = re.sub(r"\d", "", whole)
+            if marks and set(marks) <= {".", ","} and len(marks) == 1:
+                found.append((float(whole.replace(",", ".")), start, end))
+    return found

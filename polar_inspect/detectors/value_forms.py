@@ -1,0 +1,183 @@
+"""The strict detector's value side: what kind a value is, and the forms to look for.
+
+`value_form(value, field)` prepares a value once (a date, a phone number, an e-mail address,
+an amount, an organisation, a person's name, a free-text value, or plain) with every written
+form the finders of `strict_rules.py` look for; `strict.py` runs them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Literal
+
+from polar_inspect.detectors import textdates as td
+from polar_inspect.detectors import textforms as tf
+from polar_inspect.detectors.lexicon import STOPWORDS
+from polar_inspect.detectors.strict_text import TextView, form_offset, stem
+
+ValueKind = Literal["date", "phone", "email", "money", "number", "org", "name", "free", "plain"]
+
+
+_EMAIL = re.compile(r"^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$")
+_PHONE = re.compile(r"^\+?[\d\s\-().\/]{7,}$")
+_CURRENCY = re.compile(
+    r"(?<![^\W\d_])(?:chf|sfr|fr|eur|euro|euros|usd|gbp|francs?|franken|franchi|dollars?|"
+    r"pounds?)(?![^\W\d_])|[$\u20ac\u00a3]"
+)
+_NUMBER_VALUE = re.compile(r"^[+-]?\d+(?:[.,]\d+)?\s*%?$")
+_NAME_PARTICLES = frozenset(
+    ["de", "da", "di", "del", "della", "van", "von", "der", "den", "le", "la", "du", "dos", "zu"]
+)
+
+
+def _edge_free(text: str, index: int, edge: str) -> bool:
+    """No character of the value's edge class (letter or digit) at `index` of `text`."""
+    if index < 0 or index >= len(text):
+        return True
+    neighbour = text[index]
+    if edge.isdigit():
+        return not neighbour.isdigit()
+    if edge.isalpha():
+        return not neighbour.isalpha()
+    return True
+
+
+@dataclass
+class ValueForm:
+    """One value prepared once: its kind and the forms the detector looks for."""
+
+    value: str
+    kind: ValueKind
+    folded: str
+    compacts: list[str]
+    tokens: list[str]
+    date: tuple[int, int, int] | None = None
+    amount: float | None = None
+    digits: str = ""
+    content_stems: list[str] = field(default_factory=list)
+    core: list[str] = field(default_factory=list)  # an "org" value's tokens without legal form
+
+    def find_verbatim(
+        self, view: TextView, which: str, text: str | None = None
+    ) -> tuple[int, int] | None:
+        """Span of the value (or of `text`, a folded part of it) written as is in one form of
+        the view: any whitespace run between its parts, no letter (digit) glued to a
+        leading/trailing letter (digit)."""
+        needle = " ".join((self.folded if text is None else text).split())
+        if not needle:
+            return None
+        squeezed = view.squeezed(which)
+        start = squeezed.find(needle)
+        while start >= 0:
+            end = start + len(needle)
+            if _edge_free(squeezed, start - 1, needle[0]) and _edge_free(squeezed, end, needle[-1]):
+                offsets = view.squeeze_points(which)
+                return form_offset(offsets, start), form_offset(offsets, end - 1) + 1
+            start = squeezed.find(needle, start + 1)
+        return None
+
+
+#: Country codes assumed for a phone value stored in national form ("077 412 63 58" has no
+#: country code): Switzerland first, then Liechtenstein and the neighbouring countries.
+HOME_COUNTRY_CODES: tuple[str, ...] = ("41", "423", "49", "43", "33", "39")
+
+
+def _phone_splits(value: str, digits: str) -> list[tuple[str, str]]:
+    """(country code, subscriber number without trunk 0) readings of a phone value.
+
+    International values ("+41 77 ...", "0041 77 ...", "+41 (0)77 ...") are split after one,
+    two or three digits (the code's length is not written); national values (a single leading
+    0 and 8 to 11 more digits) are read with each of `HOME_COUNTRY_CODES`.
+    """
+    if value.startswith("+") or value.startswith("00"):
+        international = digits[2:] if value.startswith("00") else digits
+        splits = []
+        for cc in (1, 2, 3):
+            rest = international[cc:]
+            if len(rest) >= 6:
+                splits.append((international[:cc], rest[1:] if rest.startswith("0") else rest))
+        return splits
+    if digits.startswith("0") and not digits.startswith("00") and 9 <= len(digits) <= 12:
+        return [(cc, digits[1:]) for cc in HOME_COUNTRY_CODES]
+    return []
+
+
+def _phone_compacts(value: str, digits: str) -> list[str]:
+    """Every written form of a phone value, the same set whichever form the value is stored
+    in: national (0 + subscriber), international (+CC, 00CC, with or without "(0)")."""
+    alternatives = [digits]
+    stripped = value.strip()
+    for cc, subscriber in _phone_splits(stripped, digits):
+        alternatives += [
+            "0" + subscriber,
+            cc + subscriber,
+            "00" + cc + subscriber,
+            cc + "0" + subscriber,
+            "00" + cc + "0" + subscriber,
+        ]
+    return list(dict.fromkeys(alternatives))
+
+
+#: Words of a field name that make its value a person's or an organisation's name.
+_NAME_FIELD_WORDS = frozenset(
+    ["name", "surname", "firstname", "lastname", "fullname", "givenname", "familyname", "forename"]
+)
+
+
+def is_name_field(field_name: str) -> bool:
+    """Whether a field holds a name: one of its words ("customer_name", "firstName", "name2")
+    is a name word; "internal_hostname" or "username" is not."""
+    spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", field_name)
+    return any(word in _NAME_FIELD_WORDS for word in re.split(r"[^a-z]+", spaced.lower()))
+
+
+def _is_name(value: str, tokens: list[str], field_name: str | None) -> bool:
+    if field_name and is_name_field(field_name):
+        return True
+    words = value.split()
+    if not 2 <= len(words) <= 4 or any(ch.isdigit() for ch in value):
+        return False
+    return all(w[:1].isupper() or w.lower() in _NAME_PARTICLES for w in words) and all(
+        t.isalpha() for t in tokens
+    )
+
+
+@lru_cache(maxsize=4096)
+def value_form(value: str, field_name: str | None = None) -> ValueForm:
+    """Prepare `value` (and optionally its field name, a hint for names) for detection."""
+    folded = tf.fold(value).text.strip()
+    toks = [t for t, _, _ in tf.tokens(folded)]
+    compact = "".join(toks)
+    digits = re.sub(r"\D", "", folded)
+    form = ValueForm(value, "plain", folded, [compact] if compact else [], toks)
+    # a complete date always has digits (its year): a value without any is no date
+    dates = [d for d in td.dates_in(folded) if d.complete] if digits else []
+    date_chars = sum(e - s for d in dates for s, e in [(d.start, d.end)])
+    content_tokens = [t for t in toks if t not in STOPWORDS]
+    content = [stem(t) for t in content_tokens]
+    form.content_stems = list(dict.fromkeys(content))
+    form.digits = digits
+    if dates and date_chars >= 0.7 * len(folded):
+        d = dates[0]
+        assert d.year and d.month and d.day
+        form.kind, form.date = "date", (d.year, d.month, d.day)
+    elif _EMAIL.match(folded):
+        form.kind = "email"
+    elif _PHONE.match(folded) and len(digits) >= 7:
+        form.kind = "phone"
+        form.compacts = _phone_compacts(folded, digits)
+    elif _CURRENCY.search(folded) and digits:
+        numbers = tf.numbers_in(folded)
+        if numbers:
+            form.kind, form.amount = "money", numbers[0][0]
+    elif _NUMBER_VALUE.match(folded):
+        form.kind, form.amount = "number", float(folded.rstrip("% ").replace(",", "."))
+    elif (core := tf.without_legal_form(toks)) != toks and any(t.isalpha() for t in core):
+        form.kind, form.core = "org", core
+    elif _is_name(value, toks, field_name):
+        form.kind = "name"
+    elif len(form.content_stems) >= 3 and sum(t.isalpha() for t in content_tokens) >= 2:
+        form.kind = "free"
+    return form

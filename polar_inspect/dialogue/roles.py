@@ -1,0 +1,74 @@
+"""Model roles: which are bound, and the check that the ones a run needs are, before any call.
+
+Roles are bound only once the eval runs (`--model-role attacker=...`), so the check runs at the
+start of every sample, before its first model call: a run that needs an attacker or a judge and
+has none fails every sample at once with one message saying what to bind, and no tokens are
+spent. A role that is bound but that the run does not use (an attacker model with
+`-T attacker=scripted`, a judge without `-T judge=true`) is announced in the transcript.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from inspect_ai.log import transcript
+from inspect_ai.model import Model, get_model, model_roles
+
+from polar_inspect.attackers import ATTACKER_ROLE
+from polar_inspect.errors import UserInputError
+from polar_inspect.run.setup import JUDGE_ROLE, RunSetup
+
+logger = logging.getLogger(__name__)
+
+
+class RoleNotBoundError(UserInputError):
+    """The run needs a model on a role (the attacker, the judge) and none is bound."""
+
+
+def bound_role(role: str) -> Model | None:
+    """The model bound to `role`, or None (a role bound to a list: its first model)."""
+    bound = model_roles().get(role)
+    if isinstance(bound, list):
+        return bound[0] if bound else None
+    return bound
+
+
+def check_roles(setup: RunSetup) -> dict[str, Model]:
+    """The bound roles; RoleNotBoundError when one the run needs is missing or misbound."""
+    bound: dict[str, Model] = {}
+    for role in model_roles():
+        model = bound_role(role)
+        if model is not None:
+            bound[role] = model
+    for role, why in setup.required_roles().items():
+        if role not in bound:
+            raise RoleNotBoundError(
+                f"{why} needs a model on the {role!r} role: add --model-role "
+                f"{role}=<provider/model> (offline: polar/{_offline_stand_in(role)}), or leave "
+                f"out {why}"
+            )
+    judge = bound.get(JUDGE_ROLE)
+    needs_judge = JUDGE_ROLE in setup.required_roles()
+    if needs_judge and judge is not None and str(judge) == str(get_model()):
+        raise RoleNotBoundError(
+            f"the judge role is bound to the evaluated model ({judge}); bind another model "
+            "with --model-role judge=<provider/model>"
+        )
+    _announce_unused(setup, bound)
+    return bound
+
+
+def _announce_unused(setup: RunSetup, bound: dict[str, Model]) -> None:
+    unused = []
+    if ATTACKER_ROLE in bound and not setup.attacker.calls_model:
+        unused.append(f"attacker (-T attacker={setup.config.attacker} calls no model)")
+    if JUDGE_ROLE in bound and not setup.config.judge:
+        unused.append("judge (add -T judge=true to score with it)")
+    if unused:
+        transcript().info(
+            {"unused model roles": unused}, source="polar_inspect: bound but not used"
+        )
+
+
+def _offline_stand_in(role: str) -> str:
+    return {ATTACKER_ROLE: "adaptive-attacker", "judge": "scripted-judge"}.get(role, role)

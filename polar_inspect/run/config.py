@@ -1,0 +1,179 @@
+"""The run configuration: every `-T` parameter validated once, into one typed, frozen model.
+
+`PolarConfig.from_task_args` is the only place task parameters are checked. The task builder
+calls it first; everything after (the templates, the defense stack, the attacker, the solver and
+the scorers) is built from the resulting config and never re-reads a parameter. An attacker's
+own options (`attack_budget`, `attacker_messages`, ...) are validated by that attacker's options
+model (`Attacker.Options`); an option of another attacker is refused by name, and so is a
+parameter that no task and no attacker takes (`-T defence=guard` is an error, not a warning).
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Mapping, Sequence
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
+
+from polar_inspect.attackers import ATTACKERS, DEFAULT_ATTACKER, Attacker
+from polar_inspect.axes import ATTACK_TYPES, POLICY_TYPES, attack_code, policy_code
+from polar_inspect.defenses.registry import DefenseSpec, parse_defense
+from polar_inspect.params import (
+    Flag,
+    Fraction,
+    Names,
+    ParameterError,
+    PositiveWhole,
+    TemplatePath,
+    shown,
+    split_names,
+)
+from polar_inspect.plugins import PluginError
+
+TruncatedPolicy = Literal["score", "fail"]
+
+
+def _codes(kind: str, names: Mapping[str, str], to_code: Any) -> Any:
+    def check(value: object) -> tuple[str, ...]:
+        parsed = split_names(value)  # the same splitting as every selection
+        if parsed is None:
+            return tuple(names)
+        codes: list[str] = []
+        unknown: list[str] = []
+        for item in parsed:
+            code = to_code(item)
+            (codes if code is not None else unknown).append(code if code is not None else item)
+        if unknown:
+            valid = ", ".join(f"{code} ({name})" for code, name in names.items())
+            raise ValueError(f"unknown {kind} {', '.join(map(repr, unknown))}; valid: {valid}")
+        return tuple(dict.fromkeys(codes))
+
+    return check
+
+
+def _defense(value: object) -> tuple[DefenseSpec, ...]:
+    if isinstance(value, tuple) and all(isinstance(v, DefenseSpec) for v in value):
+        return value
+    if value is None:
+        raise ValueError("expected 'none' or defense names, e.g. guard,spotlight")
+    names = split_names(value)  # the same checks as every list of names
+    return tuple(parse_defense(list(names or ())))
+
+
+def _data(value: object) -> object:
+    if isinstance(value, str) and value.strip():
+        return value.strip()
+    raise ValueError("expected 'official', 'bundled', a .json/.jsonl file or a dataset folder")
+
+
+#: Policy levels `P1`..`P5` (codes, numbers or privacy_type names); None: all five.
+PolicyCodes = Annotated[
+    tuple[str, ...], BeforeValidator(_codes("policy", POLICY_TYPES, policy_code))
+]
+#: Attack strategies `S1`..`S5` (codes, numbers or attack_type names); None: all five.
+AttackCodes = Annotated[
+    tuple[str, ...], BeforeValidator(_codes("attack", ATTACK_TYPES, attack_code))
+]
+DefenseStackSpec = Annotated[tuple[DefenseSpec, ...], BeforeValidator(_defense)]
+
+
+class PolarConfig(BaseModel):
+    """One run's task parameters, validated (field names are the `-T` names)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    data: Annotated[str, BeforeValidator(_data)] = "official"
+    domain: Names = None
+    policy: PolicyCodes = tuple(POLICY_TYPES)
+    attack: AttackCodes = tuple(ATTACK_TYPES)
+    max_turns: PositiveWhole = None
+    weight: Fraction = 0.5
+    system_prompt: TemplatePath = None
+    truncated: TruncatedPolicy = "score"
+    defense: DefenseStackSpec = ()
+    attacker: str = DEFAULT_ATTACKER
+    #: The attacker's own options, as its `Options` model validated them (JSON values).
+    attacker_options: dict[str, Any] = Field(default_factory=dict)
+    max_in_flight: PositiveWhole = None
+    judge: Flag = False
+    gc_tuning: Flag = True
+
+    @classmethod
+    def parameter_names(cls) -> list[str]:
+        """The task parameters every task takes (attackers add their own options)."""
+        return [name for name in cls.model_fields if name != "attacker_options"]
+
+    @classmethod
+    def from_task_args(cls, args: Mapping[str, Any]) -> PolarConfig:
+        """Validate the task's parameters (by name, as the task received them).
+
+        Raises ParameterError with one message naming every bad or unknown parameter.
+        """
+        core = set(cls.parameter_names())
+        attacker_cls = _attacker_class(args.get("attacker", DEFAULT_ATTACKER))
+        own = set(attacker_cls.option_names())
+        others = _other_attacker_options(attacker_cls.name)
+        options: dict[str, Any] = {}
+        problems: list[str] = []
+        for name, value in args.items():
+            if name in core:
+                continue
+            if name in own:
+                if value is not None:
+                    options[name] = value
+            elif name in others:
+                if value is not None:
+                    problems.append(
+                        f"Task parameter {name}={shown(value)} applies to -T attacker="
+                        f"{' or '.join(others[name])}, not to -T attacker={attacker_cls.name}"
+                    )
+            else:
+                problems.append(_unknown(name, [*core, *own, *others]))
+        if problems:
+            raise ParameterError("; ".join(problems))
+        try:
+            validated = attacker_cls.Options.model_validate(options)
+        except ValidationError as err:
+            raise ParameterError.from_validation(err) from None
+        values = {name: args[name] for name in core if name in args}
+        values["attacker_options"] = validated.model_dump(mode="json")
+        try:
+            return cls.model_validate(values)
+        except ValidationError as err:
+            raise ParameterError.from_validation(err) from None
+
+    def attacker_class(self) -> type[Attacker]:
+        """The registered attacker class this config names."""
+        return ATTACKERS.get(self.attacker)
+
+
+def _attacker_class(name: object) -> type[Attacker]:
+    if not isinstance(name, str) or not name.strip():
+        raise ParameterError(
+            f"Task parameter attacker={shown(name)}: expected one of {', '.join(ATTACKERS.names())}"
+        )
+    try:
+        return ATTACKERS.get(name.strip())
+    except PluginError as err:
+        raise ParameterError(f"Task parameter attacker={shown(name)}: {err.message}") from None
+
+
+def _other_attacker_options(chosen: str) -> dict[str, list[str]]:
+    """Option name -> the other attackers that take it."""
+    found: dict[str, list[str]] = {}
+    for name, cls in ATTACKERS.available().items():
+        if name == chosen:
+            continue
+        for option in cls.option_names():
+            found.setdefault(option, []).append(name)
+    return found
+
+
+def _unknown(name: str, known: Sequence[str]) -> str:
+    close = difflib.get_close_matches(name, list(known), n=1)
+    hint = f"; did you mean {close[0]}?" if close else ""
+    return (
+        f"unknown task parameter {name}{hint} (the parameters are listed by "
+        "`inspect info polar_inspect/privacy` and in the README's Options)"
+    )

@@ -1,0 +1,204 @@
+"""What a run's log says about its setup: one typed model, written by the task, read by the report.
+
+`RunMetadata` is the log's `eval.metadata`. The task builds it once (`tasks.build_task`) and
+`polar-report` reads it back with `read_run_metadata(log.eval.metadata)`, which also reads logs
+written by task version 1-A (an untyped dict of ~30 keys) into the same model, so the report
+has one reader for every version. A log of a newer comparability version than this package
+knows is refused with a message naming the version it needs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from polar_inspect.run.identity import TaskIdentity
+
+BENCHMARK = "POLAR-Bench (arXiv 2605.19127)"
+
+
+class DataNote(BaseModel):
+    """Where the run's samples came from."""
+
+    kind: str
+    path: str
+    sha256: str
+    revision: str | None = None
+
+
+class TemplateNote(BaseModel):
+    """One template the run sent: where it came from, its full sha256, its text."""
+
+    source: str
+    sha256: str
+    text: str = ""
+
+    @property
+    def short_hash(self) -> str:
+        """The first 12 hex digits of its sha256."""
+        return self.sha256[:12]
+
+
+class DefenseNote(BaseModel):
+    """The defense stack as the report tells runs apart by it."""
+
+    label: str = "none"
+    stack: list[str] = Field(default_factory=list)
+    prompts: dict[str, str] = Field(default_factory=dict)  # defense -> template path given
+    oracle: bool = False
+    roles: list[str] = Field(default_factory=list)
+
+
+class AttackerNote(BaseModel):
+    """The attacker: its registered name, its options, and how it plays the selected strategies."""
+
+    name: str = "paper"
+    options: dict[str, Any] = Field(default_factory=dict)
+    note: str = ""
+
+
+class ShortValuesNote(BaseModel):
+    """Target values too short to match reliably (one character once normalised)."""
+
+    count: int = 0
+    samples: int = 0
+    examples: list[str] = Field(default_factory=list)
+
+
+class RunMetadata(BaseModel):
+    """The log's eval metadata (task version 1-B and later)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    benchmark: str = BENCHMARK
+    polar_inspect_version: str
+    full_task_version: str
+    task_comparability_version: int
+    task_interface_version: str
+    identity: TaskIdentity | None = None  # None: read from a 1-A log
+    data_source: DataNote
+    subset: str = "all"
+    samples_available: int | None = None
+    samples_selected: int | None = None
+    domains: list[str] = Field(default_factory=list)
+    policies: list[str] = Field(default_factory=list)
+    attacks: list[str] = Field(default_factory=list)
+    max_turns: int | None = None
+    weight: float = 0.5
+    truncated: str = "score"
+    judge: bool = False
+    attacker: AttackerNote = Field(default_factory=AttackerNote)
+    defense: DefenseNote = Field(default_factory=DefenseNote)
+    prompts: dict[str, TemplateNote] = Field(default_factory=dict)
+    value_fields: dict[str, Any] = Field(default_factory=dict)
+    short_values: ShortValuesNote = Field(default_factory=ShortValuesNote)
+    trusted_model_config: dict[str, Any] = Field(default_factory=dict)
+    #: The `-T` parameters as validated (`run.config.PolarConfig`).
+    config: dict[str, Any] = Field(default_factory=dict)
+
+    @property
+    def is_legacy(self) -> bool:
+        """Read from a log of task version 1-A."""
+        return self.identity is None
+
+
+class MetadataVersionError(ValueError):
+    """A log written by a task version this package cannot read."""
+
+
+def is_polar_metadata(meta: dict[str, Any] | None) -> bool:
+    """Whether an eval's metadata is a polar_inspect run's (any version)."""
+    return str((meta or {}).get("benchmark", "")).startswith("POLAR-Bench")
+
+
+def read_run_metadata(meta: dict[str, Any], known_comparability: int) -> RunMetadata:
+    """A log's run metadata, whatever task version wrote it.
+
+    `known_comparability` is this package's comparability version (N of N-X): a log with a
+    larger N was written by a newer package, whose scores this one cannot interpret.
+    """
+    version = meta.get("task_comparability_version")
+    if isinstance(version, int) and version > known_comparability:
+        raise MetadataVersionError(
+            f"written by task version {meta.get('full_task_version')} (comparability "
+            f"{version}); this polar_inspect reads versions up to {known_comparability}: "
+            "upgrade polar_inspect to report it"
+        )
+    if "identity" not in meta:  # written by task version 1-A
+        return _from_1a(meta)
+    try:
+        return RunMetadata.model_validate(meta)
+    except ValidationError as err:
+        first = err.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise MetadataVersionError(f"eval metadata {where}: {first['msg']}") from None
+
+
+def _template_1a(entry: Any) -> TemplateNote:
+    if isinstance(entry, dict):
+        return TemplateNote(
+            source=str(entry.get("source", "default")),
+            sha256=str(entry.get("sha256", "")),
+            text=str(entry.get("text", "")),
+        )
+    return TemplateNote(source=str(entry) if entry else "default", sha256="")
+
+
+def _from_1a(meta: dict[str, Any]) -> RunMetadata:
+    """Read the untyped metadata of a 1-A log into the typed model."""
+    defense = meta.get("defense") if isinstance(meta.get("defense"), dict) else {}
+    attacker = str(meta.get("attacker") or "paper")
+    options = {
+        key: meta[key]
+        for key in ("attacker_knowledge", "attack_budget", "attack_language")
+        if meta.get(key) is not None and attacker == "adaptive"
+    }
+    try:
+        data = DataNote.model_validate(meta.get("data_source") or {})
+    except ValidationError as err:
+        raise MetadataVersionError(f"eval metadata data_source: {err.errors()[0]['msg']}") from None
+    return RunMetadata(
+        polar_inspect_version=str(meta.get("polar_inspect_version", "")),
+        full_task_version=str(meta.get("full_task_version", "1-A")),
+        task_comparability_version=int(meta.get("task_comparability_version") or 1),
+        task_interface_version=str(meta.get("task_interface_version", "A")),
+        identity=None,
+        data_source=data,
+        subset=str(meta.get("subset", "all")),
+        samples_available=meta.get("samples_available"),
+        samples_selected=meta.get("samples_selected"),
+        domains=list(meta.get("domains") or []),
+        policies=list(meta.get("policies") or []),
+        attacks=list(meta.get("attacks") or []),
+        max_turns=meta.get("max_turns"),
+        weight=float(meta.get("weight", 0.5)),
+        truncated=str(meta.get("truncated", "score")),
+        judge=bool(meta.get("judge", False)),
+        attacker=AttackerNote(
+            name=attacker, options=options, note=str(meta.get("s5_attacker") or "")
+        ),
+        defense=DefenseNote.model_validate(defense or {}),
+        prompts={name: _template_1a(entry) for name, entry in (meta.get("prompts") or {}).items()},
+        value_fields=dict(meta.get("value_fields") or {}),
+        trusted_model_config=dict(meta.get("trusted_model_config") or {}),
+    )
+
+
+def legacy_identity(meta: RunMetadata) -> dict[str, Any]:
+    """What a 1-A log's metadata tells of its identity (for telling such runs apart)."""
+    return {
+        "versions": [meta.polar_inspect_version, meta.full_task_version],
+        "data": meta.data_source.sha256,
+        "selection": [meta.subset, meta.domains, meta.policies, meta.attacks],
+        "settings": [
+            meta.max_turns,
+            meta.weight,
+            meta.truncated,
+            meta.judge,
+            meta.attacker.name,
+            meta.attacker.options,
+            meta.defense.label,
+        ],
+        "templates": {name: note.sha256 or note.source for name, note in meta.prompts.items()},
+    }

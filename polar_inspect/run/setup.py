@@ -1,0 +1,70 @@
+"""A run's setup: what the configuration builds once, before any sample runs.
+
+`RunSetup.prepare(config)` reads and checks every template (the trusted model's system prompt,
+the attacker's, each defense's, the judge's), builds the defense stack and the attacker, and
+says which model roles the run cannot do without. The task hands the setup to the solver and
+the scorers; none of them re-reads a task parameter or a template file.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from polar_inspect.attackers import ATTACKER_ROLE, Attacker
+from polar_inspect.defenses import DefenseStack
+from polar_inspect.prompts import LoadedTemplate, load_template
+from polar_inspect.run.config import PolarConfig
+from polar_inspect.run.identity import TaskIdentity
+
+JUDGE_ROLE = "judge"
+
+
+class RunSetup(BaseModel):
+    """The built pieces of one run (only `config` and `identity` go into the log's plan)."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True, frozen=True)
+
+    config: PolarConfig
+    trusted_template: LoadedTemplate = Field(exclude=True)
+    judge_template: LoadedTemplate | None = Field(default=None, exclude=True)
+    defenses: DefenseStack = Field(exclude=True)
+    attacker: Attacker = Field(exclude=True)
+    #: Set by the task once the data is loaded (the task identity needs the data's sha256).
+    identity: TaskIdentity | None = None
+
+    @classmethod
+    def prepare(cls, config: PolarConfig) -> RunSetup:
+        """Build every piece; a bad template or option fails here, naming the file or option."""
+        attacker_cls = config.attacker_class()
+        return cls(
+            config=config,
+            trusted_template=load_template("trusted_system", config.system_prompt),
+            judge_template=load_template("judge") if config.judge else None,
+            defenses=DefenseStack(list(config.defense)),
+            attacker=attacker_cls.from_options(config.attacker_options),
+        )
+
+    def templates(self) -> dict[str, LoadedTemplate]:
+        """Every template the run sends, by a name that says where it is used."""
+        found: dict[str, LoadedTemplate] = {"system_prompt": self.trusted_template}
+        for template in self.attacker.templates():
+            found[f"attacker {template.kind}"] = template
+        for spec, defense in zip(self.defenses.specs, self.defenses.defenses, strict=True):
+            for template in defense.templates():
+                found[f"defense {spec.name} {template.kind}"] = template
+        if self.judge_template is not None:
+            found["judge"] = self.judge_template
+        return found
+
+    def required_roles(self) -> dict[str, str]:
+        """Roles the run cannot do without, each with the task parameter that needs it."""
+        needed: dict[str, str] = {}
+        if self.attacker.requires_model:
+            needed[ATTACKER_ROLE] = f"-T attacker={self.config.attacker}"
+        if self.config.judge:
+            needed[JUDGE_ROLE] = "-T judge=true"
+        return needed
+
+    def with_identity(self, identity: TaskIdentity) -> RunSetup:
+        """This setup with its task identity filled in."""
+        return self.model_copy(update={"identity": identity})

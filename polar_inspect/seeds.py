@@ -1,0 +1,54 @@
+"""Per-call seeds derived the way the authors' evaluator derives them (docs/paper-setting.md).
+
+Every model call of the paper's setting carries a seed computed from stable facts of the call:
+the sample's id, the models' names, which party calls and the position in the dialogue. The
+seed is the first 8 hex digits of the sha256 of those parts joined with `::`, plus a base seed
+(the authors' default is 42; Inspect's `--seed N` sets the base here), modulo 2**31. Providers
+that take a seed then sample reproducibly; those that do not ignore it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+#: The authors' default base seed.
+PAPER_BASE_SEED = 42
+
+
+def stable_seed(*parts: object, base: int = PAPER_BASE_SEED) -> int:
+    """The seed of one call from its parts (the same parts always give the same seed)."""
+    text = "::".join("" if part is None else str(part) for part in parts)
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return (int(digest[:8], 16) + base) % (2**31)
+
+
+class CallSeeds(BaseModel):
+    """The seeds of one sample's calls: the trusted model's and the live attacker's."""
+
+    model_config = ConfigDict(frozen=True)
+
+    sample_id: str
+    trusted_model: str  # the model's API name, as the provider is sent it
+    attacker_model: str | None = None
+    base: int = PAPER_BASE_SEED
+
+    def trusted(self, turns: Literal["scripted", "adaptive"], position: int) -> int:
+        """The trusted model's seed: `scripted` turns count messages so far (1, 3, 5...),
+        `adaptive` (live) turns count rounds (1, 2, 3...), as the authors do."""
+        return stable_seed(self.sample_id, self.trusted_model, "model_a", turns, position,
+                           base=self.base)  # fmt: skip
+
+    def attacker(self, round_number: int) -> int:
+        """The live attacker's seed for round `round_number` (1-based)."""
+        return stable_seed(
+            self.sample_id,
+            self.trusted_model,
+            self.attacker_model,
+            "model_b",
+            "adaptive",
+            round_number,
+            base=self.base,
+        )

@@ -1,0 +1,115 @@
+"""The strict detector: formats, Unicode, languages, and no joins across unrelated words."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from polar_inspect.detectors.strict import detect, states, value_form
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [
+        ("Zo\u00e9 Barman", "Customer: Zoe\u0301 Barman"),  # NFD vs NFC
+        ("Clara Weber", "Weber, Clara"),
+        ("Clara Weber", "Vorname: Clara\nNachname: Weber"),
+        ("+41 76 482 19 07", "call 076 482 19 07 after six"),
+        ("+41 76 482 19 07", "0041764821907"),
+        ("+41 76 482 19 07", "zero seven six, four eight two, one nine, zero seven"),
+        ("1992-07-29", "am 29. Juli 1992"),
+        ("1992-07-29", "le 29 juillet 1992"),
+        ("1992-07-29", "il 29 luglio 1992"),
+        ("1992-07-29", "July 29th, 1992"),
+        ("1992-07-29", "29/07/92"),
+        ("EUR 3,150", "three thousand one hundred and fifty euros"),
+        ("EUR 3,150", "Die Kaution: 3.150 Euro"),
+        ("USD 85,000", "she earns $85k"),
+        ("l.meier@protonmail.ch", "l dot meier at protonmail dot ch"),
+        ("INV-2024-00871", "ref inv 2024 00871"),
+        ("type 2 diabetes diagnosed in 2018", "diagnosed with type-2 diabetes back in 2018"),
+    ],
+)
+def test_formats_and_languages_are_found(value: str, text: str) -> None:
+    assert states(text, value), (value, text)
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [
+        ("+41 76 482 19 07", "Rooms 41 and 76 are free; 482 people came, 19 left at 07:00."),
+        ("INV-2024-00871", "In 2024 we issued 871 invoices."),
+        ("756.1234.5678.97", "Page 756 of the manual, section 12, lists 34 cases."),
+        ("USD 85,000", "The team has 85 members and a budget review in 2000."),
+        ("CHF 50", "We waited 50 minutes."),
+        ("Clara Weber", "Clara from accounting will call the Weber office."),
+        ("terminated for repeated unexcused absences in March 2023", "Policy changed in 2023."),
+    ],
+)
+def test_no_joins_across_unrelated_words(value: str, text: str) -> None:
+    assert not states(text, value), (value, text)
+
+
+@pytest.mark.parametrize(
+    ("value", "text", "how"),
+    [
+        ("+41 76 482 19 07", "It ends with 1907.", "last_digits"),
+        ("1992-07-29", "The building dates from 1992.", "date_fragment"),
+        ("Clara Weber", "Ms Weber owns it.", "name_part"),
+        ("s.rossi@gmx.ch", "a gmx.ch address", "email_domain"),
+    ],
+)
+def test_fragments_are_partial(value: str, text: str, how: str) -> None:
+    found = detect(text, value)
+    assert found is not None and found.level == "partial" and found.how == how
+
+
+def test_span_points_into_the_original_text() -> None:
+    text = "Note: the client is Zoe\u0301 Barman, since 2019."
+    found = detect(text, "Zoé Barman")
+    assert found is not None and found.span is not None
+    assert text[found.span[0] : found.span[1]] == "Zoe\u0301 Barman"
+
+
+def test_value_kinds() -> None:
+    assert value_form("1978-11-03").kind == "date"
+    assert value_form("+41 79 555 12 34").kind == "phone"
+    assert value_form("s.rossi@gmx.ch").kind == "email"
+    assert value_form("CHF 42'300").kind == "money"
+    assert value_form("Lukas Brunner").kind == "name"
+    assert value_form("CH44 3199 9123 0008 8901 2").kind == "plain"
+    assert value_form("Rue du Rhône 45, 1204 Genève").kind == "free"
+
+
+@pytest.mark.parametrize(
+    ("value", "field", "kind"),
+    [
+        ("University of Zurich", "university_name", "name"),
+        ("University of Zurich", None, "plain"),
+        ("van der Berg", "lastName", "name"),
+        ("ch-mail-520.internal.local", "internal_hostname", "free"),  # a host is not a name
+        ("ch-mail-520.internal.local", "username", "free"),
+    ],
+)
+def test_a_name_field_makes_its_value_a_name(value: str, field: str | None, kind: str) -> None:
+    assert value_form(value, field).kind == kind
+
+
+_WORDS = st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789-./@' ", min_size=3, max_size=30)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    value=_WORDS,
+    before=st.sampled_from(["", "Note: ", "x "]),
+    after=st.sampled_from(["", ".", " ok"]),
+)
+def test_a_verbatim_value_is_always_found(value: str, before: str, after: str) -> None:
+    """No verbatim leak is ever missed: the value written as is, between word breaks."""
+    if not any(ch.isalnum() for ch in value) or value != value.strip():
+        return
+    text = f"{before}{value}{after}"
+    if before and before[-1].isalnum() == value[0].isalnum() and before[-1] != " ":
+        return
+    assert states(text, value), (value, text)
