@@ -21,7 +21,13 @@ from polar_inspect.generate.domains.schema import (
     resolve_field,
 )
 
-__all__ = ["KnowledgeFileError", "common_knowledge", "domain_spec"]
+__all__ = [
+    "KnowledgeFileError",
+    "build_domain_spec",
+    "common_knowledge",
+    "domain_spec",
+    "read_knowledge",
+]
 
 
 class KnowledgeFileError(ValueError):
@@ -32,10 +38,20 @@ def _where(name: str) -> str:
     return f"polar_inspect/generate/domains/{name}.json"
 
 
-def _read(name: str) -> dict[str, Any]:
+def _no_repeated_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    keys = [key for key, _ in pairs]
+    repeated = sorted({key for key in keys if keys.count(key) > 1})
+    if repeated:
+        raise ValueError(f"a key repeats in one object: {', '.join(repeated)}")
+    return dict(pairs)
+
+
+def read_knowledge(name: str) -> dict[str, Any]:
+    """The parsed `<name>.json` of this package (not yet validated; a key repeated within one
+    object is an error, not silently the last value)."""
     path = resources.files(__package__) / f"{name}.json"
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(path.read_text(encoding="utf-8"), object_pairs_hook=_no_repeated_keys)
     except (OSError, ValueError) as exc:
         raise KnowledgeFileError(f"{_where(name)}: cannot read it ({exc})") from exc
     if not isinstance(data, dict):
@@ -62,7 +78,7 @@ def _validate(name: str, model: type, data: Any, section: str = "") -> Any:
 @cache
 def common_knowledge() -> CommonKnowledge:
     """`common.json`: standard fields, default phrasing per kind, lexicons, generic prose."""
-    return _validate("common", CommonKnowledge, _read("common"))
+    return _validate("common", CommonKnowledge, read_knowledge("common"))
 
 
 def _resolve_fields(name: str, data: dict[str, Any]) -> None:
@@ -83,7 +99,14 @@ def domain_spec(name: str) -> DomainSpec:
     """The `DomainSpec` of a benchmark domain (read and validated on first use)."""
     if name not in DOMAINS:
         raise KeyError(f"unknown domain {name!r}; valid: {', '.join(DOMAINS)}")
-    data = _read(name)
+    return build_domain_spec(name, read_knowledge(name))
+
+
+def build_domain_spec(name: str, data: dict[str, Any]) -> DomainSpec:
+    """Validate a domain's knowledge (the parsed `<name>.json`) and bind its values module.
+
+    Raises KnowledgeFileError naming the file and the key at fault."""
+    data = dict(data)
     try:
         module = import_module(f"polar_inspect.generate.domains.{name}")
     except ModuleNotFoundError as exc:
