@@ -46,6 +46,8 @@ class Output:
     path: str
     #: An existing file is expected and kept (the model renderer's resumable work file).
     resumed: bool = False
+    #: The output is a folder the command fills (not a file).
+    folder: bool = False
 
     @property
     def resolved(self) -> Path:
@@ -85,9 +87,12 @@ def check_not_existing(outputs: Sequence[Output], overwrite: bool) -> None:
     if overwrite:
         return
     for output in outputs:
-        if not output.resumed and output.resolved.is_file():
+        path = output.resolved
+        there = path.is_dir() if output.folder else path.is_file()
+        if not output.resumed and there:  # the wrong kind is check_writable's to report
+            what = "folder" if output.folder else "file"
             raise OutputPathError(
-                f"{output.label()}: the file exists; pass --overwrite to replace it, "
+                f"{output.label()}: the {what} exists; pass --overwrite to replace it, "
                 "or give another path"
             )
 
@@ -95,8 +100,10 @@ def check_not_existing(outputs: Sequence[Output], overwrite: bool) -> None:
 def check_writable(output: Output) -> None:
     """Refuse a path that cannot be written, without creating anything there."""
     target = output.resolved
-    if target.is_dir():
+    if target.is_dir() and not output.folder:
         raise OutputPathError(f"{output.label()}: is a folder; give a file name")
+    if target.exists() and not target.is_dir() and output.folder:
+        raise OutputPathError(f"{output.label()}: is a file; give a folder name")
     existing = next((p for p in target.parents if p.exists()), None)
     if existing is None or not existing.is_dir():
         blocking = existing or target.parent

@@ -3,6 +3,7 @@ before anything is built or written (`generate.arguments`)."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -120,3 +121,59 @@ def test_the_installed_command_prints_one_line_for_two_outputs_on_one_path(
     assert result.stderr.strip().count("\n") == 0, result.stderr
     assert "name the same file" in result.stderr and "Traceback" not in result.stderr
     assert not same.exists()
+
+
+def _scripted_model_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, outputs: object, *extra: str
+) -> int:
+    """`polar-generate --renderer model` with an offline scripted model in place of --model."""
+    from inspect_ai.model import get_model
+
+    import polar_inspect.generate.arguments as arguments
+
+    monkeypatch.setattr(
+        arguments, "_model_object", lambda name: get_model(name, custom_outputs=outputs)
+    )
+    return main(
+        [
+            "--domains",
+            "legal",
+            "--repetitions",
+            "1",
+            *MODEL,
+            "--out",
+            str(tmp_path / "m.json"),
+            "--work",
+            str(tmp_path / "w.jsonl"),
+            *extra,
+        ]
+    )
+
+
+def test_a_failing_model_is_one_line_that_says_how_to_resume(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    def unreachable(*args: object) -> object:
+        raise ConnectionError("provider unreachable")
+
+    assert _scripted_model_run(tmp_path, monkeypatch, unreachable) == 1
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert err.startswith("polar-generate: the model renderer stopped (ConnectionError")
+    assert f"finished cells are kept in {tmp_path / 'w.jsonl'}" in err
+    assert not (tmp_path / "m.json").exists()
+
+
+def test_a_work_file_of_another_seed_is_one_line_and_exit_two(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    run = {"seed": 1, "model": "mockllm/model", "prompts_sha256": "0" * 64}
+    line = {"sample_id": "legal_000000", "kept": False, "run": run | {"generator_version": "x"}}
+    (tmp_path / "w.jsonl").write_text(json.dumps(line) + "\n", encoding="utf-8")
+
+    def never(*args: object) -> object:
+        raise AssertionError("no model call for a refused work file")
+
+    assert _scripted_model_run(tmp_path, monkeypatch, never) == 2
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert "w.jsonl, line 1: written by another build (seed 1 (now 260519127)" in err
+    assert not (tmp_path / "m.json").exists()
