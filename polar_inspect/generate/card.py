@@ -57,6 +57,8 @@ def text_words(record: dict[str, Any], name: str) -> int:
 
 def length_table(records: Sequence[dict[str, Any]]) -> list[str]:
     """Markdown rows: mean, median, min, max per text field against the paper's mean."""
+    if not records:
+        return ["No record was kept, so there are no lengths to show."]
     rows = ["| text | mean | median | min | max | paper mean |", "|---|---:|---:|---:|---:|---:|"]
     for name, paper in PAPER_MEANS.items():
         counts = [text_words(r, name) for r in records]

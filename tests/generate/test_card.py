@@ -152,6 +152,17 @@ def test_cells_short_of_their_plan_are_listed(small) -> None:
     assert "Cells short of their plan: legal P1 x S1 (5 of 6)." in lines
 
 
+def test_a_build_that_kept_nothing_still_gets_a_true_card(small) -> None:
+    _, report = small
+    subject = CardSubject(
+        out="x.json", card="c.md", seed=DEFAULT_SEED, domains=["legal"], repetitions=1
+    )
+    card = render_card([], report, canonical_json([]), canonical_json([]), subject)
+    assert "| legal | 0 | 0 | 0 | 6 |" in card
+    assert "Cells short of their plan: legal P1 x S1 (0 of 6)" in card
+    assert "No record was kept" in card
+
+
 @pytest.mark.slow
 def test_the_committed_bundled_card_is_what_the_generator_writes(tmp_path: Path) -> None:
     """Rebuild the whole bundled set and render its card: the committed card is that text."""
