@@ -23,6 +23,21 @@ from polar_inspect.generate.io import canonical_json, gzipped, sha256
 OUT = Path(__file__).parent / "out"
 
 
+def knowledge_load_seconds(repeats: int = 5) -> float:
+    """Median time to read and validate every domain's knowledge file (what each worker
+    process pays once): the ten `<domain>.json` files through their pydantic models."""
+    from polar_inspect.axes import DOMAINS
+    from polar_inspect.generate.domains import build_domain_spec, read_knowledge
+
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        for domain in DOMAINS:
+            build_domain_spec(domain, read_knowledge(domain))
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
 def main() -> None:
     """Build, write, load and validate; print timings, sizes, digests and word counts."""
     p = argparse.ArgumentParser(description=__doc__)
@@ -35,6 +50,7 @@ def main() -> None:
     from polar_inspect.data import PolarRecord, load_records
 
     print(f"cores: {os.cpu_count()}, workers: {args.workers}")
+    print(f"domain knowledge (10 JSON files, validated): {knowledge_load_seconds():.3f} s")
     start = time.perf_counter()
     records, report = build_dataset(
         args.seed, args.domains, args.repetitions, workers=args.workers, validate=False

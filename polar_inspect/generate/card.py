@@ -1,15 +1,23 @@
-"""The dataset card (datasets/README.md): counts, length statistics, provenance, digests."""
+"""A dataset's card: the file it describes, its seed, counts, sha256s and rebuild command.
+
+A card describes the `--out` file it was written with (`CardSubject`): the repository's own
+bundled set gets the bundled card (datasets/README.md), any other file a card of its own that
+names that file and the exact command (with the user's paths) that rebuilds it.
+"""
 
 from __future__ import annotations
 
 import json
+import shlex
 import statistics
+import textwrap
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from faker import VERSION as FAKER_VERSION
+from pydantic import BaseModel
 
 from polar_inspect.axes import (
     ATTACK_LABELS,
@@ -21,8 +29,12 @@ from polar_inspect.axes import (
     policy_code,
 )
 from polar_inspect.generate.assemble import GENERATOR_NAME, GENERATOR_VERSION
-from polar_inspect.generate.io import gzipped, sha256, write_bytes_atomically
+from polar_inspect.generate.build import MAX_REPAIR_ROUNDS
+from polar_inspect.generate.domains import domain_spec
+from polar_inspect.generate.io import output_format, sha256, write_bytes_atomically
+from polar_inspect.generate.outputs import BUNDLED_CARD_ARG, BUNDLED_DATASET_ARG
 from polar_inspect.generate.report import BuildReport
+from polar_inspect.generate.symbolic import FULL_REPETITIONS
 from polar_inspect.generate.textgen import words
 
 #: The paper's mean word counts per text field (as reported in arXiv 2605.19127).
@@ -45,6 +57,8 @@ def text_words(record: dict[str, Any], name: str) -> int:
 
 def length_table(records: Sequence[dict[str, Any]]) -> list[str]:
     """Markdown rows: mean, median, min, max per text field against the paper's mean."""
+    if not records:
+        return ["No record was kept, so there are no lengths to show."]
     rows = ["| text | mean | median | min | max | paper mean |", "|---|---:|---:|---:|---:|---:|"]
     for name, paper in PAPER_MEANS.items():
         counts = [text_words(r, name) for r in records]
@@ -70,15 +84,44 @@ def _counts(records: Sequence[dict[str, Any]], key: str, order: Sequence[str]) -
     return Counter({k: tally.get(k, 0) for k in order})
 
 
-def count_tables(records: Sequence[dict[str, Any]]) -> list[str]:
-    """Markdown: samples per domain, per policy, per attack, and the policy x attack matrix."""
-    lines = ["| domain | samples | document forms |", "|---|---:|---:|"]
+def _cells(records: Sequence[dict[str, Any]]) -> Counter[tuple[str, str, str]]:
+    """Samples per cell: (domain, policy code, attack code)."""
+    return Counter(
+        (r["domain"], _code(r, "privacy_level"), _code(r, "attack_strength")) for r in records
+    )
+
+
+def count_tables(records: Sequence[dict[str, Any]], subject: CardSubject) -> list[str]:
+    """Markdown: samples per domain (with the per-cell range and the cells short of their plan),
+    per policy, per attack, and the policy x attack matrix."""
+    lines = [
+        "A cell is one domain x policy level x attack strategy; it holds one sample per",
+        "document form and repetition.",
+        "",
+        "| domain | samples | document forms | samples per cell | planned per cell |",
+        "|---|---:|---:|---:|---:|",
+    ]
     forms: dict[str, set[str]] = {}
     for r in records:
         forms.setdefault(r["domain"], set()).add(r["metadata"]["document_form"])
-    for domain, n in _counts(records, "domain", DOMAINS).items():
-        if n:
-            lines.append(f"| {domain} | {n} | {len(forms.get(domain, ()))} |")
+    cells = _cells(records)
+    short: list[str] = []
+    tally = Counter(r["domain"] for r in records)
+    for domain in subject.domains:
+        planned = len(domain_spec(domain).forms) * subject.repetitions
+        per_cell = [cells[(domain, p, s)] for p in POLICY_TYPES for s in ATTACK_TYPES]
+        low, high = min(per_cell), max(per_cell)
+        spread = str(low) if low == high else f"{low}-{high}"
+        lines.append(
+            f"| {domain} | {tally[domain]} | {len(forms.get(domain, ()))} | {spread} | {planned} |"
+        )
+        short += [
+            f"{domain} {p} x {s} ({cells[(domain, p, s)]} of {planned})"
+            for p in POLICY_TYPES
+            for s in ATTACK_TYPES
+            if cells[(domain, p, s)] < planned
+        ]
+    lines += ["", f"Cells short of their plan: {', '.join(short) if short else 'none'}."]
     lines += ["", "| policy | label | samples |", "|---|---|---:|"]
     for code, n in _counts(records, "privacy_level", list(POLICY_TYPES)).items():
         lines.append(f"| {code} | {POLICY_LABELS[code]} | {n} |")
@@ -106,44 +149,192 @@ def checks_table(report: BuildReport) -> list[str]:
     return lines
 
 
+class CardSubject(BaseModel):
+    """What a card describes: the `--out` file, the card's own path (both as the user gave
+    them) and the build options that rebuild it."""
+
+    out: str
+    card: str
+    seed: int
+    domains: list[str]
+    repetitions: int
+    renderer: Literal["template", "model"] = "template"
+    model: str | None = None
+    work: str | None = None
+    prompts: str | None = None
+    repair_rounds: int | None = None
+    #: The repository's own bundled set is being rebuilt (see `outputs.writes_bundled_set`).
+    bundled: bool = False
+
+    @property
+    def file_name(self) -> str:
+        """The dataset file's name."""
+        return Path(self.out).name
+
+    def build_args(self) -> list[str]:
+        """The options that decide the records (not where they go or how fast)."""
+        args = ["--seed", str(self.seed)]
+        if self.domains != list(DOMAINS):
+            args += ["--domains", ",".join(self.domains)]
+        if self.repetitions != FULL_REPETITIONS:
+            args += ["--repetitions", str(self.repetitions)]
+        if self.renderer == "model":
+            args += ["--renderer", "model", "--model", str(self.model), "--work", str(self.work)]
+            if self.prompts:
+                args += ["--prompts", self.prompts]
+            if self.repair_rounds is not None:
+                args += ["--repair-rounds", str(self.repair_rounds)]
+        return args
+
+    def rebuild_command(self) -> str:
+        """The command that writes this file and its card again."""
+        out, card = (
+            (BUNDLED_DATASET_ARG, BUNDLED_CARD_ARG) if self.bundled else (self.out, self.card)
+        )
+        return shlex.join(
+            ["polar-generate", *self.build_args(), "--out", out, "--card", card, "--overwrite"]
+        )
+
+    def check_command(self, json_sha: str) -> str:
+        """The command that rebuilds the records and compares their sha256 with `json_sha`."""
+        return shlex.join(["polar-generate", *self.build_args(), "--check-sha256", json_sha])
+
+
+def provenance_table(
+    subject: CardSubject, report: BuildReport, json_bytes: bytes, written: bytes
+) -> list[str]:
+    """Markdown rows: generator, renderer, seed, selection, Faker, records and the sha256s (of
+    the canonical JSON, and of the file as written when that is not the JSON itself).
+
+    The `sha256 of the JSON (uncompressed)` row is what CI reads from the bundled card."""
+    if subject.renderer == "model":
+        renderer = f"`model` (`{subject.model}`)"
+    else:
+        renderer = "`template` (templates, no model)"
+    rows = [
+        "| | |",
+        "|---|---|",
+        f"| generator | `{GENERATOR_NAME}` {GENERATOR_VERSION} |",
+        f"| renderer | {renderer} |",
+        f"| seed | {report.seed} |",
+    ]
+    if not subject.bundled:
+        rows += [
+            f"| domains | {', '.join(subject.domains)} |",
+            f"| repetitions | {subject.repetitions} per cell and document form |",
+        ]
+    rows += [
+        f"| Faker | {FAKER_VERSION} (pinned; the output depends on it) |",
+        f"| records | {report.total.kept} |",
+        f"| sha256 of the JSON (uncompressed) | `{sha256(json_bytes)}` "
+        f"({len(json_bytes):,} bytes) |",
+    ]
+    if output_format(subject.out) != ".json":
+        rows.append(
+            f"| sha256 of `{subject.file_name}` | `{sha256(written)}` ({len(written):,} bytes) |"
+        )
+    return rows
+
+
+def _paragraph(text: str) -> str:
+    """A Markdown paragraph wrapped at the card's width (never inside a word or code span)."""
+    return textwrap.fill(text, width=99, break_long_words=False, break_on_hyphens=False)
+
+
+def _format_note(subject: CardSubject) -> str:
+    fmt = output_format(subject.out)
+    canonical = (
+        "The JSON is an array with one record per line (UTF-8, compact separators, fixed key "
+        "order); its sha256 is the dataset's identity on every machine and the one "
+        "`--check-sha256` compares."
+    )
+    if fmt == ".json.gz":
+        return canonical + (
+            f" `{subject.file_name}` wraps those exact bytes (gzip level 9, mtime 0); its digest "
+            "also depends on the zlib build."
+        )
+    if fmt == ".jsonl":
+        return canonical + (
+            f" `{subject.file_name}` holds the same records as JSON Lines, one record per line."
+        )
+    return canonical
+
+
+def _model_note(subject: CardSubject) -> str:
+    if subject.renderer != "model":
+        return ""
+    note = (
+        f"The texts were written by `{subject.model}`. A model does not answer the same way "
+        f"twice: the rebuild gives these bytes again only from the complete work file "
+        f"`{subject.work}` it resumes from."
+    )
+    return "\n" + _paragraph(note) + "\n"
+
+
+def _repairs(subject: CardSubject) -> str:
+    if subject.renderer == "model":
+        rounds = subject.repair_rounds if subject.repair_rounds is not None else "the default"
+        return (
+            f"Failed texts were sent back to `{subject.model}` with their problems for up to "
+            f"{rounds} repair rounds; what still failed was dropped."
+        )
+    return (
+        f"Failures were re-rendered (or values redrawn) for up to {MAX_REPAIR_ROUNDS} rounds; "
+        "what still failed was dropped."
+    )
+
+
+def _template(name: str) -> str:
+    return (Path(__file__).parent / "templates" / name).read_text(encoding="utf-8")
+
+
 def render_card(
     records: Sequence[dict[str, Any]],
     report: BuildReport,
     json_bytes: bytes,
-    out_name: str | None = None,
+    written: bytes,
+    subject: CardSubject,
 ) -> str:
-    """The card's Markdown text (deterministic: no dates, no machine details)."""
-    gz = gzipped(json_bytes)
-    file_name = Path(out_name).name if out_name else "polar_bundled.json.gz"
-    failed = ", ".join(f"{k} ({v})" for k, v in report.failed_checks.items()) or "none"
-    template = (Path(__file__).parent / "templates" / "card.txt").read_text(encoding="utf-8")
-    return template.format(
-        file_name=file_name,
+    """The card's Markdown text (deterministic: no dates, no machine details).
+
+    `json_bytes` are the canonical JSON, `written` the bytes of `subject.out` as written."""
+    json_sha = sha256(json_bytes)
+    head = _template("card_bundled.txt" if subject.bundled else "card_dataset.txt").format(
+        file_name=subject.file_name,
         records=len(records),
         generator=GENERATOR_NAME,
         version=GENERATOR_VERSION,
-        renderer=report.renderer,
         seed=report.seed,
-        faker=FAKER_VERSION,
-        json_sha=sha256(json_bytes),
-        json_size=f"{len(json_bytes):,}",
-        gz_sha=sha256(gz),
-        gz_size=f"{len(gz):,}",
-        counts="\n".join(count_tables(records)),
+        renderer_text=(
+            f"the model `{subject.model}`"
+            if subject.renderer == "model"
+            else "the offline template renderer"
+        ),
+        data_arg=shlex.join(["-T", f"data={subject.out}"]),
+        provenance="\n".join(provenance_table(subject, report, json_bytes, written)),
+        format_note=_paragraph(_format_note(subject)),
+        rebuild=subject.rebuild_command(),
+        check=subject.check_command(json_sha),
+        model_note=_model_note(subject),
+    )
+    failed = ", ".join(f"{k} ({v})" for k, v in report.failed_checks.items()) or "none"
+    body = _template("card_body.txt").format(
+        counts="\n".join(count_tables(records, subject)),
         lengths="\n".join(length_table(records)),
+        repairs=_paragraph(_repairs(subject)),
         checks="\n".join(checks_table(report)),
         failed_checks=failed,
     )
+    return head + body
 
 
 def write_card(
-    path: Path,
     records: Sequence[dict[str, Any]],
     report: BuildReport,
     json_bytes: bytes,
-    out_name: str | None = None,
+    written: bytes,
+    subject: CardSubject,
 ) -> None:
-    """Write the card to `path`."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    text = render_card(records, report, json_bytes, out_name)
-    write_bytes_atomically(text.encode("utf-8"), path)
+    """Write the card to `subject.card`."""
+    text = render_card(records, report, json_bytes, written, subject)
+    write_bytes_atomically(text.encode("utf-8"), subject.card)

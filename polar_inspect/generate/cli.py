@@ -1,8 +1,8 @@
 """`polar-generate`: build a POLAR-Bench-style dataset offline and check it.
 
 Examples:
-  polar-generate --out datasets/polar_bundled.json.gz --card datasets/README.md
-  polar-generate --domains medical --repetitions 1 --out /tmp/medical.jsonl
+  polar-generate --out datasets/polar_bundled.json.gz --card datasets/README.md --overwrite
+  polar-generate --domains medical --repetitions 1 --out work/medical.jsonl
   polar-generate --check-sha256 <hex>            # rebuild and compare (CI)
   polar-generate --renderer model --model openai/gpt-4o-mini --out work/model.jsonl
 """
@@ -14,24 +14,34 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import NoReturn
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
 from polar_inspect.axes import SelectionError, parse_domains
+from polar_inspect.generate.arguments import (
+    DEFAULT_MAX_CONNECTIONS,
+    DEFAULT_REPAIR_ROUNDS,
+    UsageError,
+    card_subject,
+    check_arguments,
+    work_path,
+)
 from polar_inspect.generate.assemble import GENERATOR_VERSION
 from polar_inspect.generate.build import DEFAULT_SEED, build_dataset, default_workers
 from polar_inspect.generate.card import write_card
+from polar_inspect.generate.domains import KnowledgeFileError
 from polar_inspect.generate.io import (
-    OutputPathError,
     canonical_json,
-    check_writable,
     encode,
     gzipped,
     output_format,
     sha256,
     write_bytes_atomically,
 )
+from polar_inspect.generate.outputs import OutputPathError
+from polar_inspect.generate.report import BuildReport
 from polar_inspect.generate.symbolic import grid
 
 
@@ -51,9 +61,17 @@ def _at_least(minimum: int) -> Callable[[str], int]:
     return parse
 
 
+class _OneLineParser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line (no usage block), exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        """Print `polar-generate: <message> (see --help)` and exit 2."""
+        self.exit(2, f"{self.prog}: {message} (see --help)\n")
+
+
 def parser() -> argparse.ArgumentParser:
     """The command-line interface."""
-    p = argparse.ArgumentParser(
+    p = _OneLineParser(
         prog="polar-generate",
         description="Build a POLAR-Bench-style dataset (records in the release format).",
     )
@@ -63,7 +81,16 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--renderer", choices=("template", "model"), default="template")
     p.add_argument("--model", default=None, help="Inspect model for --renderer model")
     p.add_argument("--out", default=None, help="output file: .json, .jsonl or .json.gz")
-    p.add_argument("--card", default=None, help="also write a dataset card (README.md) here")
+    p.add_argument(
+        "--card",
+        default=None,
+        help="also write the card of the --out file (README.md) here",
+    )
+    p.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="replace an existing --out or --card file (refused without it)",
+    )
     p.add_argument(
         "--check-sha256",
         dest="check_sha256",
@@ -85,11 +112,14 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--max-connections",
         type=_at_least(1),
-        default=8,
-        help="model renderer: concurrent model calls",
+        default=None,
+        help=f"model renderer: concurrent model calls (default {DEFAULT_MAX_CONNECTIONS})",
     )
     p.add_argument(
-        "--repair-rounds", type=_at_least(0), default=3, help="model renderer: repair rounds"
+        "--repair-rounds",
+        type=_at_least(0),
+        default=None,
+        help=f"model renderer: repair rounds (default {DEFAULT_REPAIR_ROUNDS})",
     )
     p.add_argument(
         "--prompts",
@@ -110,7 +140,7 @@ def _progress(console: Console) -> Progress:
     )
 
 
-def _template(args: argparse.Namespace, console: Console) -> tuple[list[dict], object]:
+def _template(args: argparse.Namespace, console: Console) -> tuple[list[dict], BuildReport]:
     total = len(grid(parse_domains(args.domains), args.repetitions))
     with _progress(console) as bar:
         task = bar.add_task("rendering (template)", total=total)
@@ -123,23 +153,18 @@ def _template(args: argparse.Namespace, console: Console) -> tuple[list[dict], o
         )
 
 
-def _model(args: argparse.Namespace, console: Console) -> tuple[list[dict], object]:
+def _model(args: argparse.Namespace, console: Console) -> tuple[list[dict], BuildReport]:
     from polar_inspect.generate.model_renderer import build_with_model
 
-    if not args.model:
-        raise SystemExit("polar-generate: --renderer model needs --model (an Inspect model name)")
-    if args.work is None and args.out is None:
-        raise SystemExit("polar-generate: --renderer model needs --out or --work (for resuming)")
-    work = Path(args.work) if args.work else Path(str(args.out) + ".work.jsonl")
     total = len(grid(parse_domains(args.domains), args.repetitions))
     with _progress(console) as bar:
         task = bar.add_task(f"rendering ({args.model})", total=total)
         return build_with_model(
-            args.model,
+            args.model_object,
             seed=args.seed,
             domains=args.domains,
             repetitions=args.repetitions,
-            work_file=work,
+            work_file=Path(work_path(args)),
             repair_rounds=args.repair_rounds,
             max_connections=args.max_connections,
             prompt_dir=Path(args.prompts) if args.prompts else None,
@@ -152,25 +177,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     console = Console(stderr=True)
     try:
-        if args.domains is not None and not any(part.strip() for part in args.domains.split(",")):
-            raise SelectionError(
-                f"--domains {args.domains!r} names no domain: give comma-separated domains "
-                "(e.g. medical,finance), or leave --domains out for all ten"
-            )
-        parse_domains(args.domains)
-        if args.repetitions < 1:
-            raise SelectionError("--repetitions must be at least 1")
-        if args.out:
-            output_format(args.out)
-            check_writable(args.out, "--out")
-        if args.card:
-            check_writable(args.card, "--card")
-    except (SelectionError, OutputPathError, ValueError) as exc:
+        domains = check_arguments(args)
+    except (UsageError, SelectionError, OutputPathError, KnowledgeFileError, ValueError) as exc:
         print(f"polar-generate: {exc}", file=sys.stderr)  # plain: a path may hold [markup]
         return 2
     started = time.perf_counter()
-    build = _model if args.renderer == "model" else _template
-    records, report = build(args, console)
+    if args.renderer == "model":
+        from polar_inspect.generate.model_renderer import WorkFileError
+
+        try:
+            records, report = _model(args, console)
+        except WorkFileError as exc:
+            print(f"polar-generate: {exc}", file=sys.stderr)
+            return 2
+        except Exception as exc:  # a provider's error: one line, and how to resume
+            print(
+                f"polar-generate: the model renderer stopped ({type(exc).__name__}: {exc}); "
+                f"finished cells are kept in {work_path(args)}: run the same command to resume",
+                file=sys.stderr,
+            )
+            return 1
+    else:
+        records, report = _template(args, console)
     seconds = time.perf_counter() - started
     console.print(report.table())
     for line in report.summary_lines():
@@ -186,9 +214,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         payload = encode(records, fmt) if fmt != ".json" else data
         write_bytes_atomically(payload, args.out)
         console.print(f"wrote {args.out} ({len(payload):,} bytes, sha256 {sha256(payload)})")
-    if args.card:
-        write_card(Path(args.card), records, report, data, out_name=args.out)
-        console.print(f"wrote {args.card}")
+        if args.card:
+            write_card(records, report, data, payload, card_subject(args, domains))
+            console.print(f"wrote {args.card}")
+    elif not args.check_sha256:
+        console.print("nothing written (no --out)")
     if args.check_sha256:
         expected = args.check_sha256.strip().lower()
         gz_digest = sha256(gzipped(data))

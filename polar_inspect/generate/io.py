@@ -66,35 +66,6 @@ def encode(records: Sequence[dict[str, Any]], fmt: str) -> bytes:
     return gzipped(data) if fmt == ".json.gz" else data
 
 
-class OutputPathError(ValueError):
-    """An output path cannot be written (a folder, an unwritable or impossible location)."""
-
-
-def check_writable(path: str | Path, option: str = "--out") -> None:
-    """Fail early, before any work, if a file cannot be written at `path`.
-
-    Creates the missing parent folders and writes (then removes) a temporary file next to
-    `path`, so a read-only folder or a parent that is a file is found now, not after a build.
-    Raises OutputPathError naming `option` and the path.
-    """
-    target = Path(path).expanduser()
-    if target.is_dir():
-        raise OutputPathError(f"{option} {path}: is a folder; give a file name")
-    blocking = next((p for p in target.parents if p.exists() and not p.is_dir()), None)
-    if blocking is not None:
-        raise OutputPathError(f"{option} {path}: cannot write there ({blocking} is not a folder)")
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        handle, probe = tempfile.mkstemp(
-            dir=target.parent, prefix=f".{target.name}.", suffix=".tmp"
-        )
-        os.close(handle)
-        os.unlink(probe)
-    except OSError as err:
-        reason = err.strerror or type(err).__name__
-        raise OutputPathError(f"{option} {path}: cannot write there ({reason})") from err
-
-
 def _current_umask() -> int:
     mask = os.umask(0)
     os.umask(mask)

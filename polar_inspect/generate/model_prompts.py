@@ -13,13 +13,14 @@ problems, request and previous.
 
 from __future__ import annotations
 
+import hashlib
 import random
 from dataclasses import dataclass
 from pathlib import Path
 from string import Template
 
 from polar_inspect.axes import ATTACK_LABELS, POLICY_LABELS
-from polar_inspect.generate.domains.base import FieldSpec
+from polar_inspect.generate.domains.schema import FieldSpec
 from polar_inspect.generate.symbolic import SymbolicRecord, derive_seed
 from polar_inspect.generate.textgen import expand, join_list
 
@@ -93,6 +94,34 @@ def load_templates(prompt_dir: Path | None = None) -> dict[str, Template]:
             path = prompt_dir / f"{name}.txt"
         templates[name] = Template(path.read_text(encoding="utf-8"))
     return templates
+
+
+def templates_sha256(templates: dict[str, Template]) -> str:
+    """One sha256 over the prompt templates' names and texts (a work file's prompt identity)."""
+    digest = hashlib.sha256()
+    for name in sorted(templates):
+        digest.update(f"{name}\0{templates[name].template}\0".encode())
+    return digest.hexdigest()
+
+
+def check_prompt_dir(prompt_dir: Path) -> list[str]:
+    """The template names a `--prompts` folder replaces; raises ValueError for a path that is
+    not a folder, a folder with no template, or a `.txt` file whose name is not a template's
+    (a misspelt `polcy.txt` would otherwise be ignored and the default used)."""
+    if not prompt_dir.is_dir():
+        raise ValueError(f"--prompts {prompt_dir}: not a folder")
+    names = sorted(p.stem for p in prompt_dir.glob("*.txt"))
+    unknown = [n for n in names if n not in PROMPT_NAMES]
+    if unknown:
+        raise ValueError(
+            f"--prompts {prompt_dir}: {', '.join(f'{n}.txt' for n in unknown)} is no prompt "
+            f"template; the names are {', '.join(f'{n}.txt' for n in PROMPT_NAMES)}"
+        )
+    if not names:
+        raise ValueError(
+            f"--prompts {prompt_dir}: holds none of {', '.join(f'{n}.txt' for n in PROMPT_NAMES)}"
+        )
+    return names
 
 
 @dataclass(frozen=True)

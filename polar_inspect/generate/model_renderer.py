@@ -26,7 +26,12 @@ from polar_inspect.generate.assemble import GENERATOR_VERSION, release_record
 from polar_inspect.generate.build import DEFAULT_SEED, Progress
 from polar_inspect.generate.checks import Texts, check_record, check_values
 from polar_inspect.generate.io import record_line
-from polar_inspect.generate.model_prompts import build_prompts, load_templates, repair_prompt
+from polar_inspect.generate.model_prompts import (
+    build_prompts,
+    load_templates,
+    repair_prompt,
+    templates_sha256,
+)
 from polar_inspect.generate.report import BuildReport, Outcome
 from polar_inspect.generate.symbolic import Cell, SymbolicRecord, grid, make_symbolic
 
@@ -35,10 +40,30 @@ MAX_VALUE_DRAWS = 5
 _FENCE = re.compile(r"^```[\w-]*\n(.*?)\n?```$", re.DOTALL)
 
 
+class WorkRun(BaseModel):
+    """What makes a work file's cells belong to one build: the same seed, model, prompt
+    templates and generator version. A resumed run must match it exactly."""
+
+    seed: int
+    model: str
+    prompts_sha256: str
+    generator_version: str
+
+    def differences(self, other: WorkRun) -> list[str]:
+        """`seed 7 (now 8)`-style notes for every field that differs from `other` (now)."""
+        theirs, ours = self.model_dump(), other.model_dump()
+        return [f"{k} {theirs[k]} (now {ours[k]})" for k in theirs if theirs[k] != ours[k]]
+
+
+class WorkFileError(ValueError):
+    """A work file cannot be resumed: malformed, or written by another build."""
+
+
 class WorkEntry(BaseModel):
     """One finished cell in the work file."""
 
     sample_id: str
+    run: WorkRun | None = None
     kept: bool
     record: dict[str, Any] | None = None
     repairs: list[dict[str, Any]] = Field(default_factory=list)
@@ -57,8 +82,12 @@ def clean_output(text: str, name: str) -> str:
     return text
 
 
-def read_work(path: Path) -> dict[str, WorkEntry]:
-    """Finished cells from a work file; a truncated last line (an interrupted write) is ignored."""
+def read_work(path: Path, run: WorkRun | None = None) -> dict[str, WorkEntry]:
+    """Finished cells from a work file; a truncated last line (an interrupted write) is ignored.
+
+    With `run`, every entry must have been written by that build: a work file of another seed,
+    model, prompt set or generator version raises WorkFileError instead of mixing its cells in.
+    """
     if not path.is_file():
         return {}
     raw = path.read_text(encoding="utf-8")
@@ -75,9 +104,19 @@ def read_work(path: Path) -> dict[str, WorkEntry]:
                     f"{path}: ignoring an incomplete last line (interrupted run)", stacklevel=2
                 )
                 continue
-            raise ValueError(
+            raise WorkFileError(
                 f"{path}, line {number}: not a work entry ({exc.errors()[0]['msg']})"
             ) from exc
+        if run is not None and entry.run != run:
+            differs = (
+                "; ".join(entry.run.differences(run))
+                if entry.run is not None
+                else "it records no seed, model or prompts (an older polar-generate)"
+            )
+            raise WorkFileError(
+                f"{path}, line {number}: written by another build ({differs}); resume with the "
+                "same options, or give a new --work file"
+            )
         entries[entry.sample_id] = entry
     return entries
 
@@ -98,6 +137,12 @@ class ModelRenderer:
         self.seed = seed
         self.repair_rounds = repair_rounds
         self.templates = load_templates(prompt_dir)
+        self.run = WorkRun(
+            seed=seed,
+            model=self.name,
+            prompts_sha256=templates_sha256(self.templates),
+            generator_version=GENERATOR_VERSION,
+        )
         self.calls = asyncio.Semaphore(max_connections)
         self.config = GenerateConfig(max_tokens=2400)
 
@@ -186,7 +231,7 @@ async def build_with_model_async(
         prompt_dir,
     )
     cells = grid(parse_domains(domains), repetitions)
-    done = read_work(work_file)
+    done = read_work(work_file, renderer.run)
     pending = [c for c in cells if c.sample_id not in done]
     if progress and len(cells) > len(pending):
         progress(len(cells) - len(pending))
@@ -203,6 +248,7 @@ async def build_with_model_async(
                 outcome = await renderer.render(cell)
                 entry = WorkEntry(
                     sample_id=cell.sample_id,
+                    run=renderer.run,
                     kept=outcome.record is not None,
                     record=outcome.record,
                     repairs=outcome.repairs,

@@ -12,6 +12,9 @@ import random
 import re
 from collections.abc import Mapping, Sequence
 from functools import cache
+from typing import TypeVar
+
+T = TypeVar("T")
 
 _SLOT = re.compile(r"\{(\w+)\}")
 _SPACES = re.compile(r"[ \t]{2,}")
@@ -152,6 +155,18 @@ def join_list(items: Sequence[str], conjunction: str = "and") -> str:
     if len(items) <= 1:
         return "".join(items)
     return f"{', '.join(items[:-1])} {conjunction} {items[-1]}"
+
+
+def deal(items: Sequence[T], parts: int) -> list[list[T]]:
+    """`items` dealt into `parts` consecutive chunks whose sizes differ by at most one (the
+    first chunks take the extra items; more parts than items leaves some chunks empty)."""
+    size, extra = divmod(len(items), parts)
+    out, start = [], 0
+    for index in range(parts):
+        end = start + size + (1 if index < extra else 0)
+        out.append(list(items[start:end]))
+        start = end
+    return out
 
 
 def pick(rng: random.Random, options: Sequence[str]) -> str:

@@ -22,3 +22,14 @@ def subset_build() -> tuple[list[dict[str, Any]], BuildReport]:
 def subset_records(subset_build: tuple[list[dict[str, Any]], BuildReport]) -> list[dict[str, Any]]:
     """The records of the shared build."""
     return subset_build[0]
+
+
+@pytest.fixture()
+def no_build(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fail the test if `polar-generate` starts a build (for commands that must be refused)."""
+    import polar_inspect.generate.cli as cli
+
+    def never(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the build started although the command should be refused")
+
+    monkeypatch.setattr(cli, "build_dataset", never)

@@ -6,6 +6,8 @@ import subprocess
 import sys
 from collections import Counter
 
+import pytest
+
 from polar_inspect.axes import DOMAINS
 from polar_inspect.generate import DEFAULT_SEED, build_dataset
 from polar_inspect.generate.io import canonical_json, sha256
@@ -68,6 +70,7 @@ def test_a_different_seed_gives_different_records(subset_records: list[dict]) ->
     assert differing == len(subset_records)
 
 
+@pytest.mark.slow
 def test_a_fresh_interpreter_builds_the_same_bytes(subset_records: list[dict]) -> None:
     code = (
         "from polar_inspect.generate import build_dataset, DEFAULT_SEED\n"
@@ -82,6 +85,7 @@ def test_a_fresh_interpreter_builds_the_same_bytes(subset_records: list[dict]) -
     assert result.stdout.strip() == sha256(canonical_json(finance))
 
 
+@pytest.mark.slow
 def test_one_full_domain_builds_completely() -> None:
     records, report = build_dataset(DEFAULT_SEED, "legal", repetitions=5)
     assert len(records) == 750 and report.total.dropped == 0

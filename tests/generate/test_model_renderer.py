@@ -12,7 +12,13 @@ from polar_inspect.data import PolarRecord
 from polar_inspect.generate import DEFAULT_SEED
 from polar_inspect.generate.build import build_cell
 from polar_inspect.generate.model_prompts import build_prompts, load_templates
-from polar_inspect.generate.model_renderer import build_with_model, clean_output, read_work
+from polar_inspect.generate.model_renderer import (
+    WorkFileError,
+    WorkRun,
+    build_with_model,
+    clean_output,
+    read_work,
+)
 from polar_inspect.generate.symbolic import grid, make_symbolic
 
 DOMAIN = "legal"
@@ -81,11 +87,17 @@ class Script:
         return output
 
 
-def _run(script: Script, prompt_dir: Path, work: Path, progress: list[int] | None = None):
+def _run(
+    script: Script,
+    prompt_dir: Path,
+    work: Path,
+    progress: list[int] | None = None,
+    seed: int = DEFAULT_SEED,
+):
     model = get_model("mockllm/model", custom_outputs=script)
     return build_with_model(
         model,
-        seed=DEFAULT_SEED,
+        seed=seed,
         domains=DOMAIN,
         repetitions=1,
         work_file=work,
@@ -94,6 +106,12 @@ def _run(script: Script, prompt_dir: Path, work: Path, progress: list[int] | Non
         prompt_dir=prompt_dir,
         progress=(progress.append if progress is not None else None),
     )
+
+
+def _interrupted(good_texts, prompt_dir: Path, work: Path, after: int) -> None:
+    """A run whose model fails after `after` documents (some cells finished in `work`)."""
+    with pytest.raises(RuntimeError, match="connection lost"):
+        _run(Script(good_texts, fail_after=after), prompt_dir, work)
 
 
 def test_scripted_model_with_repair_and_drop(good_texts, prompt_dir: Path, tmp_path: Path) -> None:
@@ -125,8 +143,7 @@ def test_interrupted_run_resumes_without_redoing_cells(
     good_texts, prompt_dir: Path, tmp_path: Path
 ) -> None:
     work = tmp_path / "work.jsonl"
-    with pytest.raises(RuntimeError, match="connection lost"):
-        _run(Script(good_texts, fail_after=40), prompt_dir, work)
+    _interrupted(good_texts, prompt_dir, work, after=40)
     finished = read_work(work)
     assert 0 < len(finished) < 150
     second = Script(good_texts)
@@ -152,6 +169,34 @@ def test_a_truncated_last_line_is_ignored_and_redone(
         _, report = _run(script, prompt_dir, work)
     assert len({s for k, s, _ in script.requests if k == "DOCUMENT"}) == 1
     assert report.total.planned == 150
+
+
+def test_a_work_file_of_another_build_is_refused_not_mixed_in(
+    good_texts, prompt_dir: Path, tmp_path: Path
+) -> None:
+    """Resuming with another seed or other prompts would mix two builds' cells in one file."""
+    work = tmp_path / "work.jsonl"
+    _interrupted(good_texts, prompt_dir, work, after=3)
+    finished = work.read_text(encoding="utf-8")
+    assert finished
+    with pytest.raises(
+        WorkFileError,
+        match=rf"work.jsonl, line 1: written by another build \(seed {DEFAULT_SEED} \(now 7\)\)",
+    ):
+        _run(Script(good_texts), prompt_dir, work, seed=7)
+    (prompt_dir / "policy.txt").write_text("POLICY $sample_id (reworded)", encoding="utf-8")
+    with pytest.raises(WorkFileError, match="prompts_sha256"):
+        _run(Script(good_texts), prompt_dir, work)
+    assert work.read_text(encoding="utf-8") == finished
+
+
+def test_a_work_file_without_a_build_identity_is_refused(tmp_path: Path) -> None:
+    work = tmp_path / "work.jsonl"
+    work.write_text('{"sample_id": "legal_000000", "kept": false}\n', encoding="utf-8")
+    run = WorkRun(seed=1, model="m", prompts_sha256="0" * 64, generator_version="1")
+    with pytest.raises(WorkFileError, match="records no seed, model or prompts"):
+        read_work(work, run)
+    assert len(read_work(work)) == 1  # without a run to compare, the entries are read
 
 
 def test_a_corrupt_work_file_line_is_an_error_naming_file_and_line(tmp_path: Path) -> None:

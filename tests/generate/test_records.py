@@ -10,9 +10,10 @@ from polar_inspect.axes import ATTACK_TURN_RANGES, ATTACK_TYPES, POLICY_TYPES
 from polar_inspect.data import PolarRecord, record_to_sample
 from polar_inspect.detectors.match import TextIndex, contains_value
 from polar_inspect.generate.checks import Texts, check_record
-from polar_inspect.generate.domains import domain_spec
-from polar_inspect.generate.domains.common import DISCLOSURE_TERMS, OVERRIDE_TERMS, ROLE_CLAIMS
+from polar_inspect.generate.domains import common_knowledge, domain_spec
 from polar_inspect.generate.symbolic import Cell, make_symbolic
+
+LEXICONS = common_knowledge().lexicons
 
 FORMATS = {
     "phone": r"\+41 7[5-9] \d{3} \d{4}",
@@ -135,7 +136,9 @@ def test_text_lengths_and_wording(subset_records: list[dict]) -> None:
         assert 20 <= _words(texts["task_instruction_text"]) <= 50
         for key in ("source_document_text", "task_instruction_text"):
             lower = texts[key].lower()
-            assert not [t for t in DISCLOSURE_TERMS if re.search(rf"\b{re.escape(t)}", lower)]
+            assert not [
+                t for t in LEXICONS.disclosure_terms if re.search(rf"\b{re.escape(t)}", lower)
+            ]
         policy = TextIndex(texts["privacy_policy_text"])
         assert not [
             d for d in raw["scoring_targets"]["do_not_disclose_values"] if policy.contains(d)
@@ -167,8 +170,8 @@ def test_values_have_the_release_formats(subset_records: list[dict]) -> None:
 
 
 def test_attacker_turns_follow_their_strategy(subset_records: list[dict]) -> None:
-    override = re.compile("|".join(re.escape(t) for t in OVERRIDE_TERMS))
-    claims = re.compile(r"\b(" + "|".join(re.escape(t) for t in ROLE_CLAIMS) + r")\b")
+    override = re.compile("|".join(re.escape(t) for t in LEXICONS.override_terms))
+    claims = re.compile(r"\b(" + "|".join(re.escape(t) for t in LEXICONS.role_claims) + r")\b")
     for raw in subset_records:
         attack = f"S{raw['metadata']['attack_strength']}"
         turns = _turns(raw)

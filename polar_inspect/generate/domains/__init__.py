@@ -1,23 +1,122 @@
-"""Domain knowledge, one module per domain, looked up by name."""
+"""Domain knowledge, looked up by name: `<domain>.json` (data) plus `<domain>.py` (values).
+
+Every domain's file and `common.json` are validated by the models in `schema` when first
+used; a malformed file raises `KnowledgeFileError` naming the file and the key at fault.
+"""
 
 from __future__ import annotations
 
-from importlib import import_module
+import json
+from functools import cache, partial
+from importlib import import_module, resources
+from typing import Any
+
+from pydantic import ValidationError
 
 from polar_inspect.axes import DOMAINS
-from polar_inspect.generate.domains.base import DomainSpec
+from polar_inspect.generate.domains.schema import (
+    CommonKnowledge,
+    DomainSpec,
+    Vocabulary,
+    resolve_field,
+)
 
-_CACHE: dict[str, DomainSpec] = {}
+__all__ = [
+    "KnowledgeFileError",
+    "build_domain_spec",
+    "common_knowledge",
+    "domain_spec",
+    "read_knowledge",
+]
 
 
+class KnowledgeFileError(ValueError):
+    """A knowledge file (or its domain module) is missing or malformed."""
+
+
+def _where(name: str) -> str:
+    return f"polar_inspect/generate/domains/{name}.json"
+
+
+def _no_repeated_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    keys = [key for key, _ in pairs]
+    repeated = sorted({key for key in keys if keys.count(key) > 1})
+    if repeated:
+        raise ValueError(f"a key repeats in one object: {', '.join(repeated)}")
+    return dict(pairs)
+
+
+def read_knowledge(name: str) -> dict[str, Any]:
+    """The parsed `<name>.json` of this package (not yet validated; a key repeated within one
+    object is an error, not silently the last value)."""
+    path = resources.files(__package__) / f"{name}.json"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"), object_pairs_hook=_no_repeated_keys)
+    except (OSError, ValueError) as exc:
+        raise KnowledgeFileError(f"{_where(name)}: cannot read it ({exc})") from exc
+    if not isinstance(data, dict):
+        raise KnowledgeFileError(f"{_where(name)}: must hold a JSON object")
+    return data
+
+
+def _explain(error: ValidationError, section: str = "") -> str:
+    """Pydantic's errors as `key.path: message` items, one line."""
+    items = []
+    for e in error.errors():
+        where = ".".join(str(p) for p in (section, *e["loc"]) if p != "")
+        items.append(f"{where or '(top level)'}: {e['msg']}")
+    return "; ".join(items)
+
+
+def _validate(name: str, model: type, data: Any, section: str = "") -> Any:
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        raise KnowledgeFileError(f"{_where(name)}: {_explain(exc, section)}") from None
+
+
+@cache
+def common_knowledge() -> CommonKnowledge:
+    """`common.json`: standard fields, default phrasing per kind, lexicons, generic prose."""
+    return _validate("common", CommonKnowledge, read_knowledge("common"))
+
+
+def _resolve_fields(name: str, data: dict[str, Any]) -> None:
+    """Apply `like` templates (the domain's own `field_templates`, then the common ones)."""
+    templates = {**common_knowledge().field_templates, **data.pop("field_templates", {})}
+    for group in ("allowed", "protected"):
+        raws = data.get(group)
+        if not isinstance(raws, list):
+            continue
+        try:
+            data[group] = [resolve_field(f, templates) if isinstance(f, dict) else f for f in raws]
+        except ValueError as exc:
+            raise KnowledgeFileError(f"{_where(name)}: {group}: {exc}") from None
+
+
+@cache
 def domain_spec(name: str) -> DomainSpec:
-    """The `DomainSpec` of a benchmark domain (modules are imported on first use)."""
+    """The `DomainSpec` of a benchmark domain (read and validated on first use)."""
     if name not in DOMAINS:
         raise KeyError(f"unknown domain {name!r}; valid: {', '.join(DOMAINS)}")
-    if name not in _CACHE:
+    return build_domain_spec(name, read_knowledge(name))
+
+
+def build_domain_spec(name: str, data: dict[str, Any]) -> DomainSpec:
+    """Validate a domain's knowledge (the parsed `<name>.json`) and bind its values module.
+
+    Raises KnowledgeFileError naming the file and the key at fault."""
+    data = dict(data)
+    try:
         module = import_module(f"polar_inspect.generate.domains.{name}")
-        spec: DomainSpec = module.SPEC
-        if spec.name != name:
-            raise ValueError(f"module for {name!r} defines domain {spec.name!r}")
-        _CACHE[name] = spec
-    return _CACHE[name]
+    except ModuleNotFoundError as exc:
+        raise KnowledgeFileError(
+            f"domain {name!r} has no values module polar_inspect/generate/domains/{name}.py"
+        ) from exc
+    vocabulary_model: type[Vocabulary] = module.Vocabulary
+    vocabulary = _validate(name, vocabulary_model, data.pop("vocabulary", {}), "vocabulary")
+    _resolve_fields(name, data)
+    if data.setdefault("name", name) != name:
+        raise KnowledgeFileError(f"{_where(name)}: name: says {data['name']!r}, not {name!r}")
+    data["make_values"] = partial(module.make_values, words=vocabulary)
+    return _validate(name, DomainSpec, data)

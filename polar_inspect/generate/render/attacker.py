@@ -12,10 +12,10 @@ import json
 import random
 from collections.abc import Callable
 
-from polar_inspect.generate.domains.base import FieldSpec
+from polar_inspect.generate.domains.schema import FieldSpec
 from polar_inspect.generate.render.guesses import guess_question
 from polar_inspect.generate.symbolic import SymbolicRecord, derive_seed
-from polar_inspect.generate.textgen import capitalise, expand, join_list
+from polar_inspect.generate.textgen import capitalise, deal, expand, join_list
 
 MAX_QUESTIONS = 10
 
@@ -41,14 +41,7 @@ class Turns:
 
     def chunks(self, fields: list[FieldSpec], parts: int) -> list[list[FieldSpec]]:
         """Fields dealt into `parts` non-empty consecutive groups."""
-        parts = max(1, min(parts, len(fields)))
-        size, extra = divmod(len(fields), parts)
-        out, start = [], 0
-        for index in range(parts):
-            end = start + size + (1 if index < extra else 0)
-            out.append(fields[start:end])
-            start = end
-        return out
+        return deal(fields, max(1, min(parts, len(fields))))
 
 
 def direct(t: Turns) -> list[str]:

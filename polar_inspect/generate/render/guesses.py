@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 
-from polar_inspect.generate.domains.base import FieldSpec
+from polar_inspect.generate.domains.schema import FieldSpec
 from polar_inspect.generate.symbolic import SymbolicRecord
 from polar_inspect.generate.textgen import expand
 from polar_inspect.generate.values import (

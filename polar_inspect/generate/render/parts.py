@@ -5,17 +5,10 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from polar_inspect.generate.domains.base import FieldSpec, FormSpec
-from polar_inspect.generate.domains.common import (
-    EXCHANGES,
-    FILLER,
-    KIND_ASKED,
-    KIND_SAYS,
-    KIND_SPOKEN,
-    MONOLOGUE,
-)
+from polar_inspect.generate.domains import common_knowledge
+from polar_inspect.generate.domains.schema import FieldSpec, FormSpec, KindPhrasing
 from polar_inspect.generate.symbolic import SymbolicRecord, derive_seed
-from polar_inspect.generate.textgen import expand, join_list, words
+from polar_inspect.generate.textgen import deal, expand, join_list, words
 from polar_inspect.generate.values import ascii_slug
 
 
@@ -25,6 +18,11 @@ class Fact:
 
     spec: FieldSpec
     text: str
+
+
+def _defaults(fact: Fact) -> KindPhrasing:
+    """The default phrasings of the fact's kind (for fields without their own)."""
+    return common_knowledge().kind_phrasing[fact.spec.kind]
 
 
 class Pool:
@@ -92,11 +90,11 @@ class DocContext:
             f"{self.slots['colleague_first'][:1].lower()}."
             f"{ascii_slug(self.slots['colleague_last'])}@{domain}"
         )
-        spec = self.sym.spec
-        self.narrative = self._pool(seed, "narrative", (*spec.filler, *FILLER))
-        pairs = (*spec.exchanges, *EXCHANGES)
-        self.dialogue = self._pool(seed, "dialogue", tuple(f"{q}\n{a}" for q, a in pairs))
-        self.monologue = self._pool(seed, "monologue", (*spec.monologue, *MONOLOGUE))
+        spec, common = self.sym.spec, common_knowledge()
+        self.narrative = self._pool(seed, "narrative", (*spec.filler, *common.filler))
+        pairs = (*spec.exchanges, *common.exchanges)
+        self.dialogue = self._pool(seed, "dialogue", tuple(f"{e.staff}\n{e.person}" for e in pairs))
+        self.monologue = self._pool(seed, "monologue", (*spec.monologue, *common.monologue))
 
     def _pool(self, seed: int, name: str, templates: tuple[str, ...]) -> Pool:
         rng = random.Random(derive_seed(seed, name))
@@ -128,15 +126,15 @@ class DocContext:
 
     def say(self, fact: Fact) -> str:
         """A third-person sentence stating the fact."""
-        return self._phrase(fact.spec.says or KIND_SAYS[fact.spec.kind], fact)
+        return self._phrase(fact.spec.says or _defaults(fact).says, fact)
 
     def spoken(self, fact: Fact) -> str:
         """A first-person line giving the fact."""
-        return self._phrase(fact.spec.spoken or KIND_SPOKEN[fact.spec.kind], fact)
+        return self._phrase(fact.spec.spoken or _defaults(fact).spoken, fact)
 
     def asked(self, fact: Fact) -> str:
         """A staff question that prompts the fact."""
-        return self._phrase(fact.spec.asked or KIND_ASKED[fact.spec.kind], fact)
+        return self._phrase(fact.spec.asked or _defaults(fact).asked, fact)
 
     def kv(self, fact: Fact) -> str:
         """`Key: value`."""
@@ -155,13 +153,7 @@ class DocContext:
 
     def split(self, items: list, parts: int) -> list[list]:
         """Deal `items` into `parts` consecutive chunks of nearly equal size."""
-        size, extra = divmod(len(items), parts)
-        out, start = [], 0
-        for index in range(parts):
-            end = start + size + (1 if index < extra else 0)
-            out.append(items[start:end])
-            start = end
-        return out
+        return deal(items, parts)
 
     def shuffle(self, items: list) -> list:
         """A seeded shuffled copy."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 
-from polar_inspect.generate.domains.base import FieldSpec
+from polar_inspect.generate.domains.schema import FieldSpec
 from polar_inspect.generate.symbolic import SymbolicRecord, derive_seed
 from polar_inspect.generate.textgen import expand, join_list, words
 

@@ -1,0 +1,155 @@
+"""`polar-generate`'s inputs checked as a whole, before anything is built or written.
+
+`check_arguments` is the one gate every run goes through: each problem is one `UsageError`
+(or `SelectionError`, `OutputPathError`, `KnowledgeFileError`) naming the option and what to
+do, which the command prints as one line with exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from pathlib import Path
+
+from polar_inspect.axes import DOMAINS, parse_domains
+from polar_inspect.generate.build import DEFAULT_SEED
+from polar_inspect.generate.card import CardSubject
+from polar_inspect.generate.domains import domain_spec
+from polar_inspect.generate.io import output_format
+from polar_inspect.generate.outputs import Output, check_outputs, writes_bundled_set
+from polar_inspect.generate.symbolic import FULL_REPETITIONS
+
+DEFAULT_MAX_CONNECTIONS = 8
+DEFAULT_REPAIR_ROUNDS = 3
+#: Options that only the model renderer reads, and the one only the template renderer reads.
+MODEL_OPTIONS = ("model", "work", "prompts", "max_connections", "repair_rounds")
+TEMPLATE_OPTIONS = ("workers",)
+_SHA256 = re.compile(r"[0-9a-fA-F]{64}")
+
+
+class UsageError(ValueError):
+    """A command-line input the user must fix."""
+
+
+def _flag(dest: str) -> str:
+    return "--" + dest.replace("_", "-")
+
+
+def work_path(args: argparse.Namespace) -> str:
+    """The model renderer's work file: `--work`, else `<out>.work.jsonl`."""
+    return args.work if args.work else str(args.out) + ".work.jsonl"
+
+
+def builds_bundled_settings(args: argparse.Namespace, domains: list[str]) -> bool:
+    """Whether the options build the bundled set: its seed, every domain, five repetitions and
+    the template renderer (datasets/README.md)."""
+    return (
+        args.seed == DEFAULT_SEED
+        and domains == list(DOMAINS)
+        and args.repetitions == FULL_REPETITIONS
+        and args.renderer == "template"
+    )
+
+
+def _check_selection(args: argparse.Namespace) -> list[str]:
+    if args.domains is not None and not any(part.strip() for part in args.domains.split(",")):
+        raise UsageError(
+            f"--domains {args.domains!r} names no domain: give comma-separated domains "
+            "(e.g. medical,finance), or leave --domains out for all ten"
+        )
+    domains = parse_domains(args.domains)
+    for domain in domains:
+        domain_spec(domain)  # its knowledge file is valid
+    if args.repetitions < 1:
+        raise UsageError(f"--repetitions must be at least 1, got {args.repetitions}")
+    return domains
+
+
+def _check_renderer_options(args: argparse.Namespace) -> None:
+    """Refuse options the chosen renderer would ignore; fill in the model renderer's defaults."""
+    ignored = TEMPLATE_OPTIONS if args.renderer == "model" else MODEL_OPTIONS
+    other = "template" if args.renderer == "model" else "model"
+    for dest in ignored:
+        if getattr(args, dest) is not None:
+            raise UsageError(
+                f"{_flag(dest)} is an option of --renderer {other}, which this run does not "
+                f"use: add --renderer {other} or leave {_flag(dest)} out"
+            )
+    if args.renderer != "model":
+        return
+    if not args.model:
+        raise UsageError("--renderer model needs --model (an Inspect model name)")
+    if args.work is None and args.out is None:
+        raise UsageError("--renderer model needs --out or --work (the file a run resumes from)")
+    if args.prompts:
+        from polar_inspect.generate.model_prompts import check_prompt_dir
+
+        check_prompt_dir(Path(args.prompts).expanduser())
+    if args.max_connections is None:
+        args.max_connections = DEFAULT_MAX_CONNECTIONS
+    if args.repair_rounds is None:
+        args.repair_rounds = DEFAULT_REPAIR_ROUNDS
+
+
+def _model_object(name: str) -> object:
+    """The Inspect model for `--model`, or one line saying why there is none."""
+    from inspect_ai.model import get_model
+
+    try:
+        return get_model(name)
+    except Exception as exc:  # unknown provider, missing API key or package: the user's to fix
+        message = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise UsageError(f"--model {name}: {message}") from None
+
+
+def check_arguments(args: argparse.Namespace) -> list[str]:
+    """Check every input (paths given but empty, the selection, the digest, the renderer's
+    options, the outputs); returns the selected domains. Sets `args.model_object` (the
+    Inspect model, or None) and the model renderer's defaults. Raises a ValueError subclass
+    with one line for the user."""
+    for dest in ("out", "card", "work", "prompts"):
+        value = getattr(args, dest)
+        if value is not None and not value.strip():
+            raise UsageError(f"{_flag(dest)} is empty: give a path")
+    domains = _check_selection(args)
+    if args.check_sha256 is not None and not _SHA256.fullmatch(args.check_sha256.strip()):
+        raise UsageError(
+            f"--check-sha256 {args.check_sha256!r} is not a sha256: give 64 hex digits "
+            "(the card's 'sha256 of the JSON (uncompressed)')"
+        )
+    if args.card and not args.out:
+        raise UsageError("--card describes the --out file: give --out too")
+    if args.out:
+        output_format(args.out)
+    _check_renderer_options(args)
+    outputs = [Output("--out", args.out)] if args.out else []
+    if args.card:
+        outputs.append(Output("--card", args.card))
+    if args.renderer == "model":
+        outputs.append(Output("--work", work_path(args), resumed=True))
+    check_outputs(
+        outputs,
+        overwrite=args.overwrite,
+        rebuilds_bundled=builds_bundled_settings(args, domains)
+        and writes_bundled_set(args.out, None),
+    )
+    args.model_object = _model_object(args.model) if args.renderer == "model" else None
+    return domains
+
+
+def card_subject(args: argparse.Namespace, domains: list[str]) -> CardSubject:
+    """What the card of this run describes (the bundled card only when the repository's own
+    bundled set is rebuilt into its own files)."""
+    return CardSubject(
+        out=args.out,
+        card=args.card,
+        seed=args.seed,
+        domains=domains,
+        repetitions=args.repetitions,
+        renderer=args.renderer,
+        model=args.model,
+        work=work_path(args) if args.renderer == "model" else None,
+        prompts=args.prompts,
+        repair_rounds=args.repair_rounds,
+        bundled=builds_bundled_settings(args, domains) and writes_bundled_set(args.out, args.card),
+    )

@@ -1,0 +1,267 @@
+"""The shape of the generator's knowledge files: `domains/<domain>.json` and `common.json`.
+
+A domain is data (one JSON file validated by `DomainKnowledge`) plus a small module that
+draws its values (`make_values`, with the word lists it draws from declared as a `Vocabulary`
+model and kept in the file's `vocabulary` section). Knowledge shared by every domain (standard
+fields, default phrasing per field kind, the lexicons the checks use, generic prose) is
+`common.json`, validated by `CommonKnowledge`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any, Literal, get_args
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from polar_inspect.generate.values import ValueGen
+
+#: A field's value: one string, or several for list fields (each scored on its own).
+Value = str | list[str]
+
+#: How a value is phrased by default when a field gives no phrasing of its own.
+Kind = Literal["name", "email", "phone", "dob", "address", "id", "money", "text", "list", "date"]
+KINDS: tuple[str, ...] = get_args(Kind)
+
+#: Where a document layout places a field: identity header, contact block or the case body.
+Group = Literal["identity", "contact", "case", "detail"]
+GROUPS: tuple[str, ...] = get_args(Group)
+
+#: The document layouts the template renderer knows (`render.layouts.LAYOUTS`).
+Layout = Literal[
+    "email", "thread", "note", "report", "chat", "call", "voicemail", "record", "calendar"
+]
+LAYOUT_NAMES: tuple[str, ...] = get_args(Layout)
+
+
+class Knowledge(BaseModel):
+    """Base of every knowledge record: immutable, and unknown keys are errors (typos show)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class FieldSpec(Knowledge):
+    """One task-relevant or protected field of a domain.
+
+    `label` is the plain noun phrase used in policies, tasks and attacker turns; `aliases`
+    are further words that count as asking for it. `says` are third-person sentences,
+    `spoken` first-person lines and `asked` a staff question, each with `{v}` for the value
+    (`{who}` is the person's role noun). Empty phrasings fall back to the kind's defaults.
+    `guesses` are yes/no or multiple-choice questions with concrete guesses (for the
+    narrowing attacker); kinds with structured values get guesses computed from the value.
+    `staff_only` fields (internal notes, internal ids) are written by staff, never said by the
+    person, so dialogue layouts put them in the staff's notes.
+
+    In a knowledge file a field may start from a template (`"like": "email"`): the template's
+    keys are taken first and the field's own keys override them (see `resolve_field`).
+    """
+
+    name: str
+    label: str
+    kind: Kind
+    key: str = ""
+    aliases: tuple[str, ...] = ()
+    group: Group = "case"
+    concept: str = ""
+    abstraction: str = ""
+    says: tuple[str, ...] = ()
+    spoken: tuple[str, ...] = ()
+    asked: tuple[str, ...] = ()
+    guesses: tuple[str, ...] = ()
+    staff_only: bool = False
+
+    @property
+    def key_label(self) -> str:
+        """The label used in key/value layouts."""
+        return self.key or self.label[:1].upper() + self.label[1:]
+
+    @property
+    def ask_terms(self) -> tuple[str, ...]:
+        """Every phrase that counts as asking for this field (lower case)."""
+        return tuple(dict.fromkeys(t.lower() for t in (self.label, *self.aliases)))
+
+
+class FormSpec(Knowledge):
+    """A document form: which layout renders it and what it is called.
+
+    `sections` are headings for layouts with sections; `subject` a grammar template for a
+    subject or title line; `author` and `audience` the staff roles writing and reading it.
+    """
+
+    id: str
+    layout: Layout
+    title: str
+    author: str
+    audience: str = ""
+    subject: str = ""
+    sections: tuple[str, ...] = ()
+    channel: str = ""
+
+
+class TaskSpec(Knowledge):
+    """A task instruction for the trusted agent, as a grammar template.
+
+    Slots: `{person}` (role noun), `{org}`; every allowed field should be named in it.
+    `topic` names the piece of work in attacker turns ("the referral").
+    """
+
+    id: str
+    text: str
+    topic: str = "this request"
+
+
+class Distractor(Knowledge):
+    """A task-irrelevant detail; `relevant` (`superficially_relevant` in the files) marks
+    the ones that look related to the task."""
+
+    model_config = ConfigDict(populate_by_name=True)
+
+    text: str
+    relevant: bool = Field(alias="superficially_relevant")
+
+
+class Exchange(Knowledge):
+    """A filler exchange in a dialogue: a staff line and the person's answer."""
+
+    staff: str
+    person: str
+
+
+class Prose(Knowledge):
+    """Free text: third-person context sentences (`filler`), staff/person `exchanges` and
+    first-person `monologue` lines. All are grammar templates (see `textgen.expand`)."""
+
+    filler: tuple[str, ...]
+    exchanges: tuple[Exchange, ...]
+    monologue: tuple[str, ...]
+
+
+class KindPhrasing(Knowledge):
+    """Default phrasings for fields of one kind (`{v}` value, `{who}` role, `{label}`)."""
+
+    says: tuple[str, ...] = Field(min_length=1)
+    spoken: tuple[str, ...] = Field(min_length=1)
+    asked: tuple[str, ...] = Field(min_length=1)
+
+
+class Lexicons(Knowledge):
+    """Word lists the checks use (matched case-insensitively)."""
+
+    #: Words that must not appear in a source document or a task instruction.
+    disclosure_terms: tuple[str, ...]
+    #: Further words a task instruction must not use (it is not a policy).
+    task_extra_terms: tuple[str, ...]
+    #: Override / debug / audit / policy-reinterpretation language (required by S4, banned
+    #: in S3).
+    override_terms: tuple[str, ...]
+    #: Phrases that claim an identity (S3 needs one, S4 must have none).
+    role_claims: tuple[str, ...]
+    #: Workflow language expected from a role-confusion attacker.
+    workflow_terms: tuple[str, ...]
+
+
+class CommonKnowledge(Prose):
+    """`common.json`: what every domain shares."""
+
+    about: str
+    #: Partial fields a domain's field may start from (`"like": "email"`).
+    field_templates: dict[str, dict[str, Any]]
+    kind_phrasing: dict[Kind, KindPhrasing]
+    lexicons: Lexicons
+
+    @model_validator(mode="after")
+    def _every_kind_phrased(self) -> CommonKnowledge:
+        missing = [k for k in KINDS if k not in self.kind_phrasing]
+        if missing:
+            raise ValueError(f"kind_phrasing has no entry for {missing}")
+        return self
+
+
+class DomainKnowledge(Prose):
+    """`domains/<domain>.json` after its fields' templates are resolved: everything the
+    generator knows about one domain except how its values are drawn."""
+
+    name: str
+    about: str
+    person: str
+    org: str
+    org_names: tuple[str, ...] = Field(min_length=1)
+    staff_roles: tuple[str, ...] = Field(min_length=1)
+    allowed: tuple[FieldSpec, ...] = Field(min_length=1)
+    protected: tuple[FieldSpec, ...] = Field(min_length=1)
+    #: P2 policies name protected fields by concept: concept key -> phrase.
+    concepts: dict[str, str]
+    forms: tuple[FormSpec, ...] = Field(min_length=1)
+    tasks: tuple[TaskSpec, ...] = Field(min_length=1)
+    #: P3 conditions under which a protected value may be given.
+    conditions: tuple[str, ...] = Field(min_length=1)
+    #: Trusted roles a role-confusion (S3) attacker claims.
+    roles: tuple[str, ...] = Field(min_length=1)
+    #: Workflow phrases for the role-confusion attacker.
+    workflow: tuple[str, ...] = Field(min_length=1)
+    distractors: tuple[Distractor, ...]
+
+    @model_validator(mode="after")
+    def _consistent(self) -> DomainKnowledge:
+        names = [f.name for f in (*self.allowed, *self.protected)]
+        repeated = sorted({n for n in names if names.count(n) > 1})
+        if repeated:
+            raise ValueError(f"field names repeat: {repeated}")
+        for f in self.protected:
+            if f.concept not in self.concepts:
+                raise ValueError(f"protected field {f.name!r} has no concept in `concepts`")
+        form_ids, task_ids = [f.id for f in self.forms], [t.id for t in self.tasks]
+        for what, ids in (("form", form_ids), ("task", task_ids)):
+            if len(ids) != len(set(ids)):
+                raise ValueError(f"{what} ids repeat: {ids}")
+        if not any(d.relevant for d in self.distractors):
+            raise ValueError("needs a superficially relevant distractor")
+        return self
+
+    @property
+    def fields(self) -> tuple[FieldSpec, ...]:
+        """Allowed fields, then protected fields."""
+        return (*self.allowed, *self.protected)
+
+    def field(self, name: str) -> FieldSpec:
+        """The field called `name`."""
+        for f in self.fields:
+            if f.name == name:
+                return f
+        raise KeyError(f"domain {self.name!r} has no field {name!r}")
+
+    def form(self, form_id: str) -> FormSpec:
+        """The form called `form_id`."""
+        for f in self.forms:
+            if f.id == form_id:
+                return f
+        raise KeyError(f"domain {self.name!r} has no document form {form_id!r}")
+
+
+class DomainSpec(DomainKnowledge):
+    """A domain's knowledge with its value recipe: `make_values(ValueGen)` draws one
+    record's field values (the domain module's `make_values` bound to its vocabulary)."""
+
+    make_values: Callable[[ValueGen], dict[str, Value]] = Field(exclude=True, repr=False)
+
+
+class Vocabulary(Knowledge):
+    """Base of a domain module's `Vocabulary`: the word lists its `make_values` draws from,
+    kept in the `vocabulary` section of the domain's JSON file."""
+
+
+def resolve_field(
+    raw: Mapping[str, Any], templates: Mapping[str, Mapping[str, Any]]
+) -> dict[str, Any]:
+    """A field's keys with its `like` template applied (the field's own keys win).
+
+    Raises ValueError naming an unknown template.
+    """
+    fields = dict(raw)
+    like = fields.pop("like", None)
+    if like is None:
+        return fields
+    if like not in templates:
+        known = ", ".join(sorted(templates)) or "none"
+        raise ValueError(f"field {fields.get('name', '?')!r}: unknown template {like!r} ({known})")
+    return {**templates[like], **fields}
