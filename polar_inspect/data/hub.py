@@ -36,13 +36,17 @@ class HubUnavailable(Exception):
 
 
 def hub_offline() -> bool:
-    """True when Hugging Face's offline mode is on (`HF_HUB_OFFLINE`)."""
+    """True when Hugging Face's offline mode is on (`HF_HUB_OFFLINE`, or `HF_DATASETS_OFFLINE`
+    as `datasets` users set it)."""
     from huggingface_hub import constants
 
-    flag = os.environ.get("HF_HUB_OFFLINE")
-    if flag is None:
+    flags = [os.environ.get(name) for name in ("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE")]
+    if all(flag is None for flag in flags):
         return constants.is_offline_mode()
-    return flag.strip().upper() in ("1", "ON", "YES", "TRUE")
+    return any(flag.strip().upper() in _TRUE for flag in flags if flag is not None)
+
+
+_TRUE = ("1", "ON", "YES", "TRUE")
 
 
 def hub_cache() -> str | None:

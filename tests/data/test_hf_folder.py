@@ -17,6 +17,7 @@ from polar_inspect.data import (
     DataSourceError,
     PolarRecord,
     RecordError,
+    RecordProblem,
     load_source,
     resolve_source,
 )
@@ -61,6 +62,21 @@ def _exact(records: list[dict[str, Any]]) -> str:
 
 def _records(folder: Path) -> list[PolarRecord]:
     return load_source(resolve_source(str(folder)), use_cache=False)
+
+
+def _only_problem(folder: Path) -> RecordProblem:
+    """The one problem loading `folder` reports."""
+    with pytest.raises(RecordError) as caught:
+        _records(folder)
+    (problem,) = caught.value.problems
+    return problem
+
+
+def _one_shard(out: Path, records: list[dict[str, Any]]) -> tuple[Path, pa.Table]:
+    """Write `records` as a one-shard folder at `out`: the shard's path and its table."""
+    write_folder(records, out)
+    shard = out / find_data_files(out).files[0]
+    return shard, pq.read_table(shard)
 
 
 @pytest.fixture
@@ -182,47 +198,37 @@ def _json_column(texts: list[str | None]) -> pa.Array:
 
 def test_a_rule_broken_in_a_shard_names_the_shard_row_and_field(tmp_path: Path) -> None:
     out = tmp_path / "bad"
-    write_folder([make_record(1), make_record(2, **{"scoring_targets.allowed_values": ["x"]})], out)
-    name = find_data_files(out).files[0]
-    table = pq.read_table(out / name)
+    shard, table = _one_shard(out, [make_record(1), make_record(2)])
     targets = table.column("scoring_targets").to_pylist()
     targets[1]["allowed_values"] = ["Lena Frei"]  # also protected
     table = table.set_column(
         table.schema.get_field_index("scoring_targets"), "scoring_targets", pa.array(targets)
     )
-    _parquet(out / name, table)
+    _parquet(shard, table)
     with pytest.raises(RecordError) as caught:
         _records(out)
     (problem,) = caught.value.problems
-    assert caught.value.path == str(out.resolve() / name)
+    assert caught.value.path == str(shard.resolve())
     assert problem.record == "record 'medical_000002' (row 1)"
     assert problem.field == "scoring_targets.do_not_disclose_values"
 
 
 def test_a_key_repeated_inside_a_json_column_is_refused(tmp_path: Path) -> None:
-    out = tmp_path / "dup"
-    write_folder([make_record(1)], out)
-    name = find_data_files(out).files[0]
-    table = pq.read_table(out / name)
+    shard, table = _one_shard(tmp_path / "dup", [make_record(1)])
     text = '{"withheld_fields": ["name"], "withheld_fields": []}'
     assert loads_tracking_repeats(text)  # valid JSON, but the key repeats
     column = table.schema.get_field_index("hidden_target")
-    _parquet(out / name, table.set_column(column, "hidden_target", _json_column([text])))
-    with pytest.raises(RecordError) as caught:
-        _records(out)
-    (problem,) = caught.value.problems
+    _parquet(shard, table.set_column(column, "hidden_target", _json_column([text])))
+    problem = _only_problem(tmp_path / "dup")
     assert problem.field == "hidden_target.withheld_fields"
     assert "appears 2 times" in problem.message
 
 
 def test_a_column_without_an_exact_json_form_is_refused(tmp_path: Path) -> None:
-    out = tmp_path / "odd"
-    write_folder([make_record(1)], out)
-    name = find_data_files(out).files[0]
-    table = pq.read_table(out / name).append_column("seen", pa.array([1.5], pa.float32()))
-    _parquet(out / name, table)
-    with pytest.raises(RecordError, match="column 'seen': Arrow type float has no exact JSON form"):
-        _records(out)
+    shard, table = _one_shard(tmp_path / "odd", [make_record(1)])
+    _parquet(shard, table.append_column("seen", pa.array([1.5], pa.float32())))
+    problem = _only_problem(tmp_path / "odd")
+    assert "column 'seen': Arrow type float has no exact JSON form" in problem.message
 
 
 def test_the_same_sample_id_in_two_shards_names_both(tmp_path: Path) -> None:
@@ -230,9 +236,7 @@ def test_the_same_sample_id_in_two_shards_names_both(tmp_path: Path) -> None:
     write_folder([make_record(1), make_record(2), make_record(1, "travel")], out, max_shard_bytes=1)
     first = pq.read_table(out / "data/test-00000-of-00003.parquet")
     _parquet(out / "data/test-00002-of-00003.parquet", first)
-    with pytest.raises(RecordError) as caught:
-        _records(out)
-    (problem,) = caught.value.problems
+    problem = _only_problem(out)
     assert problem.record == "record 'medical_000001' (index 0 of data/test-00002-of-00003.parquet)"
     assert "index 0 of data/test-00000-of-00003.parquet" in problem.message
 
@@ -310,6 +314,14 @@ def test_a_hub_dataset_runs_by_name_and_revision_offline(
     assert source.sha256 == resolve_source(str(folder)).sha256  # the same bytes
     records = load_source(source)
     assert [r.sample_id for r in records] == [r["sample_id"] for r in odd_records()]
+
+
+def test_datasets_offline_flag_is_honoured_too(
+    on_hub: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HF_HUB_OFFLINE", "0")
+    monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
+    assert resolve_source(f"hf:{REPO}@main").revision == COMMIT  # no request to the Hub
 
 
 def test_a_hub_dataset_not_in_the_cache_offline_says_the_ways_out(on_hub: Path) -> None:
