@@ -171,8 +171,8 @@ def _local_file(data: str) -> Path:
     path = Path(data).expanduser()
     if not data or not path.exists():
         raise DataSourceError(
-            f"data={data!r} is neither 'official', 'bundled', 'hf:OWNER/NAME[@REVISION]' nor "
-            f"an existing file or folder (looked for {path.absolute()})."
+            f"data={data!r} is neither 'official', 'bundled' nor an existing file or folder, "
+            f"nor hf:OWNER/NAME[@REVISION] (looked for {path.absolute()})."
         )
     if not path.is_file():
         raise DataSourceError(f"data={data!r}: {path.absolute()} is not a file.")
