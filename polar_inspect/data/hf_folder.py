@@ -21,7 +21,6 @@ import gzip
 import hashlib
 import importlib.util
 import io
-import json
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -210,18 +209,12 @@ class FolderWritten(BaseModel):
     bytes: int
 
 
-def shard_ranges(sizes: Sequence[int], max_shard_bytes: int) -> list[range]:
-    """Consecutive record ranges whose sizes add up to at most `max_shard_bytes` each (a
-    record larger than that is a shard of its own)."""
-    ranges: list[range] = []
-    start, total = 0, 0
-    for index, size in enumerate(sizes):
-        if index > start and total + size > max_shard_bytes:
-            ranges.append(range(start, index))
-            start, total = index, 0
-        total += size
-    ranges.append(range(start, len(sizes)))
-    return ranges
+def shard_ranges(count: int, total_bytes: int, max_shard_bytes: int) -> list[range]:
+    """Consecutive ranges of about equal numbers of records, as few as keep each shard near or
+    under `max_shard_bytes` (`total_bytes` spread evenly over the `count` records)."""
+    shards = max(1, -(-total_bytes // max_shard_bytes))
+    per_shard = max(1, -(-count // shards))
+    return [range(start, min(start + per_shard, count)) for start in range(0, count, per_shard)]
 
 
 def check_new_folder(out: Path) -> None:
@@ -244,10 +237,11 @@ def write_folder(
     provenance: str = "",
     max_shard_bytes: int = MAX_SHARD_BYTES,
 ) -> FolderWritten:
-    """Write `records` (release-format dicts, already valid) as a dataset folder at `out`:
-    Parquet shards under data/ and a card README.md. The shards are read back and compared
-    with `records` before anything is moved into place: a folder that would not give back
-    exactly these records is never written. `out` must not exist or be an empty folder."""
+    """Write `records` (release-format dicts) as a dataset folder at `out`: Parquet shards
+    under data/ and a card README.md. The records are validated first (RecordError lists every
+    problem), and each shard is read back and compared with its records before anything is
+    moved into place: a folder that would not give back exactly these records is never
+    written. `out` must not exist or be an empty folder."""
     _require_datasets()
     import pyarrow.parquet as pq
 
@@ -257,17 +251,18 @@ def write_folder(
     if not records:
         raise FolderError("no records to write")
     check_new_folder(out)
-    sizes = [len(json.dumps(r, ensure_ascii=False).encode("utf-8")) for r in records]
-    ranges = shard_ranges(sizes, max_shard_bytes)
+    validated = validate_items([(f"index {i}", r) for i, r in enumerate(records)], "records")
     # One schema for all shards (`datasets` reads a split with the first shard's features).
     table = _with_features(records_table(records))
+    ranges = shard_ranges(len(records), table.nbytes, max_shard_bytes)
     files, digests, shards = [], [], []
     for number, part in enumerate(ranges):
         buffer = io.BytesIO()
         pq.write_table(table.slice(part.start, len(part)), buffer, row_group_size=100)
         data = buffer.getvalue()
         back, _ = table_records(pq.read_table(io.BytesIO(data)), "written shard")
-        if _exact(back) != _exact(records[part.start : part.stop]):
+        # Column types were checked exact when the table was built; this checks the write.
+        if back != list(records[part.start : part.stop]):
             raise FolderError("the Parquet shard would not give back the records exactly")
         name = f"{DATA_DIR}/{SPLIT}-{number:05d}-of-{len(ranges):05d}{PARQUET_SUFFIX}"
         files.append(name)
@@ -280,7 +275,7 @@ def write_folder(
         bytes=sum(len(data) for _, data in shards),
     )
     card = render_card(
-        [PolarRecord.model_validate(record) for record in records],
+        validated,
         features=_features(table),
         written=written,
         arrow_bytes=table.nbytes,
@@ -290,12 +285,6 @@ def write_folder(
     )
     _move_into_place(out, shards, card)
     return written
-
-
-def _exact(records: Sequence[dict[str, Any]]) -> str:
-    """JSON text of records, top-level keys sorted (the columns fix that order): equal texts
-    mean equal values of equal types (1 and 1.0 differ) and equal nested key order."""
-    return json.dumps([{key: record[key] for key in sorted(record)} for record in records])
 
 
 def _features(table: Any) -> Any:

@@ -169,19 +169,21 @@ def test_a_changed_shard_after_resolving_is_refused(folder: Path) -> None:
         load_source(source)
 
 
-def test_the_writer_refuses_an_existing_folder(folder: Path) -> None:
+def test_the_writer_refuses_an_existing_folder_and_invalid_records(
+    folder: Path, tmp_path: Path
+) -> None:
     with pytest.raises(FolderError, match="not an empty folder"):
         write_folder([make_record(1)], folder)
+    bad = make_record(2, **{"attack_setup.attack_spec.turns": 0})
+    with pytest.raises(RecordError, match="index 1.*turns: must be a positive whole number"):
+        write_folder([make_record(1), bad], tmp_path / "new")
+    assert not (tmp_path / "new").exists()
 
 
-def test_shards_hold_consecutive_records_within_the_size() -> None:
-    assert shard_ranges([5, 5, 5, 20, 1], 10) == [
-        range(0, 2),
-        range(2, 3),
-        range(3, 4),
-        range(4, 5),
-    ]
-    assert shard_ranges([5, 5], 100) == [range(0, 2)]
+def test_shards_hold_consecutive_records_of_about_the_size() -> None:
+    assert shard_ranges(5, 40, 10) == [range(0, 2), range(2, 4), range(4, 5)]
+    assert shard_ranges(5, 40, 1) == [range(i, i + 1) for i in range(5)]
+    assert shard_ranges(2, 10, 100) == [range(0, 2)]
 
 
 # --- what a folder must hold ------------------------------------------------------------------
