@@ -46,6 +46,7 @@ MAX_SHARD_BYTES = 256 * 2**20
 #: Data file types a folder may hold, by name ending.
 PARQUET_SUFFIX = ".parquet"
 JSON_SUFFIXES = (".json", ".jsonl", ".json.gz", ".jsonl.gz")
+_SUFFIXES = (PARQUET_SUFFIX, *JSON_SUFFIXES)
 #: How the extra that provides `datasets` is named in messages.
 HF_EXTRA = "hf"
 
@@ -116,9 +117,6 @@ def find_data_files(folder: Path, split: str | None = None) -> DataFiles:
             f"files must end in {', '.join(_SUFFIXES)}"
         )
     return DataFiles(split=chosen, files=files)
-
-
-_SUFFIXES = (PARQUET_SUFFIX, *JSON_SUFFIXES)
 
 
 def _relative(path: Path, base: Path, folder: Path) -> str:
