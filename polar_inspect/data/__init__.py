@@ -1,7 +1,17 @@
-"""Release records in, Inspect samples out: models, loading, data sources, sample conversion."""
+"""Release records in, Inspect samples out: models, loading, data sources, sample conversion.
+
+Also: `hf_folder` (Hugging Face dataset folders: Parquet shards and a card), `hub` (Hub
+downloads through the local cache), `short_values` (values too short to match reliably; import
+it from its module: it uses the scorer's normaliser).
+"""
 
 from polar_inspect.data.loading import RecordError, RecordProblem, load_records, parse_records
-from polar_inspect.data.records import PolarRecord, flatten_values, parse_attacker_turns
+from polar_inspect.data.records import (
+    PolarRecord,
+    RecordRuleError,
+    flatten_values,
+    parse_attacker_turns,
+)
 from polar_inspect.data.samples import SampleInfo, record_to_sample, records_to_dataset
 from polar_inspect.data.sources import (
     OFFICIAL_RELEASE,
@@ -22,6 +32,7 @@ __all__ = [
     "PolarRecord",
     "RecordError",
     "RecordProblem",
+    "RecordRuleError",
     "SampleInfo",
     "bundled_path",
     "cache_dir",

@@ -1,4 +1,12 @@
-"""Loading release files: a JSON array or JSONL of records (optionally gzip-compressed)."""
+"""Loading release files: a JSON array or JSONL of records (optionally gzip-compressed).
+
+Every record passes through one check, whatever it came from (a JSON file, a JSONL file, the
+rows of a Parquet shard, the parsed cache): the pydantic model of `records.py` with its declared
+rules, then the rules across records (`_inconsistencies`). The fast path parses with `jiter`,
+which refuses a key repeated within one object; when anything fails, the slow path re-reads the
+input and lists every problem of the file at once, each naming the record (sample_id and
+index, line or row) and the field.
+"""
 
 from __future__ import annotations
 
@@ -6,15 +14,17 @@ import codecs
 import gzip
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import jiter
 from pydantic import TypeAdapter, ValidationError
 from pydantic_core import ErrorDetails
 
-from polar_inspect.data.records import RECORD_LIST, PolarRecord, json_kind
+from polar_inspect.axes import DOMAINS
+from polar_inspect.data.records import RECORD_LIST, PolarRecord, RecordRuleError, json_kind
 
 #: How many problems a RecordError lists before summarising the rest as a count.
 MAX_LISTED_PROBLEMS = 20
@@ -101,10 +111,9 @@ def parse_records(data: bytes, origin: str) -> list[PolarRecord]:
         raise RecordError(
             origin, [_file_problem(f"its top-level JSON value is {kind}; {_EXPECTED_SHAPE}")]
         )
-    try:
-        records = RECORD_LIST.validate_json(data)
-    except ValidationError:
-        records = None
+    items = _parse_strict(data)
+    records = _validate_fast(items) if isinstance(items, list) else None
+    del items
     # Joined lines can hide a bad line (two objects on one line, one object over two lines).
     if records is None or (lines is not None and len(records) != len(lines)):
         raise _explain(data if lines is None else None, lines, origin)
@@ -116,6 +125,62 @@ def parse_records(data: bytes, origin: str) -> list[PolarRecord]:
     if found:
         raise RecordError(origin, _in_order(found), len(records))
     return records
+
+
+def validate_items(
+    items: list[tuple[str, Any]], origin: str, *, may_repeat_keys: bool = False
+) -> list[PolarRecord]:
+    """Validate parsed records (e.g. the rows of Parquet shards) through the same checks as
+    a file: `items` holds (where, raw record) pairs, `where` naming the position in messages
+    ("row 3 of data/test-00000-of-00001.parquet"). Set `may_repeat_keys` when a raw record may
+    hold a `RepeatedKeys` object (the slow path then names it). Raises RecordError."""
+    if not items:
+        raise RecordError(origin, [_file_problem("the data holds no records")])
+    records = None if may_repeat_keys else _validate_fast([raw for _, raw in items])
+    if records is not None:
+        entries = (
+            (p, where, _key_fields(r))
+            for p, ((where, _), r) in enumerate(zip(items, records, strict=True))
+        )
+        found = _inconsistencies(entries)
+    else:
+        found = _item_problems([(p, where, raw) for p, (where, raw) in enumerate(items)])
+        if not found:
+            found = [(0, _file_problem("cannot be read as records"))]
+    if found:
+        raise RecordError(origin, _in_order(found), len(items))
+    assert records is not None
+    return records
+
+
+def check_across_parts(
+    parts: Sequence[tuple[str, list[PolarRecord]]], origin: str
+) -> list[PolarRecord]:
+    """The records of several validated parts (the shards of one dataset) in order, once the
+    rules across records hold over all of them (each sample_id once, one spelling per domain);
+    a problem names the part (`index 3 of data/test-00001-of-00002.parquet`)."""
+    entries = []
+    for name, records in parts:
+        entries += [(f"index {i} of {name}", _key_fields(r)) for i, r in enumerate(records)]
+    found = _inconsistencies((p, where, key) for p, (where, key) in enumerate(entries))
+    if found:
+        raise RecordError(origin, _in_order(found), len(entries))
+    return [record for _, records in parts for record in records]
+
+
+def _parse_strict(data: bytes) -> Any:
+    """The parsed JSON, or None if it is not strict JSON or an object repeats a key."""
+    try:
+        return jiter.from_json(data, catch_duplicate_keys=True)
+    except ValueError:
+        return None
+
+
+def _validate_fast(items: list[Any]) -> list[PolarRecord] | None:
+    try:
+        return RECORD_LIST.validate_python(items)
+    except ValidationError:
+        return None
 
 
 def _explain(
@@ -130,27 +195,84 @@ def _explain(
         assert lines is not None
         for n, line in lines:
             try:
-                items.append((n, f"line {n}", json.loads(line)))
+                items.append((n, f"line {n}", loads_tracking_repeats(line)))
             except ValueError as exc:
                 problem = RecordProblem(f"record at line {n}", "", f"not valid JSON ({exc})")
                 found.append((n, problem))
         whole = _one_object(b"\n".join(line for _, line in lines))
         if whole is not None and (found or not _looks_like_record(whole)):
             return RecordError(origin, [_file_problem(_single_object_message(whole))])
+    found += _item_problems(items)
+    if not found:
+        found = _strict_json_problems(array, lines)
+    if not found:
+        found = [(0, _file_problem(f"cannot be read as records; {_EXPECTED_SHAPE}"))]
+    return RecordError(origin, _in_order(found), len(lines) if lines is not None else len(items))
+
+
+def _item_problems(items: list[tuple[int, str, Any]]) -> list[tuple[int, RecordProblem]]:
+    """Every problem of parsed items: schema and rule errors, repeated keys, and the rules
+    across records."""
+    found: list[tuple[int, RecordProblem]] = []
     try:
         RECORD_LIST.validate_python([item for _, _, item in items])
     except ValidationError as exc:
         for err in exc.errors():
             position, where, item = items[err["loc"][0]] if err["loc"] else (-1, "", None)
             label = _label_id(item.get("sample_id") if isinstance(item, dict) else None, where)
-            field = _field_path(err["loc"][1:])
-            found.append((position, RecordProblem(label, field, _message(err))))
+            found.append((position, RecordProblem(label, _error_field(err), _message(err))))
+    for position, where, item in items:
+        label = _label_id(item.get("sample_id") if isinstance(item, dict) else None, where)
+        for field, key, count in repeated_keys(item):
+            message = (
+                f"key {key!r} appears {count} times in one object; JSON keeps only the last "
+                "value, so the others would be lost silently: keep one"
+            )
+            found.append((position, RecordProblem(label, field, message)))
     found += _inconsistencies((pos, where, _raw_key_fields(item)) for pos, where, item in items)
-    if not found:
-        found = _strict_json_problems(array, lines)
-    if not found:
-        found = [(0, _file_problem(f"cannot be read as records; {_EXPECTED_SHAPE}"))]
-    return RecordError(origin, _in_order(found), len(lines) if lines is not None else len(items))
+    return found
+
+
+class RepeatedKeys(dict[str, Any]):
+    """A parsed JSON object in which some keys appeared more than once (`repeats`: key ->
+    how many times); it holds the last value of each, as `json` does."""
+
+    repeats: dict[str, int]
+
+
+def _object_tracking_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    parsed = dict(pairs)
+    if len(parsed) == len(pairs):
+        return parsed
+    tracked = RepeatedKeys(parsed)
+    counts: dict[str, int] = {}
+    for key, _ in pairs:
+        counts[key] = counts.get(key, 0) + 1
+    tracked.repeats = {key: n for key, n in counts.items() if n > 1}
+    return tracked
+
+
+def loads_tracking_repeats(text: str | bytes) -> Any:
+    """`json.loads`, with each object whose keys repeat returned as a `RepeatedKeys`."""
+    return json.loads(text, object_pairs_hook=_object_tracking_repeats)
+
+
+def repeated_keys(value: Any, path: str = "") -> list[tuple[str, str, int]]:
+    """(field path of the object, key, count) for every repeated key in a parsed value."""
+    found: list[tuple[str, str, int]] = []
+    if isinstance(value, RepeatedKeys):
+        found += [(_join(path, key), key, n) for key, n in value.repeats.items()]
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found += repeated_keys(item, _join(path, str(key)))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found += repeated_keys(item, f"{path}[{index}]")
+    return found
+
+
+def _join(path: str, key: str) -> str:
+    return f"{path}.{key}" if path else key
 
 
 def _one_object(text: bytes) -> dict[str, Any] | None:
@@ -216,7 +338,7 @@ def _strict_json_error(data: bytes) -> str | None:
 def _read_json(data: bytes, origin: str) -> Any:
     """The parsed value, or a RecordError saying why the bytes are not JSON."""
     try:
-        return json.loads(data.decode("utf-8"))
+        return loads_tracking_repeats(data.decode("utf-8"))
     except UnicodeDecodeError as exc:
         problem = f"not UTF-8 text (bad byte at offset {exc.start})"
     except json.JSONDecodeError as exc:
@@ -243,9 +365,11 @@ def _raw_key_fields(item: Any) -> _KeyFields:
 def _inconsistencies(
     entries: Iterable[tuple[int, str, _KeyFields]],
 ) -> list[tuple[int, RecordProblem]]:
-    """Problems across fields and records: duplicate sample_id, domain disagreement."""
+    """Problems across fields and records: duplicate sample_id, domain disagreement, and one
+    domain spelled two ways (`hr_Intake` / `HR_intake`: one name, two groups)."""
     found: list[tuple[int, RecordProblem]] = []
     first_seen: dict[str, str] = {}
+    spellings: dict[str, tuple[str, str]] = {}  # folded domain -> (first spelling, where)
     for position, where, (sample_id, domain, meta_domain) in entries:
         label = _label_id(sample_id, where)
         if _usable_id(sample_id) and sample_id in first_seen:
@@ -256,7 +380,20 @@ def _inconsistencies(
         if isinstance(domain, str) and isinstance(meta_domain, str) and domain != meta_domain:
             message = f"{meta_domain!r} does not match the record's domain {domain!r}"
             found.append((position, RecordProblem(label, "metadata.domain", message)))
+        # A benchmark domain or a name with spaces around it is refused per record already.
+        if isinstance(domain, str) and domain == domain.strip() and not _benchmark(domain):
+            spelling, seen_at = spellings.setdefault(domain.lower(), (domain, where))
+            if spelling != domain:
+                message = (
+                    f"{domain!r} differs only by case from the domain {spelling!r} of the record "
+                    f"at {seen_at}; spell one domain one way"
+                )
+                found.append((position, RecordProblem(label, "domain", message)))
     return found
+
+
+def _benchmark(domain: str) -> bool:
+    return domain.lower() in {name.lower() for name in DOMAINS}
 
 
 def _in_order(found: list[tuple[int, RecordProblem]]) -> list[RecordProblem]:
@@ -273,6 +410,15 @@ def _label_id(sample_id: Any, where: str) -> str:
 
 def _file_problem(message: str) -> RecordProblem:
     return RecordProblem("", "", message)
+
+
+def _error_field(err: ErrorDetails) -> str:
+    """The dotted field of an error: its location in the record, plus the field a declared
+    rule names below it (`RecordRuleError.field`)."""
+    field = _field_path(err["loc"][1:])
+    rule = err.get("ctx", {}).get("error")
+    below = rule.field if isinstance(rule, RecordRuleError) else ""
+    return _join(field, below) if below else field
 
 
 def _field_path(loc: tuple[int | str, ...]) -> str:

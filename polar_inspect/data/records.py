@@ -15,6 +15,15 @@ Strict where the eval reads a field, lenient where it does not:
   "...", "-" or an invisible control character would be found in every reply;
 - `attack_setup.attack_spec.attacker_goal` is a string (older generator) or a list of withheld
   field names (the authors' final generator).
+
+Rules across fields are declared here too, each one on the model that holds the fields, so that
+every record (from any file format, from the parsed cache) is checked by the same code: a value
+both allowed and protected (after `flatten_values`), a strategy name that disagrees with the
+attack strength (or a privacy type with the level; `attack_setup` with `metadata`), a turn
+budget that is not a positive whole number, an S1-S4 record without planned attacker turns, and
+a domain that is one of the benchmark's ten spelled with another case or with spaces around it.
+A rule that names a field below the one it is declared on raises `RecordRuleError(field=...)`;
+`loading.py` adds that field to the path it reports.
 """
 
 from __future__ import annotations
@@ -33,10 +42,29 @@ from pydantic import (
     ConfigDict,
     Field,
     TypeAdapter,
+    ValidationInfo,
     field_validator,
+    model_validator,
 )
 
-from polar_inspect.axes import DEFAULT_TURN_BUDGET, attack_code, policy_code
+from polar_inspect.axes import (
+    ATTACK_TYPES,
+    DEFAULT_TURN_BUDGET,
+    DOMAINS,
+    LIVE_ATTACK,
+    POLICY_TYPES,
+    attack_code,
+    policy_code,
+)
+
+
+class RecordRuleError(ValueError):
+    """A declared rule a record breaks; `field` is the dotted path, below the object the rule is
+    declared on, that the report names (empty: the object itself)."""
+
+    def __init__(self, message: str, field: str = "") -> None:
+        super().__init__(message)
+        self.field = field
 
 
 def _non_blank(value: str) -> str:
@@ -47,6 +75,38 @@ def _non_blank(value: str) -> str:
 
 #: A string that holds something other than whitespace.
 NonBlankText = Annotated[str, AfterValidator(_non_blank)]
+
+_BENCHMARK_DOMAINS = {name.lower(): name for name in DOMAINS}
+
+
+def _domain_spelling(value: str) -> str:
+    """A domain is written without spaces around it, and one of the ten exactly as the
+    benchmark spells it (`Finance` would be a new domain that takes `finance`'s filter)."""
+    if value != value.strip():
+        raise ValueError(f"{value!r} has spaces around it; write {value.strip()!r}")
+    known = _BENCHMARK_DOMAINS.get(value.lower())
+    if known is not None and known != value:
+        raise ValueError(
+            f"{value!r} differs from the benchmark's domain {known!r} only by case; write {known!r}"
+        )
+    return value
+
+
+#: A domain name: any non-empty name, but the benchmark's ten only in their own spelling.
+DomainName = Annotated[str, Field(min_length=1), AfterValidator(_domain_spelling)]
+
+
+def _turn_count(value: Any) -> Any:
+    """`attack_spec.turns`: a JSON integer > 0 (a whole float such as 3.0 is read as 3)."""
+    if value is None:
+        return None
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ValueError(f"must be a positive whole number of turns, got {json_kind(value)}")
+    if value < 1:
+        raise ValueError(f"must be a positive whole number of turns, got {value}")
+    return value
 
 
 def has_letter_or_digit(value: str) -> bool:
@@ -121,14 +181,19 @@ class _Open(BaseModel):
 
 
 class RecordMetadata(_Open):
-    """`metadata`: the record's position in the grid and its rendering style."""
+    """`metadata`: the record's position in the grid and its rendering style.
 
-    domain: str
+    `privacy_type` and `attack_type`, when present, must name the same level and strategy as
+    `privacy_level` and `attack_strength` (the cell is read from the latter two).
+    """
+
+    domain: DomainName
     privacy_level: str
     privacy_type: str | None = None
     task_type: str | None = None
-    attack_type: str | None = None
+    # Before attack_type: its check reads the validated strength.
     attack_strength: str
+    attack_type: str | None = None
     document_form: str | None = None
     style: Any = None  # not read by the eval
 
@@ -150,6 +215,58 @@ class RecordMetadata(_Open):
         if attack_code(value) is None:
             raise ValueError(f"unknown attack strength {value!r} (expected S1..S5)")
         return value
+
+    @field_validator("privacy_type")
+    @classmethod
+    def _type_names_the_level(cls, value: str | None, info: ValidationInfo) -> str | None:
+        _check_axis("privacy_type", value, "privacy_level", info.data.get("privacy_level"), "P")
+        return value
+
+    @field_validator("attack_type")
+    @classmethod
+    def _type_names_the_strength(cls, value: str | None, info: ValidationInfo) -> str | None:
+        strength = info.data.get("attack_strength")
+        _check_axis("attack_type", value, "attack_strength", strength, "S")
+        return value
+
+
+#: Per axis: the code parser, the code -> name table, and what the axis is called.
+_AXES = {
+    "P": (policy_code, POLICY_TYPES, "privacy level"),
+    "S": (attack_code, ATTACK_TYPES, "attack strategy"),
+}
+
+
+@cache
+def _code(axis: str, value: str | int) -> str | None:
+    """`policy_code` / `attack_code` of a value, remembered (a file repeats a few values)."""
+    return _AXES[axis][0](value)
+
+
+def _axis_problem(name: Any, code_field: str, code_value: Any, axis: str) -> str | None:
+    """Why `name` (a name, a code or a number) does not read as the same level or strategy as
+    `code_value`, or None if it does. No check without both."""
+    if name is None or code_value is None:
+        return None
+    _, names, what = _AXES[axis]
+    named = (
+        _code(axis, name) if isinstance(name, str | int) and not isinstance(name, bool) else None
+    )
+    expected = _code(axis, code_value)
+    if named is None:
+        return f"unknown {what} {name!r} (expected one of {', '.join(names.values())})"
+    if named != expected:
+        return (
+            f"{name!r} is {named}, but {code_field} {code_value!r} is {expected}: the record "
+            f"would be scored in the {expected} cell; make the two agree"
+        )
+    return None
+
+
+def _check_axis(field: str, name: Any, code_field: str, code_value: Any, axis: str) -> None:
+    problem = _axis_problem(name, code_field, code_value, axis)
+    if problem:
+        raise ValueError(problem)
 
 
 class GeneratedTexts(_Open):
@@ -202,18 +319,41 @@ class ScoringTargets(_Open):
             raise ValueError("holds no usable value once list literals are expanded")
         return values
 
+    @model_validator(mode="after")
+    def _allowed_or_protected(self) -> ScoringTargets:
+        """A value is either allowed or protected: listed on both sides, it would count as a
+        leak and as task success at once (compared after `flatten_values`, as scored)."""
+        allowed = set(flatten_values(self.allowed_values))
+        both = [v for v in flatten_values(self.do_not_disclose_values) if v in allowed]
+        if both:
+            shown = ", ".join(repr(value) for value in both[:5])
+            more = f" and {len(both) - 5} more" if len(both) > 5 else ""
+            raise RecordRuleError(
+                f"{shown}{more} listed both in allowed_values and in do_not_disclose_values; "
+                "a value is either allowed or protected: remove it from one list",
+                "do_not_disclose_values",
+            )
+        return self
+
 
 class AttackSpec(_Open):
     """`attack_setup.attack_spec`: planned turns and the attacker's goal, when present."""
 
-    turns: int | None = None
+    #: The turn budget: a positive whole number (absent: the paper's 6).
+    turns: Annotated[int | None, BeforeValidator(_turn_count)] = None
     #: A text, or a list of the withheld field names (read joined with ", ").
     attacker_goal: Annotated[str | None, BeforeValidator(_goal_text)] = None
 
 
 class AttackSetup(_Open):
-    """`attack_setup`: present in some releases only."""
+    """`attack_setup`: present in some releases only.
 
+    Its `attack_type` and `attack_strength`, when present, must name the record's strategy
+    (checked against `metadata` by `PolarRecord`).
+    """
+
+    attack_type: Any = None
+    attack_strength: Any = None
     attack_spec: AttackSpec | None = None
 
 
@@ -240,7 +380,7 @@ class PolarRecord(_Open):
     """One release record; only what the eval needs is required."""
 
     sample_id: str = Field(min_length=1)
-    domain: str = Field(min_length=1)
+    domain: DomainName
     metadata: RecordMetadata
     generated_texts: GeneratedTexts
     scoring_targets: ScoringTargets
@@ -250,6 +390,52 @@ class PolarRecord(_Open):
     prompts: Any = None
     generation_meta: Any = None
     attack_setup: AttackSetup | None = None
+
+    @field_validator("generated_texts")
+    @classmethod
+    def _scripted_strategies_have_turns(
+        cls, texts: GeneratedTexts, info: ValidationInfo
+    ) -> GeneratedTexts:
+        """S1-S4 replay the planned turns: without one the dialogue never happens. S5 may
+        have none (its live attacker writes every turn)."""
+        metadata = info.data.get("metadata")
+        attack = attack_code(metadata.attack_strength) if metadata is not None else None
+        if attack not in (None, LIVE_ATTACK) and not parse_attacker_turns(
+            texts.attacker_prompt_text
+        ):
+            raise RecordRuleError(
+                f"an {attack} record needs planned attacker turns (a JSON array of strings, or "
+                "one text); it has none, so no dialogue would take place. Only "
+                f"{LIVE_ATTACK} records, whose live attacker writes every turn, may have none",
+                "attacker_prompt_text",
+            )
+        return texts
+
+    @field_validator("attack_setup")
+    @classmethod
+    def _setup_names_the_strategy(
+        cls, setup: AttackSetup | None, info: ValidationInfo
+    ) -> AttackSetup | None:
+        """`attack_setup.attack_type` / `attack_strength` name the metadata's strategy."""
+        metadata = info.data.get("metadata")
+        if setup is None or metadata is None:
+            return setup
+        strength = metadata.attack_strength
+        found = {
+            key: problem
+            for key in ("attack_strength", "attack_type")
+            if (
+                problem := _axis_problem(
+                    getattr(setup, key), "metadata.attack_strength", strength, "S"
+                )
+            )
+        }
+        if len(found) == 1:
+            ((key, problem),) = found.items()
+            raise RecordRuleError(problem, key)
+        if found:
+            raise RecordRuleError("; ".join(f"{k}: {p}" for k, p in found.items()))
+        return setup
 
     @property
     def policy(self) -> str:
@@ -275,9 +461,10 @@ class PolarRecord(_Open):
         return parse_attacker_turns(self.generated_texts.attacker_prompt_text)
 
     def turn_budget(self) -> int:
-        """`attack_setup.attack_spec.turns` when present and > 0, else the paper's 6."""
+        """`attack_setup.attack_spec.turns` (a positive whole number) when present, else the
+        paper's 6."""
         spec = self.attack_setup.attack_spec if self.attack_setup else None
-        if spec is not None and spec.turns is not None and spec.turns > 0:
+        if spec is not None and spec.turns is not None:
             return spec.turns
         return DEFAULT_TURN_BUDGET
 

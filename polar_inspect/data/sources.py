@@ -1,42 +1,62 @@
-"""Where release records come from: the official release, the bundled set, or a file.
+"""Where release records come from: the official release, the bundled set, a file, a Hugging
+Face dataset folder, or a dataset on the Hugging Face Hub.
 
-`resolve_source(data)` turns the task's `data` parameter into a `DataSource` (a local file and
-its sha256); `load_source(source)` returns its validated records, through a parsed cache keyed
-by that sha256 so that a second load of the same file is fast.
+`resolve_source(data)` turns the task's `data` parameter into a `DataSource` (where the data
+is and the sha256 of its bytes); `load_source(source)` returns its validated records, reading
+the bytes again and checking that they are the ones `resolve_source` hashed, so the sha256 a
+log records is the digest of the bytes actually parsed. A parsed copy is cached keyed by that
+sha256, and the cache is itself checked (the source digest it was written for and the digest of
+its content) before it is used: a changed cache is rebuilt, never used.
+
+`data` is one of:
+- `official`: the pinned release (`OfficialRelease`: repository, file, revision, sha256);
+- `bundled`: this project's synthetic set;
+- a `.json` / `.jsonl` file (optionally `.gz`);
+- a folder in the Hugging Face dataset layout (`hf_folder.py`; needs the `[hf]` extra), with
+  `#SPLIT` after it to pick a split of a folder that holds several;
+- `hf:OWNER/NAME`, `hf:OWNER/NAME@REVISION` (a commit, branch or tag) and optionally
+  `#SPLIT`: a dataset repository on the Hub in that layout, fetched into the Hugging Face cache
+  (offline: from the cache); the log records the commit it resolved to.
 """
 
 from __future__ import annotations
 
 import functools
+import gzip
 import hashlib
 import json
 import logging
 import os
+import re
 import tempfile
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from polar_inspect.data.loading import RecordError, load_records, parse_records
+from polar_inspect.data import hf_folder
+from polar_inspect.data.hub import HubUnavailable, fetch_file, fetch_snapshot
+from polar_inspect.data.loading import RecordError, RecordProblem, parse_records
 from polar_inspect.data.records import RECORD_LIST, PolarRecord
 from polar_inspect.errors import UserInputError
 
 logger = logging.getLogger(__name__)
 
-DataKind = Literal["official", "bundled", "path"]
+DataKind = Literal["official", "bundled", "path", "folder", "hub"]
 
 #: Record fields the eval never reads; `load_source` drops them to save memory and cache space.
 PROVENANCE_FIELDS: tuple[str, ...] = ("prompts", "generation_meta", "source_document_inputs")
 #: Bump when the cache's content changes in a way the record schema does not show.
-CACHE_FORMAT = "1"
-#: Seconds to wait for the Hugging Face Hub before declaring it unreachable.
-HUB_TIMEOUT = 5.0
+CACHE_FORMAT = "2"
+#: The prefix of a Hub dataset in `data`.
+HUB_PREFIX = "hf:"
 
 _PACKAGE_ROOT = Path(__file__).resolve().parents[1]
 _REPO_ROOT = _PACKAGE_ROOT.parent
 _BUNDLED_RELATIVE = Path("datasets") / "polar_bundled.json.gz"
 _DATA_SUFFIXES = (".json", ".jsonl", ".json.gz", ".jsonl.gz")
+_GZIP_MAGIC = b"\x1f\x8b"
+_REPO_ID = re.compile(r"[A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*")
 
 
 class OfficialRelease(BaseModel):
@@ -54,47 +74,53 @@ OFFICIAL_RELEASE = OfficialRelease()
 
 
 class DataSource(BaseModel):
-    """A resolved data file: what kind it is, where it is, and the sha256 of its bytes."""
+    """A resolved data source: what kind it is, where its bytes are, and their sha256.
+
+    `sha256` is the digest of the bytes `load_source` parses: a file's sha256; for a dataset
+    folder or a Hub dataset, `hf_folder.shards_digest` of its data files in `files` order (the
+    file's own sha256 when there is one, else the sha256 of the files' digests, one per line).
+    """
 
     model_config = ConfigDict(frozen=True)
 
     kind: DataKind
+    #: The file, or the folder the `files` are in (for `hub`: its snapshot in the HF cache).
     path: str
     sha256: str
-    revision: str | None = None  # the Hub commit, for `official`
+    #: The Hub commit (`official`, `hub`).
+    revision: str | None = None
+    #: The Hub dataset repository (`official`, `hub`).
+    repo_id: str | None = None
+    #: The split read, and its data files relative to `path`, in order (`folder`, `hub`).
+    split: str | None = None
+    files: tuple[str, ...] = ()
 
 
 class DataSourceError(UserInputError):
-    """The `data` parameter cannot be turned into a usable local file."""
+    """The `data` parameter cannot be turned into usable data."""
 
 
 def resolve_source(
     data: str = "official", *, official: OfficialRelease = OFFICIAL_RELEASE
 ) -> DataSource:
-    """Resolve `official`, `bundled` or a .json/.jsonl path to a local file and its sha256.
+    """Resolve `data` (see the module's description) to a `DataSource` and its sha256.
 
     `official` downloads the pinned release once into the Hugging Face cache (or finds it
     there) and checks its sha256 against `official.sha256`. Raises DataSourceError.
     """
     choice = data.strip()
     if choice.lower() == "official":
-        path = _download_official(official)
-        digest = _sha256(path)
-        if digest != official.sha256:
-            raise DataSourceError(
-                f"The official POLAR-Bench file at {path} has sha256 {digest}, but the pinned "
-                f"release ({official.repo_id}@{official.revision}) has sha256 {official.sha256}. "
-                "The cached copy is damaged or not the release: delete it and run again, or use "
-                "-T data=bundled or -T data=/path/to/file.json."
-            )
-        return DataSource(
-            kind="official", path=str(path), sha256=digest, revision=official.revision
-        )
+        return _official(official)
     if choice.lower() == "bundled":
         path = bundled_path()
         if not path.is_file():
             raise DataSourceError(_bundled_missing(path))
         return DataSource(kind="bundled", path=str(path.resolve()), sha256=_sha256(path))
+    if choice.lower().startswith(HUB_PREFIX):
+        return _hub(choice)
+    folder, split = _folder_and_split(choice)
+    if folder is not None:
+        return _folder(choice, folder, split, kind="folder")
     path = _local_file(choice)
     return DataSource(kind="path", path=str(path), sha256=_sha256(path))
 
@@ -103,18 +129,21 @@ def load_source(source: DataSource, *, use_cache: bool = True) -> list[PolarReco
     """Return the validated records of a resolved source, without the provenance fields.
 
     The records' `prompts`, `generation_meta` and `source_document_inputs` are set to None
-    (the eval never reads them; `load_records` keeps them). With `use_cache`, the first load
-    writes a parsed copy under `cache_dir()` keyed by `source.sha256`, and later loads read
-    it; a damaged cache is ignored and rebuilt. Raises RecordError for an invalid file.
+    (the eval never reads them; `load_records` keeps them). The source's bytes are read and
+    checked against `source.sha256` first (DataSourceError if they changed since
+    `resolve_source`). With `use_cache`, the first load writes a parsed copy under
+    `cache_dir()` keyed by `source.sha256`, and later loads read it once it is checked; a
+    damaged or changed cache is ignored (with a warning) and rebuilt. Raises RecordError for
+    invalid data.
     """
-    if not use_cache:
-        return _without_provenance(load_records(source.path))
     target = cache_dir() / "records" / f"{source.sha256}-{_cache_version()}.json"
-    cached = _read_cache(target)
-    if cached is not None:
-        return cached
-    records = _without_provenance(load_records(source.path))
-    _write_cache(target, records)
+    if use_cache:
+        cached = _read_cache(target, source.sha256)
+        if cached is not None:
+            return cached
+    records = _without_provenance(_parse_source(source))
+    if use_cache:
+        _write_cache(target, records, source.sha256)
     return records
 
 
@@ -142,8 +171,8 @@ def _local_file(data: str) -> Path:
     path = Path(data).expanduser()
     if not data or not path.exists():
         raise DataSourceError(
-            f"data={data!r} is neither 'official', 'bundled' nor an existing file "
-            f"(looked for {path.absolute()})."
+            f"data={data!r} is neither 'official', 'bundled' nor an existing file or folder, "
+            f"nor hf:OWNER/NAME[@REVISION] (looked for {path.absolute()})."
         )
     if not path.is_file():
         raise DataSourceError(f"data={data!r}: {path.absolute()} is not a file.")
@@ -170,60 +199,64 @@ def _sha256(path: Path) -> str:
         return hashlib.file_digest(handle, "sha256").hexdigest()
 
 
-# --- The official release ----------------------------------------------------------------------
-# huggingface_hub reads HF_HUB_OFFLINE, HF_HOME, HF_HUB_CACHE and HF_ENDPOINT once, at import;
-# they are read again here on each call so that a setting made after import is honoured too.
+# --- Reading a resolved source -------------------------------------------------------------------
 
 
-def _hub_offline() -> bool:
-    from huggingface_hub import constants
-
-    flag = os.environ.get("HF_HUB_OFFLINE")
-    if flag is None:
-        return constants.is_offline_mode()
-    return flag.strip().upper() in ("1", "ON", "YES", "TRUE")
-
-
-def _hub_cache() -> str | None:
-    if os.environ.get("HF_HUB_CACHE"):
-        return os.environ["HF_HUB_CACHE"]
-    return str(Path(os.environ["HF_HOME"]) / "hub") if os.environ.get("HF_HOME") else None
-
-
-def _download_official(release: OfficialRelease) -> Path:
-    """The release file from the Hugging Face cache, downloading it once if needed."""
-    from huggingface_hub import get_hf_file_metadata, hf_hub_download, hf_hub_url
-    from huggingface_hub.errors import LocalEntryNotFoundError
-
-    where: dict[str, Any] = dict(
-        repo_id=release.repo_id,
-        filename=release.filename,
-        repo_type="dataset",
-        revision=release.revision,
-        cache_dir=_hub_cache(),
-    )
+def _parse_source(source: DataSource) -> list[PolarRecord]:
+    """The validated records of the bytes `source.sha256` names (read once, hashed, parsed)."""
+    if source.kind in ("folder", "hub"):
+        folder = Path(source.path)
+        try:
+            shards = hf_folder.read_shards(folder, source.files, source.path)
+        except hf_folder.FolderError as exc:
+            raise DataSourceError(str(exc)) from exc
+        _check_unchanged(source, hf_folder.digest_of(shards))
+        return hf_folder.parse_shards(folder, shards, source.path)
     try:
-        return Path(hf_hub_download(**where, local_files_only=True))
-    except LocalEntryNotFoundError:
-        pass
-    if _hub_offline():
+        data = Path(source.path).read_bytes()
+    except OSError as exc:
+        raise RecordError(source.path, [RecordProblem("", "", f"cannot read it ({exc})")]) from exc
+    _check_unchanged(source, hashlib.sha256(data).hexdigest())
+    if data.startswith(_GZIP_MAGIC):
+        try:
+            data = gzip.decompress(data)
+        except (OSError, EOFError) as exc:
+            problem = RecordProblem("", "", f"cannot read it ({exc})")
+            raise RecordError(source.path, [problem]) from exc
+    return parse_records(data, source.path)
+
+
+def _check_unchanged(source: DataSource, digest: str) -> None:
+    if digest != source.sha256:
         raise DataSourceError(
-            _unavailable(release, "offline mode (HF_HUB_OFFLINE) is on and it is not in the cache")
+            f"{source.path} changed while it was being loaded (sha256 {digest}, resolved as "
+            f"{source.sha256}); wait until nothing writes to it and run again."
         )
-    endpoint = os.environ.get("HF_ENDPOINT") or None
+
+
+# --- The official release ----------------------------------------------------------------------
+
+
+def _official(release: OfficialRelease) -> DataSource:
     try:
-        # One quick request without retries: hf_hub_download alone retries for ~30 s offline.
-        url = hf_hub_url(
-            release.repo_id,
-            release.filename,
-            repo_type="dataset",
-            revision=release.revision,
-            endpoint=endpoint,
+        path = fetch_file(release.repo_id, release.filename, release.revision)
+    except HubUnavailable as exc:
+        raise DataSourceError(_unavailable(release, str(exc))) from exc
+    digest = _sha256(path)
+    if digest != release.sha256:
+        raise DataSourceError(
+            f"The official POLAR-Bench file at {path} has sha256 {digest}, but the pinned "
+            f"release ({release.repo_id}@{release.revision}) has sha256 {release.sha256}. "
+            "The cached copy is damaged or not the release: delete it and run again, or use "
+            "-T data=bundled or -T data=/path/to/file.json."
         )
-        get_hf_file_metadata(url, timeout=HUB_TIMEOUT)
-        return Path(hf_hub_download(**where, endpoint=endpoint, etag_timeout=HUB_TIMEOUT))
-    except Exception as exc:  # any network, HTTP or disk failure means "could not download"
-        raise DataSourceError(_unavailable(release, f"{type(exc).__name__}: {exc}")) from exc
+    return DataSource(
+        kind="official",
+        path=str(path),
+        sha256=digest,
+        revision=release.revision,
+        repo_id=release.repo_id,
+    )
 
 
 def _unavailable(release: OfficialRelease, reason: str) -> str:
@@ -236,6 +269,74 @@ def _unavailable(release: OfficialRelease, reason: str) -> str:
         "HF_HUB_CACHE) at it and set HF_HUB_OFFLINE=1\n"
         "  - use a local copy of the file: -T data=/path/to/file.json"
     )
+
+
+# --- Dataset folders and datasets on the Hub ----------------------------------------------------
+
+
+def _folder_and_split(data: str) -> tuple[Path | None, str | None]:
+    """(folder, split) when `data` names a folder, optionally followed by `#SPLIT`."""
+    path = Path(data).expanduser()
+    if path.is_dir():
+        return path, None
+    base, mark, split = data.rpartition("#")
+    if mark and split and Path(base).expanduser().is_dir():
+        return Path(base).expanduser(), split
+    return None, None
+
+
+def _folder(
+    data: str,
+    folder: Path,
+    split: str | None,
+    *,
+    kind: DataKind,
+    revision: str | None = None,
+    repo_id: str | None = None,
+) -> DataSource:
+    """A dataset folder: its data files (as `datasets` finds them) and their digest."""
+    try:
+        found = hf_folder.find_data_files(folder, split)
+        digest = hf_folder.digest_of(hf_folder.read_shards(folder, found.files, str(folder)))
+    except hf_folder.FolderError as exc:
+        raise DataSourceError(f"data={data!r}: {exc}") from exc
+    return DataSource(
+        kind=kind,
+        path=str(folder.resolve()),
+        sha256=digest,
+        revision=revision,
+        repo_id=repo_id,
+        split=found.split,
+        files=found.files,
+    )
+
+
+def _hub(data: str) -> DataSource:
+    """`hf:OWNER/NAME[@REVISION][#SPLIT]`: the dataset's snapshot in the Hugging Face cache."""
+    spec, _, split = data[len(HUB_PREFIX) :].partition("#")
+    repo_id, _, revision = spec.partition("@")
+    malformed = spec.endswith("@") or (data.endswith("#"))
+    if malformed or not _REPO_ID.fullmatch(repo_id):
+        raise DataSourceError(
+            f"data={data!r}: a Hub dataset is written hf:OWNER/NAME, hf:OWNER/NAME@REVISION "
+            "(a commit, branch or tag) or either of those followed by #SPLIT."
+        )
+    missing = hf_folder.datasets_missing()
+    if missing:
+        raise DataSourceError(f"data={data!r}: {missing}")
+    try:
+        folder = fetch_snapshot(repo_id, revision or None)
+    except HubUnavailable as exc:
+        raise DataSourceError(
+            f"Could not get the Hugging Face dataset {repo_id}"
+            f"{f' at revision {revision}' if revision else ''}: {exc}.\n"
+            "Ways out:\n"
+            "  - run once with the network, so that it is cached (then HF_HUB_OFFLINE=1 works)\n"
+            "  - copy a Hugging Face cache that holds it to this machine, point HF_HOME (or "
+            "HF_HUB_CACHE) at it and set HF_HUB_OFFLINE=1\n"
+            "  - download the dataset folder and use it directly: -T data=/path/to/folder"
+        ) from exc
+    return _folder(data, folder, split or None, kind="hub", revision=folder.name, repo_id=repo_id)
 
 
 # --- The parsed-records cache -------------------------------------------------------------------
@@ -254,7 +355,9 @@ def _without_provenance(records: list[PolarRecord]) -> list[PolarRecord]:
     return [record.model_copy(update=dropped) for record in records]
 
 
-def _read_cache(target: Path) -> list[PolarRecord] | None:
+def _read_cache(target: Path, source_sha256: str) -> list[PolarRecord] | None:
+    """The cached records, or None (with a warning) unless the cache is intact: written for
+    `source_sha256` and unchanged since (its records' sha256 is the one it recorded)."""
     try:
         data = target.read_bytes()
     except FileNotFoundError:
@@ -262,27 +365,56 @@ def _read_cache(target: Path) -> list[PolarRecord] | None:
     except OSError as exc:
         logger.warning("Ignoring unreadable records cache %s: %s", target, exc)
         return None
+    header, _, payload = data.partition(b"\n")
     try:
-        return parse_records(data, str(target))
+        recorded = json.loads(header)
+        written_for, content = recorded["source_sha256"], recorded["records_sha256"]
+    except (ValueError, TypeError, KeyError) as exc:
+        logger.warning("Ignoring damaged records cache %s (no valid header: %s)", target, exc)
+        return None
+    if written_for != source_sha256:
+        logger.warning(
+            "Ignoring records cache %s: it was written for data with sha256 %s, not %s; "
+            "rebuilding it",
+            target,
+            written_for,
+            source_sha256,
+        )
+        return None
+    if hashlib.sha256(payload).hexdigest() != content:
+        logger.warning(
+            "Ignoring records cache %s: it was changed after it was written (its records no "
+            "longer have the sha256 it recorded); rebuilding it from the data",
+            target,
+        )
+        return None
+    try:
+        return parse_records(payload, str(target))
     except RecordError as exc:
         logger.warning("Ignoring damaged records cache %s: %s", target, str(exc).splitlines()[0])
         return None
 
 
-def _write_cache(target: Path, records: list[PolarRecord]) -> None:
-    """Write atomically; a cache that cannot be written only costs speed next time."""
+def _write_cache(target: Path, records: list[PolarRecord], source_sha256: str) -> None:
+    """Write atomically: a header line (the source's sha256 and the records' sha256), then the
+    records as a JSON array. A cache that cannot be written only costs speed next time."""
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         payload = RECORD_LIST.dump_json(records)
+        header = {
+            "cache_format": CACHE_FORMAT,
+            "source_sha256": source_sha256,
+            "records_sha256": hashlib.sha256(payload).hexdigest(),
+        }
         handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=".tmp-", suffix=".json")
         try:
             with os.fdopen(handle, "wb") as out:
+                out.write(json.dumps(header).encode() + b"\n")
                 out.write(payload)
             os.replace(temporary, target)
         finally:
             Path(temporary).unlink(missing_ok=True)
-        sha256 = target.name.split("-")[0]
-        for stale in target.parent.glob(f"{sha256}-*.json"):
+        for stale in target.parent.glob(f"{source_sha256}-*.json"):
             if stale != target:
                 stale.unlink(missing_ok=True)
     except (OSError, ValueError) as exc:

@@ -119,10 +119,14 @@ def check_arguments(args: argparse.Namespace) -> list[str]:
         )
     if args.card and not args.out:
         raise UsageError("--card describes the --out file: give --out too")
-    if args.out:
+    hf_folder = getattr(args, "format", "file") == "hf"
+    if hf_folder and args.card:
+        raise UsageError("--format hf writes its own card (README.md in the folder): drop --card")
+    if args.out and not hf_folder:
         output_format(args.out)
     _check_renderer_options(args)
-    outputs = [Output("--out", args.out)] if args.out else []
+    # an hf folder is checked by the folder writer (a new folder, the [hf] extra)
+    outputs = [Output("--out", args.out)] if args.out and not hf_folder else []
     if args.card:
         outputs.append(Output("--card", args.card))
     if args.renderer == "model":

@@ -5,11 +5,13 @@ Examples:
   polar-generate --domains medical --repetitions 1 --out work/medical.jsonl
   polar-generate --check-sha256 <hex>            # rebuild and compare (CI)
   polar-generate --renderer model --model openai/gpt-4o-mini --out work/model.jsonl
+  polar-generate --format hf --out work/polar_hf   # a Hugging Face dataset folder
 """
 
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -39,6 +41,7 @@ from polar_inspect.generate.io import (
     output_format,
     sha256,
     write_bytes_atomically,
+    write_hf_folder,
 )
 from polar_inspect.generate.outputs import OutputPathError
 from polar_inspect.generate.report import BuildReport
@@ -80,7 +83,18 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--repetitions", type=int, default=5, help="repetitions per cell (default 5)")
     p.add_argument("--renderer", choices=("template", "model"), default="template")
     p.add_argument("--model", default=None, help="Inspect model for --renderer model")
-    p.add_argument("--out", default=None, help="output file: .json, .jsonl or .json.gz")
+    p.add_argument(
+        "--out",
+        default=None,
+        help="output file: .json, .jsonl or .json.gz (with --format hf: a new folder)",
+    )
+    p.add_argument(
+        "--format",
+        choices=("file", "hf"),
+        default="file",
+        help="file: the format --out's suffix names (default); hf: a Hugging Face dataset "
+        "folder, Parquet shards and a card README.md (needs the [hf] extra)",
+    )
     p.add_argument(
         "--card",
         default=None,
@@ -172,12 +186,31 @@ def _model(args: argparse.Namespace, console: Console) -> tuple[list[dict], Buil
         )
 
 
+def _check_hf_output(args: argparse.Namespace) -> None:
+    """`--format hf`: a new folder for --out, the [hf] extra, and no --card inside it."""
+    from polar_inspect.data.hf_folder import check_new_folder, datasets_missing
+
+    if not args.out:
+        raise ValueError("--format hf needs --out (a new folder)")
+    missing = datasets_missing()
+    if missing:
+        raise ValueError(f"--format hf: {missing}")
+    out = Path(args.out).expanduser()
+    check_new_folder(out)
+    if args.card and Path(args.card).expanduser().absolute().is_relative_to(out.absolute()):
+        raise ValueError(
+            f"--card {args.card} lies inside the --out folder, which gets its own card README.md"
+        )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the process exit code."""
     args = parser().parse_args(argv)
     console = Console(stderr=True)
     try:
         domains = check_arguments(args)
+        if args.format == "hf":
+            _check_hf_output(args)
     except (UsageError, SelectionError, OutputPathError, KnowledgeFileError, ValueError) as exc:
         print(f"polar-generate: {exc}", file=sys.stderr)  # plain: a path may hold [markup]
         return 2
@@ -209,7 +242,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"{len(records)} records in {seconds:.1f} s; generator {GENERATOR_VERSION}, "
         f"seed {args.seed}; sha256 (JSON) {digest}"
     )
-    if args.out:
+    if args.out and args.format == "hf":
+        command = shlex.join(["polar-generate", *(sys.argv[1:] if argv is None else argv)])
+        provenance = (
+            f"Built by this project's generator ({GENERATOR_VERSION}, renderer "
+            f"{args.renderer}, seed {args.seed}) with `{command}`; the records as one JSON "
+            f"array (`polar-generate ... --out FILE.json`) have sha256 `{digest}`."
+        )
+        written = write_hf_folder(records, args.out, provenance)
+        console.print(
+            f"wrote {args.out} ({len(written.files)} Parquet shard(s) and README.md; "
+            f"-T data={args.out} records sha256 {written.sha256})",
+            markup=False,
+            soft_wrap=True,
+        )
+    elif args.out:
         fmt = output_format(args.out)
         payload = encode(records, fmt) if fmt != ".json" else data
         write_bytes_atomically(payload, args.out)

@@ -97,6 +97,14 @@ def write_records(records: Sequence[dict[str, Any]], path: str | Path) -> bytes:
     return data
 
 
+def write_hf_folder(records: Sequence[dict[str, Any]], path: str | Path, provenance: str) -> Any:
+    """Write `records` as a Hugging Face dataset folder at `path` (Parquet shards and a card;
+    needs the [hf] extra); returns what was written (`hf_folder.FolderWritten`)."""
+    from polar_inspect.data.hf_folder import write_folder
+
+    return write_folder(records, Path(path).expanduser(), provenance=provenance)
+
+
 def read_bytes(path: str | Path) -> bytes:
     """A dataset file's JSON bytes (gunzipped if it ends in .gz)."""
     raw = Path(path).read_bytes()

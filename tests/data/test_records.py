@@ -62,14 +62,15 @@ def test_unknown_fields_are_kept(write: Callable[[list[Any]], Path]) -> None:
         ("Hello, which clinic treats coughs?", ["Hello, which clinic treats coughs?"]),
         ("[Urgent] who is the patient?", ["[Urgent] who is the patient?"]),
         ('  ["first", "second"]  ', ["first", "second"]),
-        ("", []),
+        ("", []),  # S5 only: its live attacker writes every turn
     ],
 )
 def test_plain_or_array_attacker_text_loads(
     write: Callable[[list[Any]], Path], text: str, turns: list[str]
 ) -> None:
+    live = {"metadata.attack_strength": "S5", "metadata.attack_type": "multi_turn_progressive"}
     (loaded,) = load_records(
-        write([make_record(1, **{"generated_texts.attacker_prompt_text": text})])
+        write([make_record(1, **{"generated_texts.attacker_prompt_text": text}, **live)])
     )
     assert loaded.planned_turns() == turns
 

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from polar_inspect.axes import ATTACK_TYPES, POLICY_TYPES
 from polar_inspect.data import RecordError, load_records
 from polar_inspect.data.samples import record_to_sample
 from tests.data.conftest import make_record, write_json, write_jsonl
@@ -101,7 +102,12 @@ def test_a_release_format_record_becomes_a_sample(tmp_path: Path) -> None:
 def test_both_level_encodings_load(
     write: Callable[[list[Any]], Path], level: Any, strength: Any, cell: str
 ) -> None:
-    changes = {"metadata.privacy_level": level, "metadata.attack_strength": strength}
+    changes = {
+        "metadata.privacy_level": level,
+        "metadata.attack_strength": strength,
+        "metadata.privacy_type": POLICY_TYPES[cell[:2]],
+        "metadata.attack_type": ATTACK_TYPES[cell[3:]],
+    }
     (loaded,) = load_records(write([make_record(1, **changes)]))
     assert loaded.cell == cell
 

@@ -22,6 +22,7 @@ from polar_inspect.data import (
     bundled_path,
     load_records,
     load_source,
+    parse_records,
     record_to_sample,
     resolve_source,
 )
@@ -44,7 +45,14 @@ def data_file(tmp_path: Path) -> Path:
     records = [
         make_record(1),
         make_record(2, "travel", attack_setup=..., release_note="kept"),
-        make_record(3, "legal", **{"metadata.privacy_level": "P4"}),
+        make_record(
+            3,
+            "legal",
+            **{
+                "metadata.privacy_level": "P4",
+                "metadata.privacy_type": "compositional_constraints",
+            },
+        ),
     ]
     return write_json(tmp_path / "release.json", records)
 
@@ -69,9 +77,9 @@ def test_a_path_resolves_to_itself_with_its_hash(data_file: Path, tmp_path: Path
 
 @pytest.mark.parametrize(
     "name, complaint",
-    [("absent.json", "neither 'official', 'bundled' nor an existing file"),
+    [("absent.json", "nor an existing file or folder"),
      ("records.csv", "expected a .json"),
-     ("folder.json", "is not a file")],
+     ("folder.json", "holds no data files")],
 )  # fmt: skip
 def test_a_bad_path_is_a_clear_error(tmp_path: Path, name: str, complaint: str) -> None:
     (tmp_path / "records.csv").write_text("sample_id,domain\n")
@@ -151,7 +159,11 @@ def test_official_from_a_prefilled_cache(data_file: Path, tmp_path: Path) -> Non
     release = OfficialRelease(sha256=_sha256(data_file))
     source = resolve_source("official", official=release)
     assert source == DataSource(
-        kind="official", path=str(pointer), sha256=release.sha256, revision=REVISION
+        kind="official",
+        path=str(pointer),
+        sha256=release.sha256,
+        revision=REVISION,
+        repo_id=release.repo_id,
     )
     assert source.path.endswith(FILENAME)
     assert len(load_source(source)) == 3
@@ -186,16 +198,58 @@ def test_cached_and_fresh_loads_are_equivalent_for_the_eval(
         assert (a.id, a.input, a.target, a.metadata) == (b.id, b.input, b.target, b.metadata)
 
 
+def _cached_payload(cache: Path) -> bytes:
+    """The records part of a cache file (after its header line)."""
+    return cache.read_bytes().partition(b"\n")[2]
+
+
 def test_the_second_load_reads_the_cache(data_file: Path, tmp_path: Path) -> None:
     source = resolve_source(str(data_file))
-    load_source(source)
+    expected = load_source(source)
+    data_file.unlink()  # the second load does not read the data again
+    assert load_source(source) == expected
+
+
+def test_an_edited_cache_is_rebuilt_never_used(
+    data_file: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    source = resolve_source(str(data_file))
+    expected = load_source(source)
     (cache,) = _cache_files(tmp_path)
-    edited = json.loads(cache.read_text())
+    header, _, payload = cache.read_bytes().partition(b"\n")
+    edited = json.loads(payload)
     edited[0]["generated_texts"]["task_instruction_text"] = "Served from the cache."
-    cache.write_text(json.dumps(edited))
-    assert load_source(source)[0].generated_texts.task_instruction_text == "Served from the cache."
-    uncached = load_source(source, use_cache=False)[0]
-    assert uncached.generated_texts.task_instruction_text != "Served from the cache."
+    cache.write_bytes(header + b"\n" + json.dumps(edited).encode())
+    with caplog.at_level(logging.WARNING):
+        reloaded = load_source(source)
+    assert reloaded == expected
+    assert "changed after it was written" in caplog.text and str(cache) in caplog.text
+    assert b"Served from the cache." not in cache.read_bytes()  # rebuilt
+
+
+def test_a_cache_written_for_other_data_is_rebuilt(
+    data_file: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    other = write_json(tmp_path / "other.json", [make_record(9, "travel")])
+    other_source, source = resolve_source(str(other)), resolve_source(str(data_file))
+    load_source(other_source)
+    load_source(source)
+    other_cache, cache = (
+        next(p for p in _cache_files(tmp_path) if p.name.startswith(s.sha256))
+        for s in (other_source, source)
+    )
+    other_cache.replace(cache)  # a consistent cache file, but of other data
+    with caplog.at_level(logging.WARNING):
+        reloaded = load_source(source)
+    assert [r.sample_id for r in reloaded] == ["medical_000001", "travel_000002", "legal_000003"]
+    assert f"written for data with sha256 {other_source.sha256}" in caplog.text
+
+
+def test_data_changed_after_it_was_resolved_is_refused(data_file: Path) -> None:
+    source = resolve_source(str(data_file))
+    write_json(data_file, [make_record(7)])
+    with pytest.raises(DataSourceError, match="changed while it was being loaded"):
+        load_source(source)
 
 
 @pytest.mark.parametrize("damage", [b"", b'[{"sample_id": ', b"[1, 2, 3]", b"\x00\xff"])
@@ -209,7 +263,7 @@ def test_a_damaged_cache_is_ignored_and_rebuilt(
     with caplog.at_level(logging.WARNING):
         assert load_source(source) == expected
     assert "damaged records cache" in caplog.text
-    assert load_records(cache) == expected  # rewritten whole
+    assert parse_records(_cached_payload(cache), "cache") == expected  # rewritten whole
 
 
 def test_an_unwritable_cache_only_costs_speed(

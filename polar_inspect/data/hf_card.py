@@ -1,0 +1,220 @@
+"""The dataset card (README.md) of a POLAR-format Hugging Face dataset folder.
+
+The YAML front matter is what the Hub and `datasets` read: licence, `configs` / `data_files`
+(one `test` split), and `dataset_info` (features, split size), written with the classes
+`datasets` itself uses when it pushes a dataset. The text gives what a user needs to run and to
+trust the data: how to run it by name and revision, the schema, the 5x5 grid of policy levels
+and attack strategies, the samples per domain, the digests and the licence.
+"""
+
+from __future__ import annotations
+
+import html
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from polar_inspect.axes import ATTACK_LABELS, ATTACK_TYPES, DOMAINS, POLICY_LABELS, POLICY_TYPES
+from polar_inspect.data.hf_folder import DATA_DIR, PARQUET_SUFFIX, SPLIT, FolderWritten
+from polar_inspect.data.records import PolarRecord
+
+#: What each top-level field of a record holds (fields the eval reads first).
+FIELD_MEANINGS: dict[str, str] = {
+    "sample_id": "unique id of the record (the sample id in Inspect logs)",
+    "domain": "application domain (the benchmark's ten, or a domain of your own)",
+    "metadata": "grid position and form: `privacy_level` (P1-P5, or 1-5), `privacy_type`, "
+    "`attack_strength` (S1-S5, or 1-5), `attack_type`, `task_type`, `document_form`, ...",
+    "generated_texts": "the texts of the dialogue: `source_document_text`, "
+    "`privacy_policy_text`, `task_instruction_text`, `attacker_prompt_text` (the planned "
+    "attacker turns, a JSON array of strings)",
+    "scoring_targets": "`allowed_values` (finding them in replies is task success) and "
+    "`do_not_disclose_values` (finding one is a leak)",
+    "attack_setup": "the strategy again and `attack_spec`: `turns` (the turn budget) and "
+    "`attacker_goal`",
+    "hidden_target": "gold view: field names of withheld and allowed values and value maps "
+    "(field names for the adaptive attacker and the strict scorer; not scored)",
+    "source_document_inputs": "what the document was generated from (not read by the eval)",
+    "prompts": "the prompts the texts were generated with (not read by the eval)",
+    "generation_meta": "how the record was generated (not read by the eval)",
+}
+
+
+def _cell(text: object) -> str:
+    """Text safe inside a Markdown table cell (no HTML, no column break)."""
+    return html.escape(str(text), quote=False).replace("|", "\\|").replace("\n", " ")
+
+
+def _size_category(count: int) -> str:
+    bounds = [(1_000, "n<1K"), (10_000, "1K<n<10K"), (100_000, "10K<n<100K")]
+    return next((label for bound, label in bounds if count < bound), "100K<n<1M")
+
+
+def _type_name(feature: Any) -> str:
+    """A feature's type in words: `string`, `JSON text`, `struct`, `list of string`."""
+    kind = type(feature).__name__
+    if isinstance(feature, dict):
+        return "struct"
+    if kind == "Value":
+        return str(feature.dtype)
+    if kind == "Json":
+        return "JSON text"
+    if kind in ("List", "LargeList", "Sequence"):
+        return f"list of {_type_name(feature.feature)}"
+    return kind
+
+
+def schema_table(features: Any, records: Sequence[PolarRecord]) -> list[str]:
+    """Markdown rows: each column, its type and what it holds."""
+    names = list(features) if features is not None else list(records[0].model_dump())
+    rows = ["| column | type | holds |", "|---|---|---|"]
+    for name in names:
+        kind = _type_name(features[name]) if features is not None else "see the shards"
+        meaning = FIELD_MEANINGS.get(name, "a field of your own (kept as it is, not read)")
+        rows.append(f"| `{_cell(name)}` | {kind} | {meaning} |")
+    return rows
+
+
+def grid_table(records: Sequence[PolarRecord]) -> list[str]:
+    """Markdown: samples per policy level (rows) x attack strategy (columns)."""
+    cells = Counter((r.policy, r.attack) for r in records)
+    head = " | ".join(f"{code} {ATTACK_LABELS[code]}" for code in ATTACK_TYPES)
+    rows = [f"| policy \\ attack | {head} | total |", "|---|" + "---:|" * (len(ATTACK_TYPES) + 1)]
+    for policy in POLICY_TYPES:
+        counts = [cells[(policy, attack)] for attack in ATTACK_TYPES]
+        row = " | ".join(str(n) for n in counts)
+        rows.append(f"| {policy} {POLICY_LABELS[policy]} | {row} | {sum(counts)} |")
+    return rows
+
+
+def domain_table(records: Sequence[PolarRecord]) -> list[str]:
+    """Markdown: samples per domain (the benchmark's ten in order, then any others)."""
+    counts = Counter(r.domain for r in records)
+    order = [d for d in DOMAINS if d in counts] + sorted(set(counts) - set(DOMAINS))
+    rows = ["| domain | samples | grid cells covered |", "|---|---:|---:|"]
+    for domain in order:
+        covered = len({(r.policy, r.attack) for r in records if r.domain == domain})
+        rows.append(f"| {_cell(domain)} | {counts[domain]} | {covered} of 25 |")
+    return rows
+
+
+def card_data(
+    records: Sequence[PolarRecord],
+    features: Any,
+    sizes: tuple[int, int],
+    license: str,
+    pretty_name: str,
+) -> Any:
+    """The card's YAML front matter as huggingface_hub's DatasetCardData; `sizes` are the
+    bytes of the data files and of the records in Arrow form."""
+    from datasets import DatasetInfo, SplitDict, SplitInfo
+    from datasets.info import DatasetInfosDict
+    from datasets.utils.metadata import MetadataConfigs
+    from huggingface_hub import DatasetCardData
+
+    data = DatasetCardData(
+        license=license,
+        pretty_name=pretty_name,
+        tags=["privacy", "contextual-integrity", "benchmark", "dialogue", "polar-bench"],
+        task_categories=["text-generation"],
+        size_categories=[_size_category(len(records))],
+    )
+    pattern = f"{DATA_DIR}/{SPLIT}-*{PARQUET_SUFFIX}"
+    MetadataConfigs(
+        {"default": {"data_files": [{"split": SPLIT, "path": pattern}]}}
+    ).to_dataset_card_data(data)
+    splits = SplitDict()
+    download_size, arrow_bytes = sizes
+    splits.add(SplitInfo(name=SPLIT, num_bytes=arrow_bytes, num_examples=len(records)))
+    info = DatasetInfo(
+        features=features,
+        splits=splits,
+        download_size=download_size,
+        dataset_size=arrow_bytes,
+    )
+    DatasetInfosDict({"default": info}).to_dataset_card_data(data)
+    return data
+
+
+def render_card(
+    records: Sequence[PolarRecord],
+    *,
+    features: Any,
+    written: FolderWritten,
+    arrow_bytes: int,
+    license: str,
+    pretty_name: str,
+    provenance: str = "",
+) -> str:
+    """The whole README.md: YAML front matter and the text (deterministic for equal input)."""
+    sizes = (written.bytes, arrow_bytes)
+    data = card_data(records, features, sizes, license, pretty_name)
+    shards = [
+        f"| `{name}` | `{digest}` |"
+        for name, digest in zip(written.files, written.digests, strict=True)
+    ]
+    body = [
+        f"# {_cell(pretty_name)}",
+        "",
+        f"{len(records)} records in the POLAR-Bench release format (as in "
+        "`Qiaoyuan/POLAR-Bench`): each is one dialogue setting, with a source document, a "
+        "privacy policy, a task for the trusted model, the attacker's planned turns, and the "
+        "values a scorer looks for in the trusted model's replies (allowed ones for utility, "
+        "protected ones for privacy).",
+        "",
+        "## Run it",
+        "",
+        "With polar_inspect (and its `[hf]` extra), from the Hub by name and revision, or "
+        "from a local copy of this folder:",
+        "",
+        "```bash",
+        "inspect eval polar_inspect/privacy --model MODEL -T data=hf:OWNER/NAME@REVISION",
+        "inspect eval polar_inspect/privacy --model MODEL -T data=path/to/this/folder",
+        "```",
+        "",
+        "With `datasets`:",
+        "",
+        "```python",
+        "from datasets import load_dataset",
+        f'records = load_dataset("OWNER/NAME", revision="REVISION", split="{SPLIT}")',
+        "```",
+        "",
+        "Fields stored as JSON text (type `JSON text` below) hold values whose shape varies "
+        "between records; `datasets` decodes them.",
+        "",
+        "## Integrity",
+        "",
+        f"`-T data=` records the dataset's sha256 `{written.sha256}`: "
+        + (
+            "the sha256 of its one data file."
+            if len(written.files) == 1
+            else "the sha256 of the data files' sha256 digests in order, one per line."
+        ),
+        "",
+        "| data file | sha256 |",
+        "|---|---|",
+        *shards,
+        "",
+    ]
+    if provenance:
+        body += ["## Provenance", "", provenance, ""]
+    body += [
+        "## Policy levels x attack strategies",
+        "",
+        *grid_table(records),
+        "",
+        "## Domains",
+        "",
+        *domain_table(records),
+        "",
+        "## Schema",
+        "",
+        *schema_table(features, records),
+        "",
+        "## Licence",
+        "",
+        f"`{_cell(license)}`. The records are synthetic unless the provenance above says "
+        "otherwise; any resemblance of names, contact details or identifiers to real ones is "
+        "chance.",
+        "",
+    ]
+    return f"---\n{data.to_yaml()}\n---\n\n" + "\n".join(body)

@@ -1,0 +1,324 @@
+"""POLAR-format data as a Hugging Face dataset folder: data files plus a dataset card.
+
+The layout is the Hub's (`datasets.load_dataset(folder)` reads it, and so does the Hub's
+viewer once the folder is pushed as a dataset repository):
+
+    README.md                          the card: YAML front matter (configs, features, licence)
+    data/test-00000-of-00002.parquet   the records, in order, split into shards
+    data/test-00001-of-00002.parquet
+
+Which files hold the data is decided as `datasets` decides it (the card's `configs` /
+`data_files`, else its default file patterns), by `find_data_files`. Shards may be Parquet
+(as `write_folder` writes them: `parquet_records.py`) or JSON / JSONL files in the release
+format. `read_shards` reads each shard's bytes once, hashes them and parses those same bytes,
+so the digest names exactly what was parsed: for one shard its sha256, for several the sha256
+of their digests in order (`shards_digest`).
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import importlib.util
+import io
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+from polar_inspect.data.loading import (
+    RecordError,
+    RecordProblem,
+    check_across_parts,
+    parse_records,
+    validate_items,
+)
+from polar_inspect.data.records import PolarRecord
+
+#: The split a POLAR-format folder holds (a benchmark's records are its test split).
+SPLIT = "test"
+#: Folder of the data shards, as the Hub lays them out.
+DATA_DIR = "data"
+#: Shards are cut so that each holds at most this many bytes of records as JSON.
+MAX_SHARD_BYTES = 256 * 2**20
+#: Data file types a folder may hold, by name ending.
+PARQUET_SUFFIX = ".parquet"
+JSON_SUFFIXES = (".json", ".jsonl", ".json.gz", ".jsonl.gz")
+_SUFFIXES = (PARQUET_SUFFIX, *JSON_SUFFIXES)
+#: How the extra that provides `datasets` is named in messages.
+HF_EXTRA = "hf"
+
+
+class FolderError(ValueError):
+    """A folder is not a usable POLAR-format dataset folder; the message says why."""
+
+
+class DataFiles(BaseModel):
+    """The data files of one split of a dataset folder, in the order their records are read."""
+
+    model_config = ConfigDict(frozen=True)
+
+    split: str
+    #: Paths relative to the folder, with "/" separators.
+    files: tuple[str, ...]
+
+
+def datasets_missing() -> str | None:
+    """A message naming the extra to install when `datasets` is not installed, else None."""
+    spec = importlib.util.find_spec("datasets")
+    # A folder named datasets/ (this repository has one) is a namespace package: not it.
+    if spec is not None and spec.origin not in (None, "namespace"):
+        return None
+    return (
+        f"reading or writing Hugging Face dataset folders needs the [{HF_EXTRA}] extra "
+        f"(missing: datasets). Install it with: pip install 'polar_inspect[{HF_EXTRA}]' "
+        f"(in a clone: pip install -e '.[{HF_EXTRA}]')"
+    )
+
+
+def _require_datasets() -> None:
+    missing = datasets_missing()
+    if missing:
+        raise FolderError(missing)
+
+
+def find_data_files(folder: Path, split: str | None = None) -> DataFiles:
+    """The data files of `folder` (one split: `split`, else the only one there is)."""
+    _require_datasets()
+    import datasets
+    from datasets.exceptions import DataFilesNotFoundError
+
+    try:
+        builder = datasets.load_dataset_builder(str(folder))
+    except (
+        DataFilesNotFoundError,
+        datasets.exceptions.DatasetNotFoundError,
+        FileNotFoundError,
+        ValueError,
+    ) as exc:
+        raise FolderError(f"{folder} holds no data files `datasets` can read ({exc})") from exc
+    found = {str(name): list(files) for name, files in (builder.config.data_files or {}).items()}
+    if split is None and len(found) > 1:
+        raise FolderError(
+            f"{folder} holds the splits {', '.join(found)}; a POLAR-format dataset has one: "
+            f"name the split to run after '#' (e.g. {folder}#{next(iter(found))})"
+        )
+    if split is not None and split not in found:
+        raise FolderError(f"{folder} has no split {split!r} (it has {', '.join(found)})")
+    chosen = split if split is not None else next(iter(found))
+    base = folder.resolve()
+    files = tuple(_relative(Path(path), base, folder) for path in found[chosen])
+    unsupported = [name for name in files if not name.lower().endswith(_SUFFIXES)]
+    if unsupported:
+        raise FolderError(
+            f"{folder}: {', '.join(unsupported[:3])} cannot hold POLAR-format records; data "
+            f"files must end in {', '.join(_SUFFIXES)}"
+        )
+    return DataFiles(split=chosen, files=files)
+
+
+def _relative(path: Path, base: Path, folder: Path) -> str:
+    for candidate in (path, path.resolve()):
+        try:
+            return candidate.relative_to(base).as_posix()
+        except ValueError:
+            continue
+    raise FolderError(f"{folder}: data file {path} lies outside the folder")
+
+
+def file_digest(data: bytes) -> str:
+    """Hex sha256 of one file's bytes."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def shards_digest(digests: Sequence[str]) -> str:
+    """The digest of a dataset split into shards, from each shard's sha256 in order: the
+    shard's own sha256 if there is one, else the sha256 of the hex digests, each followed by a
+    newline (`sha256sum data/* | cut -c1-64 | sha256sum` for shards listed in order)."""
+    if len(digests) == 1:
+        return digests[0]
+    return hashlib.sha256("".join(f"{d}\n" for d in digests).encode("ascii")).hexdigest()
+
+
+def read_shards(folder: Path, files: Sequence[str], origin: str) -> list[tuple[str, bytes]]:
+    """The bytes of each shard in `files` (paths relative to `folder`), in order. Raises
+    FolderError naming `origin` and the shard that cannot be read."""
+    shards = []
+    for name in files:
+        try:
+            shards.append((name, (folder / name).read_bytes()))
+        except OSError as exc:
+            raise FolderError(f"{origin}: cannot read {name} ({exc})") from exc
+    return shards
+
+
+def digest_of(shards: Sequence[tuple[str, bytes]]) -> str:
+    """`shards_digest` of the shards' bytes."""
+    return shards_digest([file_digest(data) for _, data in shards])
+
+
+def parse_shards(
+    folder: Path, shards: Sequence[tuple[str, bytes]], origin: str
+) -> list[PolarRecord]:
+    """The validated records of the shards' bytes, in order. Raises RecordError: a shard's own
+    problems name the shard, problems across shards name `origin`."""
+    parts = [(name, parse_shard(data, name, str(folder / name))) for name, data in shards]
+    return check_across_parts(parts, origin)
+
+
+def parse_shard(data: bytes, name: str, origin: str) -> list[PolarRecord]:
+    """The validated records of one shard's bytes (Parquet, or JSON / JSONL, maybe gzipped)."""
+    if not name.lower().endswith(PARQUET_SUFFIX):
+        if data.startswith(b"\x1f\x8b"):
+            try:
+                data = gzip.decompress(data)
+            except (OSError, EOFError) as exc:
+                problem = RecordProblem("", "", f"cannot read it ({exc})")
+                raise RecordError(origin, [problem]) from exc
+        return parse_records(data, origin)
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from polar_inspect.data.parquet_records import ArrowShapeError, table_records
+
+    try:
+        table = pq.read_table(pa.BufferReader(data))
+        rows, repeats = table_records(table, origin)
+    except (pa.ArrowException, ArrowShapeError, OSError) as exc:
+        raise RecordError(origin, [RecordProblem("", "", f"cannot read it ({exc})")]) from exc
+    items = [(f"row {row}", raw) for row, raw in enumerate(rows)]
+    return validate_items(items, origin, may_repeat_keys=repeats)
+
+
+# --- writing ------------------------------------------------------------------------------------
+
+
+class FolderWritten(BaseModel):
+    """What `write_folder` wrote: the data files, their digests and the dataset's digest."""
+
+    #: Data files relative to the folder, in order, and the sha256 of each.
+    files: list[str]
+    digests: list[str]
+    #: The digest `-T data=` records for the folder (`shards_digest`).
+    sha256: str
+    #: Bytes of all data files.
+    bytes: int
+
+
+def shard_ranges(count: int, total_bytes: int, max_shard_bytes: int) -> list[range]:
+    """Consecutive ranges of about equal numbers of records, as few as keep each shard near or
+    under `max_shard_bytes` (`total_bytes` spread evenly over the `count` records)."""
+    shards = max(1, -(-total_bytes // max_shard_bytes))
+    per_shard = max(1, -(-count // shards))
+    return [range(start, min(start + per_shard, count)) for start in range(0, count, per_shard)]
+
+
+def check_new_folder(out: Path) -> None:
+    """Raise FolderError unless a dataset folder can be created at `out` (absent or empty, in a
+    writable parent): checked before a long build, and again when writing."""
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise FolderError(f"{out} exists and is not an empty folder; give a new folder")
+    parent = out.absolute().parent
+    blocking = next((p for p in (parent, *parent.parents) if p.exists()), None)
+    if blocking is None or not blocking.is_dir() or not os.access(blocking, os.W_OK | os.X_OK):
+        raise FolderError(f"{out}: cannot create a folder there ({blocking} is not writable)")
+
+
+def write_folder(
+    records: Sequence[dict[str, Any]],
+    out: Path,
+    *,
+    license: str = "mit",
+    pretty_name: str = "POLAR-format privacy dialogues",
+    provenance: str = "",
+    max_shard_bytes: int = MAX_SHARD_BYTES,
+) -> FolderWritten:
+    """Write `records` (release-format dicts) as a dataset folder at `out`: Parquet shards
+    under data/ and a card README.md. The records are validated first (RecordError lists every
+    problem), and each shard is read back and compared with its records before anything is
+    moved into place: a folder that would not give back exactly these records is never
+    written. `out` must not exist or be an empty folder."""
+    _require_datasets()
+    import pyarrow.parquet as pq
+
+    from polar_inspect.data.hf_card import render_card
+    from polar_inspect.data.parquet_records import records_table, table_records
+
+    if not records:
+        raise FolderError("no records to write")
+    check_new_folder(out)
+    validated = validate_items([(f"index {i}", r) for i, r in enumerate(records)], "records")
+    # One schema for all shards (`datasets` reads a split with the first shard's features).
+    table = _with_features(records_table(records))
+    ranges = shard_ranges(len(records), table.nbytes, max_shard_bytes)
+    files, digests, shards = [], [], []
+    for number, part in enumerate(ranges):
+        buffer = io.BytesIO()
+        pq.write_table(table.slice(part.start, len(part)), buffer, row_group_size=100)
+        data = buffer.getvalue()
+        back, _ = table_records(pq.read_table(io.BytesIO(data)), "written shard")
+        # Column types were checked exact when the table was built; this checks the write.
+        if back != list(records[part.start : part.stop]):
+            raise FolderError("the Parquet shard would not give back the records exactly")
+        name = f"{DATA_DIR}/{SPLIT}-{number:05d}-of-{len(ranges):05d}{PARQUET_SUFFIX}"
+        files.append(name)
+        digests.append(file_digest(data))
+        shards.append((name, data))
+    written = FolderWritten(
+        files=files,
+        digests=digests,
+        sha256=shards_digest(digests),
+        bytes=sum(len(data) for _, data in shards),
+    )
+    card = render_card(
+        validated,
+        features=_features(table),
+        written=written,
+        arrow_bytes=table.nbytes,
+        license=license,
+        pretty_name=pretty_name,
+        provenance=provenance,
+    )
+    _move_into_place(out, shards, card)
+    return written
+
+
+def _features(table: Any) -> Any:
+    """The `datasets.Features` of a table (Arrow's JSON type: `datasets.Json`)."""
+    import datasets
+
+    return datasets.Features.from_arrow_schema(table.schema)
+
+
+def _with_features(table: Any) -> Any:
+    """The table with the `huggingface` schema metadata `datasets` reads its features from."""
+    return table.replace_schema_metadata(_features(table).arrow_schema.metadata)
+
+
+def _move_into_place(out: Path, shards: Sequence[tuple[str, bytes]], card: str) -> None:
+    """Write everything into a temporary folder beside `out`, then rename it to `out`."""
+    import shutil
+    import tempfile
+
+    out.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}."))
+    try:
+        for name, data in shards:
+            target = staging / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(data)
+        (staging / "README.md").write_text(card, encoding="utf-8")
+        staging.chmod(0o777 & ~_umask())
+        if out.is_dir():
+            out.rmdir()  # empty, checked above
+        staging.rename(out)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask

@@ -1,0 +1,104 @@
+"""Target values too short to match reliably: counted and listed, never refused.
+
+The paper's matcher finds a value in a reply by seven checks; a value that keeps a single
+letter or digit after the matcher's normalisation (the blood type `O-`, a grade `A`, a count
+`3`) is "found" by the looser checks in almost any reply: `O-` is found in "Thank you for
+reaching out." Such values can be real data (the official release may hold them), so a record
+holding one still loads; `short_values` names them so that the task can record them in the
+log and the report can show how the detectors judged them.
+
+A value's *matchable length* is the number of letters and digits (of any script) left by
+`polar_inspect.scoring.match.normalize_text`; a value shorter than `MIN_MATCHABLE_LENGTH` is
+short. Values are read as the scorer reads them (`PolarRecord.protected_values()` /
+`allowed_values()`, i.e. after `flatten_values`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from polar_inspect.data.records import PolarRecord
+from polar_inspect.scoring.match import normalize_text
+
+#: A value with fewer matchable characters than this is too short to match reliably.
+MIN_MATCHABLE_LENGTH = 2
+#: How many short values a `ShortValueSummary` lists (the rest are counted).
+LISTED_SHORT_VALUES = 20
+
+Side = Literal["protected", "allowed"]
+
+
+class ShortValue(BaseModel):
+    """One target value of one record that is too short to match reliably."""
+
+    model_config = ConfigDict(frozen=True)
+
+    sample_id: str
+    side: Side
+    value: str
+    #: Letters and digits left after the matcher's normalisation.
+    matchable_length: int
+
+
+class ShortValueSummary(BaseModel):
+    """How many target values are too short to match reliably, for the log's metadata."""
+
+    #: Values with fewer matchable characters than this are counted.
+    min_matchable_length: int = MIN_MATCHABLE_LENGTH
+    #: Records holding at least one short value.
+    records: int = 0
+    protected_values: int = 0
+    allowed_values: int = 0
+    #: The first LISTED_SHORT_VALUES short values, in record order.
+    listed: list[ShortValue] = []
+
+    @property
+    def values(self) -> int:
+        """Short values on both sides."""
+        return self.protected_values + self.allowed_values
+
+
+def matchable_length(value: str) -> int:
+    """Letters and digits of `value` after the matcher's normalisation (`normalize_text`)."""
+    return sum(char.isalnum() for char in normalize_text(value))
+
+
+def is_short_value(value: str) -> bool:
+    """True if `value` is too short for the matcher to find it reliably."""
+    return matchable_length(value) < MIN_MATCHABLE_LENGTH
+
+
+def short_values(records: Sequence[PolarRecord]) -> list[ShortValue]:
+    """Every short target value of `records`, in record order (protected before allowed)."""
+    found: list[ShortValue] = []
+    for record in records:
+        sides: tuple[tuple[Side, list[str]], ...] = (
+            ("protected", record.protected_values()),
+            ("allowed", record.allowed_values()),
+        )
+        for side, values in sides:
+            for value in values:
+                length = matchable_length(value)
+                if length < MIN_MATCHABLE_LENGTH:
+                    found.append(
+                        ShortValue(
+                            sample_id=record.sample_id,
+                            side=side,
+                            value=value,
+                            matchable_length=length,
+                        )
+                    )
+    return found
+
+
+def summarize_short_values(found: Sequence[ShortValue]) -> ShortValueSummary:
+    """Counts of `short_values(...)`, with the first LISTED_SHORT_VALUES listed."""
+    return ShortValueSummary(
+        records=len({value.sample_id for value in found}),
+        protected_values=sum(value.side == "protected" for value in found),
+        allowed_values=sum(value.side == "allowed" for value in found),
+        listed=list(found[:LISTED_SHORT_VALUES]),
+    )
