@@ -8,7 +8,7 @@ holding one still loads; `short_values` names them so that the task can record t
 log and the report can show how the detectors judged them.
 
 A value's *matchable length* is the number of letters and digits (of any script) left by
-`polar_inspect.scoring.match.normalize_text`; a value shorter than `MIN_MATCHABLE_LENGTH` is
+`polar_inspect.detectors.match.normalize_text`; a value shorter than `MIN_MATCHABLE_LENGTH` is
 short. Values are read as the scorer reads them (`PolarRecord.protected_values()` /
 `allowed_values()`, i.e. after `flatten_values`).
 """
@@ -21,7 +21,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from polar_inspect.data.records import PolarRecord
-from polar_inspect.scoring.match import normalize_text
+from polar_inspect.detectors.match import normalize_text
 
 #: A value with fewer matchable characters than this is too short to match reliably.
 MIN_MATCHABLE_LENGTH = 2

@@ -187,7 +187,7 @@ def _model(args: argparse.Namespace, console: Console) -> tuple[list[dict], Buil
 
 
 def _check_hf_output(args: argparse.Namespace) -> None:
-    """`--format hf`: a new folder for --out, the [hf] extra, and no --card inside it."""
+    """`--format hf`: a new folder for --out and the [hf] extra (--card is refused earlier)."""
     from polar_inspect.data.hf_folder import check_new_folder, datasets_missing
 
     if not args.out:
@@ -197,10 +197,6 @@ def _check_hf_output(args: argparse.Namespace) -> None:
         raise ValueError(f"--format hf: {missing}")
     out = Path(args.out).expanduser()
     check_new_folder(out)
-    if args.card and Path(args.card).expanduser().absolute().is_relative_to(out.absolute()):
-        raise ValueError(
-            f"--card {args.card} lies inside the --out folder, which gets its own card README.md"
-        )
 
 
 def main(argv: Sequence[str] | None = None) -> int:

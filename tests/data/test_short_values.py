@@ -17,7 +17,7 @@ from polar_inspect.data.short_values import (
     short_values,
     summarize_short_values,
 )
-from polar_inspect.scoring.match import contains_value
+from polar_inspect.detectors.match import contains_value
 from tests.data.conftest import make_record, write_json
 
 

@@ -59,7 +59,7 @@ def test_datasets_loads_the_generated_folder(built: tuple[Path, Path]) -> None:
     ("extra", "complaint"),
     [
         ([], "not an empty folder"),  # --out exists (the folder built above)
-        (["--card", "{out}/README.md"], "lies inside the --out folder"),
+        (["--card", "{out}/README.md"], "writes its own card"),
     ],
 )
 def test_bad_hf_outputs_are_refused_before_the_build(
