@@ -170,3 +170,45 @@ def test_judge_true_with_a_judge_warns_of_nothing(
     with caplog.at_level("WARNING"):
         run_judged(small_file, tmp_path / "a")
     assert "judge" not in caplog.text
+
+
+def test_a_judge_on_a_llama_cpp_like_server_records_its_answer_format(
+    small_file: Path, tmp_path: Path
+) -> None:
+    from tests.scoring.test_judge import LLAMA_CPP_FORMATS, stub_judge, verdict_reply
+    from tests.stub_servers import StubServer
+
+    with StubServer(respond=verdict_reply, response_formats=LLAMA_CPP_FORMATS) as server:
+        roles: dict[str, str | Model] = {"judge": stub_judge(server)}
+        log = run(
+            TASK, "polar/leaky", tmp_path, model_roles=roles, data=str(small_file), judge=True
+        )
+    for sample in by_id(log).values():
+        score = sample.scores["polar_judge_scorer"]
+        usage = score.metadata["judge_usage"]
+        assert set(usage["formats"]) == {"json_object"} and usage["unparsed_calls"] == 0
+        assert {j["response_format"] for j in score.metadata["judge"]} == {"json_object"}
+        assert "\nanswer format json_object (" in (score.explanation or "")
+        assert judge_of(sample)["privacy_judge"] == 0.0  # the leaky model's values are found
+
+
+def test_a_judge_that_keeps_answering_garbage_fails_the_run_saying_so(
+    small_file: Path, tmp_path: Path
+) -> None:
+    from inspect_ai import eval as inspect_eval
+
+    from tests.scoring.test_judge import LLAMA_CPP_FORMATS, garbage_reply, stub_judge
+    from tests.stub_servers import StubServer
+
+    with StubServer(respond=garbage_reply, response_formats=LLAMA_CPP_FORMATS) as server:
+        [log] = inspect_eval(
+            TASK,
+            model="polar/leaky",
+            model_roles={"judge": stub_judge(server)},
+            task_args={"data": str(small_file), "judge": True},
+            log_dir=str(tmp_path),
+            display="none",
+        )
+    assert log.status == "error"
+    message = log.error.message if log.error else ""
+    assert "unusable answers in a row in answer format json_object" in message
