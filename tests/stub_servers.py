@@ -3,8 +3,10 @@
 `StubServer` answers `POST /v1/chat/completions` (OpenAI chat completions) and
 `POST /v1/messages` (Anthropic messages) in a background thread, so Inspect's real `openai-api`
 and `anthropic` providers (and the SDKs under them) talk to it over HTTP. It records every request,
-can answer with HTTP errors for a while (`faults`) or for ever (`always_fail`), and can delay
-every answer (`delay`). Nothing leaves the machine: it binds to 127.0.0.1 on a free port.
+can answer with HTTP errors for a while (`faults`) or for ever (`always_fail`), can delay
+every answer (`delay`), and can refuse OpenAI `response_format` types it does not know the way
+llama-cpp-python's server does (`response_formats`). Nothing leaves the machine: it binds to
+127.0.0.1 on a free port.
 """
 
 from __future__ import annotations
@@ -64,12 +66,17 @@ class StubServer:
         faults: HTTP statuses to answer with, in order, before answering normally
             (e.g. `[429, 500, 429]`); each error answer carries a short `retry-after-ms`.
         always_fail: Answer every request with this HTTP status.
+        response_formats: The OpenAI `response_format` types accepted (None: any). A request
+            asking for another type is answered like llama-cpp-python's server answers it
+            (its request model only knows `text` and `json_object`): HTTP 500 with an
+            `internal_server_error` body quoting the validation error.
     """
 
     respond: Responder = fixed_reply
     delay: float = 0.0
     faults: Iterable[int] = ()
     always_fail: int | None = None
+    response_formats: frozenset[str] | None = None
     port: int = field(default_factory=free_port)
     requests: list[StubRequest] = field(default_factory=list)
     in_flight: int = 0
@@ -116,6 +123,10 @@ class StubServer:
         if problem is not None:  # what the real API answers with 400, never served
             self.requests.append(StubRequest(api=api, body=body, status=400))
             return _invalid(api, problem)
+        refused = self._refused_format(api, body)
+        if refused is not None:
+            self.requests.append(StubRequest(api=api, body=body, status=500))
+            return _llama_cpp_validation_error(refused, self.response_formats or frozenset())
         status = self._next_status()
         self.requests.append(StubRequest(api=api, body=body, status=status))
         self.in_flight += 1
@@ -134,6 +145,16 @@ class StubServer:
         text = self.respond(api, body)
         reply = _openai_reply if api == "openai" else _anthropic_reply
         return web.json_response(reply(body, text, self.calls))
+
+    def _refused_format(self, api: WireApi, body: dict[str, Any]) -> str | None:
+        """The `response_format` type of an OpenAI request if this server refuses it."""
+        if api != "openai" or self.response_formats is None:
+            return None
+        wanted = body.get("response_format")
+        if not isinstance(wanted, dict):
+            return None
+        kind = str(wanted.get("type"))
+        return None if kind in self.response_formats else kind
 
     async def _openai(self, request: web.Request) -> web.Response:
         return await self._handle("openai", request)
@@ -253,3 +274,22 @@ def _error(api: WireApi, status: int) -> web.Response:
         kind = "rate_limit_error" if status == 429 else "api_error"
         payload = {"type": "error", "error": {"type": kind, "message": f"stub {status}"}}
     return web.json_response(payload, status=status, headers=headers)
+
+
+def _llama_cpp_validation_error(kind: str, accepted: frozenset[str]) -> web.Response:
+    """llama-cpp-python's answer to a request its pydantic model rejects: the route's error
+    handler turns the validation error into HTTP 500 (not 422), with the error and where it
+    was raised as the message (as llama-cpp-python 0.3.36 answers a `json_schema` request)."""
+    expected = " or ".join(f"'{name}'" for name in sorted(accepted, reverse=True))
+    message = (
+        "1 validation error:\n  {'type': 'literal_error', 'loc': ('body', 'response_format', "
+        f"'type'), 'msg': \"Input should be {expected}\", 'input': '{kind}', 'ctx': "
+        f'{{\'expected\': "{expected}"}}}}\n\n  File "llama_cpp/server/app.py", line 376, '
+        "in create_chat_completion\n    POST /v1/chat/completions"
+    )
+    payload = {
+        "error": {"message": message, "type": "internal_server_error", "param": None, "code": None}
+    }
+    # A short retry hint keeps the SDK's own retries of the 500 fast in tests; the real
+    # server sends none (the SDK then waits its default backoff).
+    return web.json_response(payload, status=500, headers={"retry-after-ms": str(RETRY_AFTER_MS)})

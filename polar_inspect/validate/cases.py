@@ -1,59 +1,140 @@
-"""Labelled leak cases: one protected value, the attacker's turn, the reply, a human label."""
+"""Labelled leak cases: one value, the attacker's turn, the reply, a human label.
+
+`load_cases` reads a case file and checks every case by declaration (the `LeakCase` model):
+any problem ends with one `CaseFileError` naming the file, the case and the field. The shipped
+measurement set (`leak_cases.json` next to this module, labelling rules in docs/validation.md)
+is named `bundled`.
+"""
 
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, ValidationError
 
 Label = Literal["leak", "safe", "partial"]
+#: The shipped labelled set (`polar-validate bundled`).
+BUNDLED_NAME = "bundled"
+BUNDLED_CASES = Path(__file__).with_name("leak_cases.json")
 
 
 class CaseFileError(ValueError):
     """A case file that cannot be used; the message names the file, case and field."""
 
 
+def _has_letter_or_digit(text: str) -> str:
+    if not any(ch.isalnum() for ch in text):
+        raise ValueError("must contain a letter or a digit (it is empty, blank or punctuation)")
+    return text
+
+
+def _not_blank(text: str) -> str:
+    if not text.strip():
+        raise ValueError("must not be empty or blank")
+    return text
+
+
+Meaningful = Annotated[str, AfterValidator(_has_letter_or_digit)]
+NotBlank = Annotated[str, AfterValidator(_not_blank)]
+
+
 class LeakCase(BaseModel):
-    """One hand-labelled case (the format of `leak_cases_dev.json`)."""
+    """One hand-labelled case (the format of `leak_cases_dev.json`; other keys are kept)."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", strict=True)
 
-    id: str
-    category: str = "uncategorised"
+    id: NotBlank
+    category: NotBlank = "uncategorised"
     field: str = ""
-    value: str
+    #: The protected or allowed value the label is about.
+    value: Meaningful
     attacker_turn: str = ""
-    reply: str
+    reply: Meaningful
     label: Label
+
+
+class _RepeatedKey(ValueError):
+    pass
+
+
+def _no_repeated_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            raise _RepeatedKey(key)
+        seen.add(key)
+    return dict(pairs)
+
+
+def resolve_case_file(name: str | Path) -> Path:
+    """`bundled` -> the shipped case file; anything else is a path (`./bundled` for a file
+    of that name)."""
+    return BUNDLED_CASES if str(name) == BUNDLED_NAME else Path(name)
+
+
+def _read_json(path: Path) -> Any:
+    """The file's JSON, or CaseFileError saying what is wrong with the file."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise CaseFileError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise CaseFileError(f"{path}: is a folder, not a case file") from None
+    except OSError as err:
+        raise CaseFileError(f"{path}: cannot be read ({err.strerror})") from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        raise CaseFileError(
+            f"{path}: not UTF-8 text (byte 0x{data[err.start]:02x} at offset {err.start}); "
+            "save the file as UTF-8"
+        ) from None
+    try:
+        return json.loads(text, object_pairs_hook=_no_repeated_keys)
+    except json.JSONDecodeError as err:
+        raise CaseFileError(
+            f"{path}: not valid JSON ({err.msg} at line {err.lineno}, column {err.colno})"
+        ) from None
+    except _RepeatedKey as err:
+        raise CaseFileError(
+            f"{path}: the key '{err}' appears twice in one object; each key once"
+        ) from None
 
 
 def load_cases(path: str | Path) -> list[LeakCase]:
     """Read a JSON array of cases; raise CaseFileError naming the first bad case and field."""
-    path = Path(path)
-    try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise CaseFileError(f"{path}: no such file") from None
-    except json.JSONDecodeError as err:
-        raise CaseFileError(f"{path}: not valid JSON ({err.msg} at line {err.lineno})") from None
+    path = resolve_case_file(path)
+    raw = _read_json(path)
     if not isinstance(raw, list):
         raise CaseFileError(f"{path}: expected a JSON array of cases, got {type(raw).__name__}")
     cases: list[LeakCase] = []
     seen: set[str] = set()
     for index, item in enumerate(raw):
+        ident = item.get("id") if isinstance(item, dict) else None
+        name = f"case {ident}" if isinstance(ident, str) and ident.strip() else f"case #{index}"
+        if not isinstance(item, dict):
+            raise CaseFileError(f"{path}: {name}: expected an object, got {type(item).__name__}")
         try:
             case = LeakCase.model_validate(item)
         except ValidationError as err:
             first = err.errors()[0]
             where = ".".join(str(p) for p in first["loc"]) or "(record)"
-            ident = item.get("id", f"#{index}") if isinstance(item, dict) else f"#{index}"
-            raise CaseFileError(f"{path}: case {ident}, field '{where}': {first['msg']}") from None
+            message = first["msg"].removeprefix("Value error, ")
+            raise CaseFileError(f"{path}: {name}, field '{where}': {message}") from None
         if case.id in seen:
             raise CaseFileError(f"{path}: case id '{case.id}' appears twice; ids must be unique")
         seen.add(case.id)
         cases.append(case)
     if not cases:
         raise CaseFileError(f"{path}: the file holds no case")
+    measurable = sum(case.label != "partial" for case in cases)
+    if not measurable:
+        labels = ", ".join(f"{n} {label}" for label, n in Counter(c.label for c in cases).items())
+        raise CaseFileError(
+            f"{path}: nothing to measure: precision, recall and kappa need cases labelled "
+            f"leak or safe, and the file has {labels}"
+        )
     return cases

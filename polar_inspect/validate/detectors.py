@@ -5,45 +5,79 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Sequence
 
+from inspect_ai.model import GenerateConfig, Model
+
 from polar_inspect.detectors.attribution import attribute_turn
-from polar_inspect.detectors.match import contains_value
-from polar_inspect.detectors.strict import value_form
+from polar_inspect.detectors.match import TextIndex
+from polar_inspect.detectors.strict import detect, value_form
 from polar_inspect.scorers.llm_judge import JudgeUsage, judge_turn
 from polar_inspect.validate.cases import LeakCase
+from polar_inspect.validate.measure import Verdict
 
 DETECTORS = ("parity", "strict", "judge")
 
 
-def parity_predictions(cases: Sequence[LeakCase]) -> dict[str, str]:
-    """The paper's matcher on (reply, value): `stated` when it matches, else `none`."""
-    return {c.id: "stated" if contains_value(c.reply, c.value) else "none" for c in cases}
+def _locate(case: LeakCase) -> tuple[int, int] | None:
+    """Where the value (or a fragment of it) is in the reply, for showing an excerpt: the
+    strict detector's span, else the value's first case-insensitive occurrence."""
+    found = detect(case.reply, value_form(case.value, case.field or None))
+    if found is not None and found.span is not None:
+        return found.span
+    at = case.reply.casefold().find(case.value.casefold())
+    return (at, at + len(case.value)) if at >= 0 else None
 
 
-def strict_predictions(cases: Sequence[LeakCase]) -> dict[str, str]:
-    """The strict detector with attribution (attacker turn taken into account)."""
-    return {
-        c.id: attribute_turn([c.attacker_turn], c.reply, value_form(c.value, c.field or None))[0]
-        for c in cases
-    }
+def parity_verdicts(cases: Sequence[LeakCase]) -> dict[str, Verdict]:
+    """The paper's matcher on (reply, value): `stated` when a check matches, else `none`."""
+    verdicts = {}
+    for case in cases:
+        check = TextIndex(case.reply).matching_check(case.value)
+        verdicts[case.id] = (
+            Verdict(category="stated", how=check, span=_locate(case))
+            if check is not None
+            else Verdict(category="none")
+        )
+    return verdicts
 
 
-def judge_predictions(
-    cases: Sequence[LeakCase], model: str, progress: Callable[[int], None] | None = None
-) -> tuple[dict[str, str], JudgeUsage]:
-    """The LLM judge `model` on every case, one call per case (cached like in the scorer)."""
+def strict_verdicts(cases: Sequence[LeakCase]) -> dict[str, Verdict]:
+    """The strict detector with attribution (the attacker's turn taken into account)."""
+    verdicts = {}
+    for case in cases:
+        form = value_form(case.value, case.field or None)
+        category, found, how = attribute_turn([case.attacker_turn], case.reply, form)
+        span = found.span if found is not None else None
+        verdicts[case.id] = Verdict(category=category, how=how, span=span)
+    return verdicts
+
+
+def judge_model(model: str, max_retries: int | None = None) -> Model:
+    """The judge model named on the command line (`max_retries`: per call, once its answer
+    format is known)."""
     from inspect_ai.model import get_model
 
-    judge = get_model(model)
+    return get_model(model, config=GenerateConfig(max_retries=max_retries), memoize=False)
+
+
+def judge_verdicts(
+    cases: Sequence[LeakCase], judge: Model, progress: Callable[[int], None] | None = None
+) -> tuple[dict[str, Verdict], JudgeUsage]:
+    """The LLM judge on every case, one call per case (cached like in the scorer); `progress`
+    is called with the number of cases done after each one. Raises JudgeFailedError when the
+    judge keeps failing."""
     usage = JudgeUsage()
 
-    async def run() -> dict[str, str]:
-        out: dict[str, str] = {}
+    async def run() -> dict[str, Verdict]:
+        out: dict[str, Verdict] = {}
         for index, case in enumerate(cases, start=1):
             answer = await judge_turn(
                 judge, case.attacker_turn, case.reply, [(case.value, case.field)], usage
             )
             verdict = answer.verdicts.get(case.value)
-            out[case.id] = verdict.category if verdict else "none"
+            category = verdict.category if verdict else "none"
+            how = verdict.reason if verdict else ""
+            span = _locate(case) if category != "none" else None
+            out[case.id] = Verdict(category=category, how=how, span=span)
             if progress:
                 progress(index)
         return out

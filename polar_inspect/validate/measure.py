@@ -1,4 +1,9 @@
-"""Agreement of a detector's verdicts with the human labels: precision, recall, kappa."""
+"""Agreement of a detector's verdicts with the human labels: precision, recall, kappa.
+
+A figure with no cases to stand on is undefined (`None`), never a perfect 1.0: precision when
+the detector flagged nothing, recall when no case is labelled leak, kappa when there is no
+case or when labels and verdicts are all one and the same class (chance agreement is 1).
+"""
 
 from __future__ import annotations
 
@@ -9,9 +14,21 @@ from pydantic import BaseModel
 
 from polar_inspect.validate.cases import LeakCase
 
-#: What a detector says about one case (attribution categories; parity says stated / none).
-Prediction = str
 DISCLOSED = frozenset({"stated", "confirmed"})
+
+
+class Verdict(BaseModel):
+    """What a detector says about one case: its attribution category (parity says `stated`
+    or `none`), how it found the value, and where in the reply (character offsets)."""
+
+    category: str
+    how: str = ""
+    span: tuple[int, int] | None = None
+
+    @property
+    def disclosed(self) -> bool:
+        """Whether the verdict counts as a leak (stated or confirmed)."""
+        return self.category in DISCLOSED
 
 
 class Counts(BaseModel):
@@ -23,25 +40,31 @@ class Counts(BaseModel):
     tn: int = 0
 
     @property
-    def precision(self) -> float:
-        """tp / (tp + fp); 1.0 when nothing was flagged."""
-        return self.tp / (self.tp + self.fp) if self.tp + self.fp else 1.0
+    def cases(self) -> int:
+        """Leak/safe cases counted."""
+        return self.tp + self.fp + self.fn + self.tn
 
     @property
-    def recall(self) -> float:
-        """tp / (tp + fn); 1.0 when there is no leak."""
-        return self.tp / (self.tp + self.fn) if self.tp + self.fn else 1.0
+    def precision(self) -> float | None:
+        """tp / (tp + fp); None (undefined) when nothing was flagged."""
+        return self.tp / (self.tp + self.fp) if self.tp + self.fp else None
 
     @property
-    def kappa(self) -> float:
-        """Cohen's kappa between detector and labels (1 = perfect, 0 = chance)."""
-        n = self.tp + self.fp + self.fn + self.tn
+    def recall(self) -> float | None:
+        """tp / (tp + fn); None (undefined) when no case is labelled leak."""
+        return self.tp / (self.tp + self.fn) if self.tp + self.fn else None
+
+    @property
+    def kappa(self) -> float | None:
+        """Cohen's kappa between detector and labels (1 = perfect, 0 = chance); None when
+        undefined (no case, or chance agreement is already 1)."""
+        n = self.cases
         if not n:
-            return 0.0
+            return None
         observed = (self.tp + self.tn) / n
-        expected = ((self.tp + self.fp) * (self.tp + self.fn) + (self.fn + self.tn) * (
-            self.fp + self.tn)) / (n * n)  # fmt: skip
-        return 1.0 if expected == 1 else (observed - expected) / (1 - expected)
+        flagged, leaks = self.tp + self.fp, self.tp + self.fn
+        expected = (flagged * leaks + (n - flagged) * (n - leaks)) / (n * n)
+        return None if expected == 1 else (observed - expected) / (1 - expected)
 
     def add(self, label: str, flagged: bool) -> None:
         """Count one leak/safe case."""
@@ -56,6 +79,13 @@ class Counts(BaseModel):
             self.tn += 1
 
 
+class CaseError(BaseModel):
+    """A case the detector got wrong (a leak it missed or a safe case it flagged)."""
+
+    case: LeakCase
+    verdict: Verdict
+
+
 class Agreement(BaseModel):
     """A detector's agreement with the labels, overall and per category."""
 
@@ -64,28 +94,25 @@ class Agreement(BaseModel):
     per_category: dict[str, Counts]
     partial_cases: dict[str, int]  # how partial-labelled cases were predicted
     cases: int
-    errors: list[str]  # case ids whose wrong verdicts (fp/fn), for inspection
+    errors: list[CaseError]  # wrong verdicts (fp/fn), in file order
 
 
-def measure(
-    detector: str, cases: Sequence[LeakCase], predictions: Mapping[str, Prediction]
-) -> Agreement:
-    """Compare predictions (case id -> category) with the labels; partial labels are kept out
+def measure(detector: str, cases: Sequence[LeakCase], verdicts: Mapping[str, Verdict]) -> Agreement:
+    """Compare verdicts (case id -> Verdict) with the labels; partial labels are kept out
     of precision, recall and kappa and tallied by predicted category instead."""
     overall = Counts()
     per_category: dict[str, Counts] = {}
     partial: Counter[str] = Counter()
-    errors: list[str] = []
+    errors: list[CaseError] = []
     for case in cases:
-        predicted = predictions[case.id]
-        flagged = predicted in DISCLOSED
+        verdict = verdicts[case.id]
         if case.label == "partial":
-            partial[predicted] += 1
+            partial[verdict.category] += 1
             continue
-        overall.add(case.label, flagged)
-        per_category.setdefault(case.category, Counts()).add(case.label, flagged)
-        if flagged != (case.label == "leak"):
-            errors.append(case.id)
+        overall.add(case.label, verdict.disclosed)
+        per_category.setdefault(case.category, Counts()).add(case.label, verdict.disclosed)
+        if verdict.disclosed != (case.label == "leak"):
+            errors.append(CaseError(case=case, verdict=verdict))
     return Agreement(
         detector=detector,
         overall=overall,

@@ -47,26 +47,28 @@ def test_scripted_judge_verdicts_are_recorded_and_cached(small_file: Path, tmp_p
     assert "polar/scripted-judge" not in again.stats.model_usage  # all answers were cached
 
 
-def test_judge_that_answers_no_json_is_counted_unparsed(
+def test_a_sample_with_an_unusable_judge_answer_has_no_judge_score(
     write_records,
     tmp_path: Path,  # noqa: ANN001
 ) -> None:
+    from inspect_ai import eval as inspect_eval
     from inspect_ai.model import get_model
 
     data = write_records([make_record(0)], "one.json")
     judge = get_model("polar/scripted-judge", garbled="true")
-    log = run(
+    [log] = inspect_eval(
         TASK,
-        "polar/leaky",
-        tmp_path / "logs",
+        model="polar/leaky",
         model_roles={"judge": judge},
-        data=str(data),
-        judge=True,
+        task_args={"data": str(data), "judge": True},
+        log_dir=str(tmp_path / "logs"),
+        display="none",
+        fail_on_error=False,
     )
-    sample = next(iter(by_id(log).values()))
-    meta = sample.scores["polar_judge_scorer"].metadata
-    assert meta["judge_usage"]["unparsed_calls"] == meta["judge_usage"]["calls"] >= 1
-    assert judge_of(sample)["privacy_judge"] == 1.0  # no parsed verdict: nothing disclosed
+    [sample] = log.samples or []
+    # never privacy_judge 1.0 for verdicts that could not be read: the sample is an error
+    assert sample.error is not None and "unusable answer" in sample.error.message
+    assert not sample.scores
 
 
 def test_judge_may_not_be_the_evaluated_model(write_records, tmp_path: Path) -> None:  # noqa: ANN001
@@ -167,3 +169,45 @@ def test_judge_true_with_a_judge_announces_no_unused_role(small_file: Path, tmp_
     for sample in by_id(log).values():
         notes = [str(e.data) for e in sample.events if e.event == "info"]
         assert not any("unused model roles" in note for note in notes)
+
+
+def test_a_judge_on_a_llama_cpp_like_server_records_its_answer_format(
+    small_file: Path, tmp_path: Path
+) -> None:
+    from tests.scorers.test_llm_judge import LLAMA_CPP_FORMATS, stub_judge, verdict_reply
+    from tests.stub_servers import StubServer
+
+    with StubServer(respond=verdict_reply, response_formats=LLAMA_CPP_FORMATS) as server:
+        roles: dict[str, str | Model] = {"judge": stub_judge(server)}
+        log = run(
+            TASK, "polar/leaky", tmp_path, model_roles=roles, data=str(small_file), judge=True
+        )
+    for sample in by_id(log).values():
+        score = sample.scores["polar_judge_scorer"]
+        usage = score.metadata["judge_usage"]
+        assert set(usage["formats"]) == {"json_object"} and usage["unparsed_calls"] == 0
+        assert {j["response_format"] for j in score.metadata["judge"]} == {"json_object"}
+        assert "\nanswer format json_object (" in (score.explanation or "")
+        assert judge_of(sample)["privacy_judge"] == 0.0  # the leaky model's values are found
+
+
+def test_a_judge_that_keeps_answering_garbage_fails_the_run_saying_so(
+    small_file: Path, tmp_path: Path
+) -> None:
+    from inspect_ai import eval as inspect_eval
+
+    from tests.scorers.test_llm_judge import LLAMA_CPP_FORMATS, garbage_reply, stub_judge
+    from tests.stub_servers import StubServer
+
+    with StubServer(respond=garbage_reply, response_formats=LLAMA_CPP_FORMATS) as server:
+        [log] = inspect_eval(
+            TASK,
+            model="polar/leaky",
+            model_roles={"judge": stub_judge(server)},
+            task_args={"data": str(small_file), "judge": True},
+            log_dir=str(tmp_path),
+            display="none",
+        )
+    assert log.status == "error"
+    message = log.error.message if log.error else ""
+    assert "unusable answers in a row in answer format json_object" in message
