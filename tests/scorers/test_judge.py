@@ -68,7 +68,8 @@ def test_a_sample_with_an_unusable_judge_answer_has_no_judge_score(
     [sample] = log.samples or []
     # never privacy_judge 1.0 for verdicts that could not be read: the sample is an error
     assert sample.error is not None and "unusable answer" in sample.error.message
-    assert not sample.scores
+    assert "polar_judge_scorer" not in (sample.scores or {})
+    assert log.results is None or log.results.completed_samples == 0  # out of every mean
 
 
 def test_judge_may_not_be_the_evaluated_model(write_records, tmp_path: Path) -> None:  # noqa: ANN001
@@ -210,4 +211,4 @@ def test_a_judge_that_keeps_answering_garbage_fails_the_run_saying_so(
         )
     assert log.status == "error"
     message = log.error.message if log.error else ""
-    assert "unusable answers in a row in answer format json_object" in message
+    assert "unusable answer" in message and "judge" in message
