@@ -10,6 +10,7 @@ import pandas as pd
 from polar_inspect.report import defenses, tables
 from polar_inspect.report.figstyle import FigureFile
 from polar_inspect.report.inventory import RunHeader
+from polar_inspect.report.markdown import md_text
 from polar_inspect.report.stats import Group
 from polar_inspect.report.usage import usage_markdown
 
@@ -45,7 +46,10 @@ def write_tables(
             report.append(f"## Group {group.name}: figures and breakdowns\n")
         else:
             report.append("## Figures and breakdowns\n")
-        report += [f"![{f.title}]({f.path})\n\n{f.caption}\n" for f in figures[group.name]]
+        report += [
+            f"![{md_text(f.title)}]({f.path})\n\n{md_text(f.caption)}\n"
+            for f in figures[group.name]
+        ]
         report.append(tables.breakdown_markdown(details, group, models))
         surfaces.append(tables.surface_markdown(details, group, models))
     epoch_table = tables.epochs_frame(epochs, summary)
