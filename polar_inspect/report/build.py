@@ -222,7 +222,10 @@ def _build(
     defense_table = defense_table[defense_table["group"].isin(compared_names)]
     order = [int(i) for i in summary["run"]]
     usage = usage_frame(
-        [runs[i].label for i in order], [runs[i].usage for i in order], prices=prices
+        [runs[i].label for i in order],
+        [runs[i].usage for i in order],
+        prices=prices,
+        groups=list(summary["group"]),
     )
     written = write_tables(
         out, runs, groups, summary, rows, epochs, logs, weight, by_group, usage, defense_table

@@ -76,7 +76,7 @@ def figure_jobs(
         own = cells[cells["run"] == row.run]
         title = f"#{row.rank} {row.label}: diagnostic surface"
         figures.append((heatmaps.surface_figure, (own, out_dir, name, title, str(row.label))))
-    order = [(int(r.run), str(r.label)) for r in table.itertuples()]
+    order = [(int(r.run), f"#{r.rank} {r.label}") for r in table.itertuples()]
     mine = rows[rows["run"].isin(group.runs) & (rows["axis"] != "cell")]
     for axis in ("domain", "attack", "policy"):
         for score in SCORE_KEYS:

@@ -32,7 +32,7 @@ from polar_inspect.report.tables import (
     leaderboard_view,
     setup_facts,
 )
-from polar_inspect.report.usage import PRICES_HINT, cost_lines, usage_display
+from polar_inspect.report.usage import PRICES_HINT, TEXT_TITLES, cost_lines, usage_display
 
 STYLE = """
 :root { --ink: #1f2328; --muted: #57606a; --line: #d0d7de; --soft: #f6f8fa; }
@@ -55,12 +55,11 @@ th, td { padding: .28rem .55rem; border-bottom: 1px solid var(--line); text-alig
 th { background: var(--soft); font-weight: 600; }
 td { overflow-wrap: break-word; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
-th.num { white-space: nowrap; }
 td.nowrap { white-space: nowrap; overflow-wrap: normal; }
 table.sortable th { cursor: pointer; user-select: none; }
-table.sortable th::after { content: " \\2195"; color: #aab; font-weight: 400; }
-table.sortable th[aria-sort="ascending"]::after { content: " \\25B2"; color: var(--ink); }
-table.sortable th[aria-sort="descending"]::after { content: " \\25BC"; color: var(--ink); }
+table.sortable th::after { content: "\\00a0\\2195"; color: #aab; font-weight: 400; }
+table.sortable th[aria-sort="ascending"]::after { content: "\\00a0\\25B2"; color: var(--ink); }
+table.sortable th[aria-sort="descending"]::after { content: "\\00a0\\25BC"; color: var(--ink); }
 .ci { color: var(--muted); font-size: .92em; }
 dl.setup { display: grid; grid-template-columns: minmax(9rem, max-content) 1fr;
   gap: .15rem 1rem; margin: .4rem 0 1rem; padding: .6rem .8rem; background: var(--soft);
@@ -216,9 +215,9 @@ def _figure(out_dir: Path, figure: FigureFile) -> str:
     )
 
 
-def _breakdowns(details: pd.DataFrame, models: list[str]) -> str:
+def _breakdowns(details: pd.DataFrame, ranks: dict[str, int]) -> str:
     """Model x domain / attack / policy tables of the three scores, folded away."""
-    tables = breakdown_tables(details, models)
+    tables = breakdown_tables(details, ranks)
     if not tables:
         return ""
     parts = ["<details><summary>Breakdown tables (x100)</summary>"]
@@ -305,7 +304,8 @@ def _group(
             + "</details>"
         )
     mine = details[details["group"] == group.name]
-    parts.append(_breakdowns(mine, list(rows["model"])))
+    ranks = dict(zip(rows["model"], rows["rank"].astype(int), strict=True))
+    parts.append(_breakdowns(mine, ranks))
     parts.append(_per_model(rows, mine, figures, out_dir))
     parts.append("</section>")
     return "".join(parts)
@@ -315,7 +315,7 @@ def _usage(usage: pd.DataFrame | None) -> str:
     if usage is None or usage.empty:
         return ""
     shown = usage_display(usage)
-    numeric = [c for c in shown.columns if c not in ("Run", "Role", "Model in this role")]
+    numeric = [c for c in shown.columns if c not in TEXT_TITLES]
     parts = ['<section id="tokens"><h2>Tokens and cost</h2>']
     parts.append(render_table(frame_table(shown, numeric)))
     if "cost_usd" in usage.columns:

@@ -65,7 +65,8 @@ def prepare_out_dir(out_dir: str | Path) -> Path:
 
 def _staging_places(out: Path) -> list[tuple[Path, str]]:
     """(folder, name prefix) where staging folders for `out` are made: next to it, else in it."""
-    return [(out.parent, f".{out.name}{STAGING_INFIX}"), (out, STAGING_INFIX)]
+    resolved = out.resolve()  # `--out .` has a name and a parent only once resolved
+    return [(resolved.parent, f".{resolved.name}{STAGING_INFIX}"), (resolved, STAGING_INFIX)]
 
 
 def _alive(pid: int) -> bool:

@@ -41,7 +41,9 @@ def write_tables(
     report = ["# POLAR-Bench report\n", board_md]
     surfaces = []
     for group in groups:
-        models = list(summary.loc[summary["group"] == group.name, "label"])
+        mine = summary[summary["group"] == group.name]
+        models = list(mine["label"])
+        ranks = dict(zip(mine["label"], mine["rank"].astype(int), strict=True))
         if len(groups) > 1:
             report.append(f"## Group {group.name}: figures and breakdowns\n")
         else:
@@ -50,7 +52,7 @@ def write_tables(
             f"![{md_text(f.title)}]({f.path})\n\n{md_text(f.caption)}\n"
             for f in figures[group.name]
         ]
-        report.append(tables.breakdown_markdown(details, group, models))
+        report.append(tables.breakdown_markdown(details, group, ranks))
         surfaces.append(tables.surface_markdown(details, group, models))
     epoch_table = tables.epochs_frame(epochs, summary)
     if not epoch_table.empty:

@@ -65,8 +65,9 @@ def ranking_figure(
         bars = ax.barh(positions, values, color=SCORE_COLOURS[key], height=0.7)
         for bar, marked in zip(bars, oracle, strict=True):
             if marked:  # [ORACLE] runs: hatched, an upper bound rather than a result
-                bar.set_hatch("//")
+                bar.set_hatch("/")
                 bar.set_edgecolor("white")
+                bar.set_linewidth(0)
         ax.errorbar(
             values,
             positions,
@@ -76,8 +77,9 @@ def ranking_figure(
             elinewidth=1,
             capsize=3,
         )
-        for y, value in zip(positions, values, strict=True):
+        for y, value, marked in zip(positions, values, oracle, strict=True):
             inside = value >= 18
+            backing = {"facecolor": SCORE_COLOURS[key], "edgecolor": "none", "pad": 1.5}
             ax.text(
                 2 if inside else value + 2,
                 y,
@@ -87,6 +89,7 @@ def ranking_figure(
                 fontsize=9,
                 color="white" if inside else "black",
                 fontweight="bold" if inside else "normal",
+                bbox=backing if inside and marked else None,  # readable over the hatching
             )
         title = SCORE_TITLES[key] + (f" (λ = {weight:g})" if key == "overall" else "")
         ax.set_title(title)
@@ -457,7 +460,7 @@ def epochs_figure(
         ax.set_title(SCORE_TITLES[key])
         ax.set_xlabel("score (x100)")
         ax.grid(axis="x", alpha=0.3)
-    labels = [f"{shorten(r.label)} ({r.epochs} epochs)" for r in rows.itertuples()]
+    labels = [f"#{r.rank} {shorten(r.label)} ({r.epochs} epochs)" for r in rows.itertuples()]
     axes[0].set_yticks(list(positions.values()), labels)
     axes[0].set_ylim(-0.7, count - 0.3)
     fig.suptitle(f"{heading}: spread across epochs (dots: epoch means; red bar: overall mean)")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import pandas as pd
@@ -336,9 +336,10 @@ def key_title(axis: str, key: str) -> str:
     return key
 
 
-def breakdown_tables(frame: pd.DataFrame, models: list[str]) -> list[tuple[str, TextTable]]:
-    """(title, model x key table) for domain, attack and policy and each score, the models in
-    `models` order (best first); `frame` is one group's `breakdown_frame`."""
+def breakdown_tables(frame: pd.DataFrame, ranks: Mapping[str, int]) -> list[tuple[str, TextTable]]:
+    """(title, model x key table) for domain, attack and policy and each score: one row per
+    model of `ranks` (model -> rank, best first), numbered by its rank; `frame` is one
+    group's `breakdown_frame`."""
     out = []
     for axis in ("domain", "attack", "policy"):
         for score in SCORE_KEYS:
@@ -347,21 +348,27 @@ def breakdown_tables(frame: pd.DataFrame, models: list[str]) -> list[tuple[str, 
                 continue
             keys = list(dict.fromkeys(part["key"]))
             table = part.pivot_table(index="model", columns="key", values="value", aggfunc="first")
-            header = ["Model", *(key_title(axis, k) for k in keys)]
-            present = [m for m in models if m in table.index]
-            rows = [[m, *(_cell(table, m, k) for k in keys)] for m in present]
+            header = ["#", "Model", *(key_title(axis, k) for k in keys)]
+            present = [m for m in ranks if m in table.index]
+            rows = [[str(ranks[m]), m, *(_cell(table, m, k) for k in keys)] for m in present]
             sort_keys: list[list[object]] = [
-                [m, *(_value(table, m, k) for k in keys)] for m in present
+                [ranks[m], m, *(_value(table, m, k) for k in keys)] for m in present
             ]
-            text = TextTable(header, rows, sort_keys, numeric=set(header[1:]))
-            out.append((f"{score.capitalize()} by {axis} (x100)", text))
+            numeric = {"#", *header[2:]}
+            out.append(
+                (
+                    f"{score.capitalize()} by {axis} (x100)",
+                    TextTable(header, rows, sort_keys, numeric),
+                )
+            )
     return out
 
 
-def breakdown_markdown(frame: pd.DataFrame, group: Group, models: list[str]) -> str:
-    """Model x key tables for domain, attack and policy, one per score, for one group."""
+def breakdown_markdown(frame: pd.DataFrame, group: Group, ranks: Mapping[str, int]) -> str:
+    """Model x key tables for domain, attack and policy, one per score, for one group
+    (`ranks`: model -> rank, best first)."""
     parts = []
-    for title, table in breakdown_tables(frame[frame["group"] == group.name], models):
+    for title, table in breakdown_tables(frame[frame["group"] == group.name], ranks):
         parts += [f"#### {title}", "", table.markdown(), ""]
     return "\n".join(parts)
 

@@ -25,10 +25,19 @@ from polar_inspect.report.markdown import md_table, md_text
 
 TRUSTED_ROLE = "trusted"
 OTHER_ROLE = "other"
-USAGE_COLUMNS = ["model", "role", "role_model", "input_tokens", "output_tokens", "total_tokens"]
+USAGE_COLUMNS = [
+    "group",
+    "model",
+    "role",
+    "role_model",
+    "input_tokens",
+    "output_tokens",
+    "total_tokens",
+]
 PRICE_COLUMNS = ["cost_usd", "unpriced_model"]
 #: Column titles of the tokens table on the page and in Markdown.
 USAGE_TITLES = {
+    "group": "Group",
     "model": "Run",
     "role": "Role",
     "role_model": "Model in this role",
@@ -37,6 +46,8 @@ USAGE_TITLES = {
     "total_tokens": "Total tokens",
     "cost_usd": "Cost (USD)",
 }
+#: Columns of the tokens table that hold text (the others are numbers).
+TEXT_TITLES = ("Group", "Run", "Role", "Model in this role")
 
 
 class RoleUsage(BaseModel):
@@ -183,13 +194,17 @@ def usage_frame(
     labels: Sequence[str],
     usages: Sequence[Sequence[RoleUsage]],
     prices: Mapping[str, ModelPrice] | None = None,
+    groups: Sequence[str] | None = None,
 ) -> pd.DataFrame:
-    """One row per run and role: tokens, and with prices `cost_usd` (NaN: unknown, the model
-    has no price) and `unpriced_model` (that model's name, else empty)."""
+    """One row per run and role: the run's comparison group (`groups`, one per run; "" when
+    not given), tokens, and with prices `cost_usd` (NaN: unknown, the model has no price) and
+    `unpriced_model` (that model's name, else empty). Runs of different groups may share a
+    label: the group tells them apart."""
     rows = []
-    for label, run_usage in zip(labels, usages, strict=True):
+    for index, (label, run_usage) in enumerate(zip(labels, usages, strict=True)):
         for item in run_usage:
             row: dict[str, object] = {
+                "group": groups[index] if groups is not None else "",
                 "model": label,
                 "role": item.role,
                 "role_model": item.model,
@@ -213,11 +228,18 @@ def _row_cost(row: pd.Series) -> Cost:
     return Cost(usd=float(row["cost_usd"]))
 
 
+def _run_name(row: pd.Series, many: bool) -> str:
+    return f"Group {row['group']}: {row['model']}" if many else str(row["model"])
+
+
 def run_costs(frame: pd.DataFrame) -> dict[str, Cost]:
-    """Each run's total cost (by run label, in table order) from a priced usage frame."""
+    """Each run's total cost from a priced usage frame, in table order, by run label (with
+    its group when the frame has several: runs of two groups may share a label)."""
+    many = frame["group"].nunique() > 1
     totals: dict[str, Cost] = {}
     for _, row in frame.iterrows():
-        totals[row["model"]] = totals.get(row["model"], Cost()) + _row_cost(row)
+        name = _run_name(row, many)
+        totals[name] = totals.get(name, Cost()) + _row_cost(row)
     return totals
 
 
@@ -235,6 +257,8 @@ def usage_display(frame: pd.DataFrame) -> pd.DataFrame:
     """The tokens table as shown to a reader: human column names, grouped digits, `unknown`
     for a cost without a price (never 0)."""
     shown = frame.drop(columns=["unpriced_model"], errors="ignore").copy()
+    if shown["group"].nunique() <= 1:
+        shown = shown.drop(columns=["group"])
     for column in ("input_tokens", "output_tokens", "total_tokens"):
         shown[column] = shown[column].map("{:,}".format)
     if "cost_usd" in shown:
@@ -260,7 +284,7 @@ PRICES_HINT = (
 def usage_markdown(frame: pd.DataFrame) -> str:
     """The tokens table, with each run's total cost when priced, as a Markdown section."""
     shown = usage_display(frame)
-    numeric = [c for c in shown.columns if c not in ("Run", "Role", "Model in this role")]
+    numeric = [c for c in shown.columns if c not in TEXT_TITLES]
     lines = ["## Tokens and cost\n", md_table(list(shown.columns), shown.values.tolist(), numeric)]
     if "cost_usd" in frame.columns:
         lines.append("")

@@ -183,3 +183,16 @@ def test_price_files_of_this_version_keep_loading(tmp_path: Path) -> None:
     assert price.cost(_usage("trusted", "m/a", 2_000_000, 500_000)) == pytest.approx(4.0)
     with pytest.raises(PriceFileError, match="field input"):
         load_prices(_write(tmp_path / "q.yaml", "m/a: {output: 4.0}\n"))
+
+
+def test_runs_of_two_groups_with_one_label_are_costed_apart() -> None:
+    """The same model in two comparison groups is two runs: never one summed cost."""
+    prices = {"m/a": ModelPrice(input=1.0, output=0.0)}
+    usage = [[_usage("trusted", "m/a", 1_000_000, 0)], [_usage("trusted", "m/a", 2_000_000, 0)]]
+    frame = usage_frame(["m/a", "m/a"], usage, prices=prices, groups=["A", "B"])
+    assert cost_lines(frame) == [
+        "Group A: m/a: 1.0000 USD",
+        "Group B: m/a: 2.0000 USD",
+        "All runs: 3.0000 USD",
+    ]
+    assert list(usage_display(frame).columns)[:2] == ["Group", "Run"]
