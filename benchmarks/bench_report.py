@@ -7,7 +7,7 @@ takes minutes and is cached in `--work`. Twenty logs are then derived from it wi
 model names through the inspect_ai log API (the samples are copied, the header rewritten), and
 the report command runs on them in a child process, so that its time and peak RSS are its own.
 
-    python benchmarks/bench_report.py [--work /tmp/polar_bench_report] [--logs 20]
+    python benchmarks/bench_report.py [--work benchmarks/out/bench_report] [--logs 20]
         [--records 7875] [--data FILE] [--jobs N]
 """
 
@@ -136,7 +136,7 @@ def watch(child: subprocess.Popen) -> tuple[int, float]:
 def main(argv: list[str] | None = None) -> None:
     """Build or reuse the logs, run the report in a child process, print time and memory."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--work", type=Path, default=Path("/tmp/polar_bench_report"))
+    parser.add_argument("--work", type=Path, default=BENCH_DIR / "out" / "bench_report")
     parser.add_argument("--logs", type=int, default=20)
     parser.add_argument("--records", type=int, default=7875)
     parser.add_argument("--data", type=Path, default=None, help="release-format data file")

@@ -1,11 +1,14 @@
 """Rebuild the example report shown in the README, offline, from the reference agents.
 
-    python docs/report/make_example.py [--out /tmp/polar_example]
+    python docs/report/make_example.py [--out FOLDER]
 
 Runs six reference agents (`polar/...`, no API key) as one `inspect eval-set` over a small
 grid of test records (2 domains x 5 policy levels x 5 attack strategies), writes the report
 with `polar-report`, and copies two of its figures next to this script. The scores are those
-of scripted agents, not of language models: the pictures show the report's format.
+of scripted agents, not of language models: the pictures show the report's format
+(`polar/oracle` reads the scorer's targets, so it is marked ORACLE and its bars are hatched).
+Without `--out` the logs and report go to a new temporary folder; an `--out` folder must be
+empty or one this script made before.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import json
 import os
 import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 from inspect_ai import eval_set
@@ -40,10 +44,17 @@ AGENTS = [
 def main() -> None:
     """Build the logs and the report; copy the README figures into docs/report/."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=Path("/tmp/polar_example"))
+    parser.add_argument("--out", type=Path, default=None, help="folder for logs and report")
     args = parser.parse_args()
-    shutil.rmtree(args.out, ignore_errors=True)
-    args.out.mkdir(parents=True)
+    if args.out is None:
+        args.out = Path(tempfile.mkdtemp(prefix="polar_example_"))
+    mark = args.out / ".polar-example"
+    if args.out.exists() and any(args.out.iterdir()) and not mark.exists():
+        raise SystemExit(f"--out {args.out}: not empty and not made by this script; give another")
+    for made in ("logs", "report", "cache"):
+        shutil.rmtree(args.out / made, ignore_errors=True)
+    args.out.mkdir(parents=True, exist_ok=True)
+    mark.write_text("made by docs/report/make_example.py\n", encoding="utf-8")
     os.environ.setdefault("POLAR_CACHE_DIR", str(args.out / "cache"))
     records = [
         make_record(i * 25 + j, domain=domain, policy=policy, attack=attack)

@@ -12,16 +12,10 @@ from typing import TYPE_CHECKING, Any
 from polar_inspect.extras import require_extra
 
 if TYPE_CHECKING:
-    from polar_inspect.report.build import (
-        DEFAULT_LAMBDAS,
-        NoUsableLogsError,
-        ReportResult,
-        build_report,
-    )
+    from polar_inspect.report.build import NoUsableLogsError, ReportResult, build_report
     from polar_inspect.report.inventory import ReportInputError
 
 _EXPORTS = {
-    "DEFAULT_LAMBDAS": "polar_inspect.report.build",
     "NoUsableLogsError": "polar_inspect.report.build",
     "ReportResult": "polar_inspect.report.build",
     "build_report": "polar_inspect.report.build",
@@ -29,7 +23,6 @@ _EXPORTS = {
 }
 
 __all__ = [
-    "DEFAULT_LAMBDAS",
     "NoUsableLogsError",
     "ReportInputError",
     "ReportResult",

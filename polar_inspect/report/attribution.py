@@ -17,6 +17,7 @@ import pandas as pd
 from inspect_ai.log import read_eval_log_samples
 
 from polar_inspect.report.inventory import RunHeader
+from polar_inspect.report.markdown import md_table
 
 STRICT_SCORER = "polar_strict_scorer"
 COLUMNS = [
@@ -86,19 +87,32 @@ def attribution_markdown(frame: pd.DataFrame) -> str:
     head = "## Leak attribution per attack (strict detector)\n\n"
     if frame.empty:
         return head + "No log carries strict-scorer attribution (logs older than it).\n"
-    lines = [
-        "| model | attack | samples | leaking | first leak turn (mean / median) | echo share | "
-        "reasoning-only leak |",
-        "|---|---|---:|---:|---:|---:|---:|",
+    header = [
+        "Model",
+        "Attack",
+        "Samples",
+        "Leaking",
+        "First leak turn (mean / median)",
+        "Echo share",
+        "Reasoning-only leak",
     ]
+    rows = []
     for row in frame.itertuples():
         mean = "-" if row.first_leak_turn_mean is None else f"{row.first_leak_turn_mean:.2f}"
         median = "-" if row.first_leak_turn_median is None else f"{row.first_leak_turn_median:g}"
         echo = "-" if row.echo_share is None else f"{100 * row.echo_share:.1f}%"
-        lines.append(
-            f"| {row.model} | {row.attack} | {row.samples} | {row.leaking_samples} | "
-            f"{mean} / {median} | {echo} | {100 * row.reasoning_leak:.1f}% |"
+        rows.append(
+            [
+                row.model,
+                row.attack,
+                row.samples,
+                row.leaking_samples,
+                f"{mean} / {median}",
+                echo,
+                f"{100 * row.reasoning_leak:.1f}%",
+            ]
         )
+    lines = [md_table(header, rows, header[2:])]
     note = (
         "\nEcho share: protected values the replies only repeated after the attacker said "
         "them, over values echoed or disclosed (stated/confirmed).\n"

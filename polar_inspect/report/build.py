@@ -18,7 +18,8 @@ from polar_inspect.report.html import write_html
 from polar_inspect.report.inventory import KeepPolicy, SkippedLog
 from polar_inspect.report.leakage import leakage_curves, leakage_figure, read_leakage
 from polar_inspect.report.loading import Stepper, load_runs
-from polar_inspect.report.outdir import prepare_out_dir, record_written, remove_previous_report
+from polar_inspect.report.oracles import is_oracle, mark_oracles
+from polar_inspect.report.outdir import prepare_out_dir, staged_report
 from polar_inspect.report.outputs import write_tables
 from polar_inspect.report.parallel import call, default_jobs, run_jobs, worker_pool
 from polar_inspect.report.stats import (
@@ -30,8 +31,6 @@ from polar_inspect.report.stats import (
     run_summary,
 )
 from polar_inspect.report.usage import ModelPrice, usage_frame
-
-DEFAULT_LAMBDAS = (0.25, 0.5, 0.75)
 
 
 class NoUsableLogsError(RuntimeError):
@@ -71,7 +70,7 @@ def _check(weight: float, lambdas: Sequence[float]) -> None:
     if not 0.0 <= weight <= 1.0:
         raise ValueError(f"weight must be within [0, 1], got {weight}")
     if not lambdas or any(not 0.0 <= lam <= 1.0 for lam in lambdas):
-        raise ValueError(f"lambdas must be within [0, 1], got {list(lambdas)}")
+        raise ValueError(f"iso_lambdas must be within [0, 1], got {list(lambdas)}")
 
 
 def build_report(
@@ -79,7 +78,8 @@ def build_report(
     out_dir: str | Path,
     *,
     weight: float = PAPER_WEIGHT,
-    lambdas: Sequence[float] = DEFAULT_LAMBDAS,
+    iso_lambdas: Sequence[float] | None = None,
+    paper_points: bool = False,
     keep: KeepPolicy = "newest",
     jobs: int | None = None,
     figures: bool = True,
@@ -88,39 +88,93 @@ def build_report(
 ) -> ReportResult:
     """Read polar_inspect logs (files or directories) and write tables, figures and HTML.
 
+    The report is built in a staging folder and swapped into `out_dir` at the end
+    (`report.outdir`): a report that fails or is interrupted leaves `out_dir` as it was.
+
     Args:
         inputs: Log files and/or directories (searched recursively; eval-set folders work).
         out_dir: Folder for the report (created if needed; the files of an earlier report
-            there are deleted first, see `report.outdir`).
+            there are replaced, the user's own files stay; see `report.outdir`).
         weight: lambda of the overall score in tables and rankings (the paper's 0.5).
-        lambdas: lambdas of the Pareto plot's iso-score lines.
+        iso_lambdas: lambdas of the Pareto plot's iso-score line families (default: one
+            family, at `weight`).
+        paper_points: Draw the paper's published points on the Pareto plot.
         keep: Duplicate logs (same model, task and setup): `newest` or `all`.
         jobs: Worker processes for reading logs and drawing (default: CPUs, at most 4).
         figures: Draw the figures (False: tables and the HTML page only, much faster).
         progress: Show progress bars on stderr.
-        prices: USD per million input/output tokens by model name (`load_prices`): adds
-            each role's cost to the tokens table.
+        prices: USD per million tokens by model name (`load_prices`): adds each role's cost
+            to the tokens table (unknown, never zero, for a model without a price).
 
     Raises:
         ReportInputError: an input path does not exist, or `out_dir` cannot be written.
         NoUsableLogsError: no log can be used (`logs.csv` still lists why).
     """
+    lambdas = list(iso_lambdas) if iso_lambdas is not None else [weight]
     _check(weight, lambdas)
     out = prepare_out_dir(out_dir)
+    with staged_report(out) as staged:
+        result = _build(
+            inputs,
+            staged.path,
+            weight,
+            lambdas,
+            paper_points,
+            keep,
+            jobs,
+            figures,
+            progress,
+            prices,
+        )
+        staged.commit(result.files)
+    if isinstance(result, _NoRuns):
+        raise NoUsableLogsError(result.message)
+    return result.report.model_copy(update={"out_dir": str(out)})
+
+
+class _Built(BaseModel):
+    """A report built in a staging folder: what it wrote there."""
+
+    report: ReportResult
+    files: list[str]
+
+
+class _NoRuns(BaseModel):
+    """No usable log: only `logs.csv` was written."""
+
+    message: str
+    files: list[str]
+
+
+def _build(
+    inputs: Sequence[str | Path],
+    out: Path,
+    weight: float,
+    lambdas: Sequence[float],
+    paper_points: bool,
+    keep: KeepPolicy,
+    jobs: int | None,
+    figures: bool,
+    progress: bool,
+    prices: Mapping[str, ModelPrice] | None,
+) -> _Built | _NoRuns:
+    """Write the whole report into `out` (the staging folder)."""
     workers = jobs or default_jobs()
     with _progress(progress) as step, worker_pool(workers) as pool:
         inventory, samples = load_runs(inputs, keep=keep, pool=pool, workers=workers, step=step)
+        inventory = inventory.model_copy(update={"runs": mark_oracles(inventory.runs)})
         logs = tables.inventory_frame(inventory)
-        remove_previous_report(out)
         logs.to_csv(out / "logs.csv", index=False)
         if not inventory.runs:
-            raise NoUsableLogsError(
+            message = (
                 f"No usable polar_inspect log among {inventory.files_seen} files.\n"
                 + tables.inventory_markdown(logs)
             )
+            return _NoRuns(message=message, files=["logs.csv"])
         runs = inventory.runs
         groups = comparison_groups(runs)
         summary = run_summary(runs, samples, groups, weight)
+        summary["oracle"] = [is_oracle(runs[int(i)]) for i in summary["run"]]
         rows = breakdown(runs, samples, weight)
         epochs = epoch_means(runs, samples, weight)
         read = run_jobs(pool, read_leakage, runs, step("reading leakage curves", len(runs)))
@@ -130,7 +184,16 @@ def build_report(
             (group.name, job)
             for group in groups
             for job in figure_jobs(
-                group, runs, len(groups) > 1, summary, rows, epochs, out, weight, lambdas
+                group,
+                runs,
+                len(groups) > 1,
+                summary,
+                rows,
+                epochs,
+                out,
+                weight,
+                lambdas,
+                paper_points,
             )
             if figures
         ]
@@ -159,7 +222,10 @@ def build_report(
     defense_table = defense_table[defense_table["group"].isin(compared_names)]
     order = [int(i) for i in summary["run"]]
     usage = usage_frame(
-        [runs[i].label for i in order], [runs[i].usage for i in order], prices=prices
+        [runs[i].label for i in order],
+        [runs[i].usage for i in order],
+        prices=prices,
+        groups=list(summary["group"]),
     )
     written = write_tables(
         out, runs, groups, summary, rows, epochs, logs, weight, by_group, usage, defense_table
@@ -180,10 +246,7 @@ def build_report(
         usage=usage,
         defenses=defense_table,
     )
-    record_written(
-        out, [*written, page.name, *(f.path for group in groups for f in by_group[group.name])]
-    )
-    return ReportResult(
+    report = ReportResult(
         out_dir=str(out),
         models=[runs[i].label for i in summary["run"]],
         groups=groups,
@@ -193,3 +256,5 @@ def build_report(
         tables=written,
         html=page.name,
     )
+    files = [*written, page.name, *(f.path for f in report.figures)]
+    return _Built(report=report, files=files)

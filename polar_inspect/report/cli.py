@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
+import threading
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
-from polar_inspect.report.build import (
-    DEFAULT_LAMBDAS,
-    NoUsableLogsError,
-    ReportResult,
-    build_report,
-)
+from polar_inspect.report.build import NoUsableLogsError, ReportResult, build_report
 from polar_inspect.report.inventory import ReportInputError
 from polar_inspect.report.stats import PAPER_WEIGHT
 from polar_inspect.report.usage import PriceFileError, load_prices
@@ -66,10 +64,20 @@ def parser() -> argparse.ArgumentParser:
         help="lambda for overall = lambda*privacy + (1-lambda)*utility (default 0.5, the paper's)",
     )
     p.add_argument(
+        "--iso-lambdas",
         "--lambdas",
+        dest="iso_lambdas",
         type=_lambdas,
-        default=list(DEFAULT_LAMBDAS),
-        help="comma-separated lambdas of the Pareto plot's iso-score lines (default 0.25,0.5,0.75)",
+        default=None,
+        metavar="L1,L2,...",
+        help="lambdas of the Pareto plot's iso-score line families, e.g. 0.3,0.5,0.7 "
+        "(default: one family, at --weight)",
+    )
+    p.add_argument(
+        "--paper-points",
+        action="store_true",
+        help="also draw the paper's published points (GLM-5.1, GLM-4.7-Flash) on the Pareto "
+        "plot, labelled as published numbers, not runs",
     )
     p.add_argument(
         "--keep",
@@ -91,7 +99,7 @@ def parser() -> argparse.ArgumentParser:
         default=None,
         metavar="FILE",
         help="JSON or YAML mapping model name -> {input, output} USD per million tokens: "
-        "adds the cost of each run to the tokens table",
+        "adds the cost of each run to the tokens table (a model without a price: unknown)",
     )
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     return p
@@ -118,8 +126,31 @@ def _summary(result: ReportResult) -> str:
     return "\n".join(lines)
 
 
+@contextmanager
+def _terminate_as_exit() -> Iterator[None]:
+    """Turn SIGTERM into SystemExit while the report runs, so that a terminated report
+    removes its staging folder as an interrupted one does (no-op off the main thread)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, frame: object) -> None:
+        raise SystemExit(128 + signum)
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command; returns the exit status (0 ok, 1 no usable log, 2 bad input)."""
+    with _terminate_as_exit():
+        return _run(argv)
+
+
+def _run(argv: Sequence[str] | None) -> int:
     args = parser().parse_args(argv)
     try:
         prices = load_prices(args.prices) if args.prices else None
@@ -131,7 +162,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.logs,
             args.out,
             weight=args.weight,
-            lambdas=args.lambdas,
+            iso_lambdas=args.iso_lambdas,
+            paper_points=args.paper_points,
             keep=args.keep,
             jobs=args.jobs,
             figures=not args.tables_only,

@@ -3,8 +3,9 @@
 Written when the runs of a comparison group use more than one defense stack: a table
 (`defenses.md` / `defenses.csv`: privacy, utility and overall with 95% CIs and the change
 against the same model's `none` run) and a frontier figure (`defense_frontier*.png`: one point
-per model x defense, an arrow from each model's `none` point). Oracle defenses read the
-scorer's targets; they are marked `ORACLE` in every row and label.
+per model x defense, an arrow from each model's `none` point). Runs that read the scorer's
+targets (an oracle defense, or a scripted oracle agent in the guard or minimizer role: see
+`report.oracles`) are marked `ORACLE` in every row and drawn hollow.
 """
 
 from __future__ import annotations
@@ -16,9 +17,20 @@ from pathlib import Path
 import pandas as pd
 from matplotlib import colormaps
 
-from polar_inspect.report.figstyle import FigureFile, new_figure, save, shorten
+from polar_inspect.report.figstyle import (
+    FigureFile,
+    mark_spread,
+    new_figure,
+    save,
+    shifted,
+    shorten,
+    spread_offsets,
+)
 from polar_inspect.report.inventory import ORACLE_TAG, RunHeader
+from polar_inspect.report.markdown import md_text
+from polar_inspect.report.oracles import oracle_reasons
 from polar_inspect.report.stats import Group
+from polar_inspect.report.tables import TextTable
 from polar_inspect.report.usage import role_totals
 from polar_inspect.scorers.parity import SCORE_KEYS
 
@@ -44,7 +56,8 @@ def defense_frame(summary: pd.DataFrame, runs: Sequence[RunHeader]) -> pd.DataFr
             "model": run.base_label or run.label,
             "identity": run.identity,
             "defense": run.defense,
-            "oracle": run.defense_oracle,
+            "oracle": bool(oracle_reasons(run)),
+            "oracle_reason": "; ".join(oracle_reasons(run)),
             "n": row.n,
         }
         for key in SCORE_KEYS:
@@ -85,22 +98,25 @@ def _cell(row: pd.Series, key: str) -> str:
 
 DEFENSE_NOTE = (
     "Scores x100 with 95% CIs; in brackets after them, the change against the same model "
-    f"without defense (`{NO_DEFENSE}`). Rows marked {ORACLE_TAG} use an oracle defense that "
-    "reads the scorer's targets: an upper bound, not a deployable defense. Tokens are per "
+    f"without defense (`{NO_DEFENSE}`). Rows marked {ORACLE_TAG} read the scorer's targets (an "
+    "oracle defense such as `redact_oracle`, or a scripted reference agent such as "
+    "`polar/guard` in the guard role): upper bounds, not deployable defenses. Tokens are per "
     "sample, by model role."
 )
+ROLE_TITLES = {"trusted": "trusted model", "other": "other models"}
 
 
-def defense_rows(frame: pd.DataFrame) -> list[tuple[str, list[str], list[list[str]]]]:
-    """The defense table as text cells: `(group, header, rows)` per comparison group.
+def defense_rows(frame: pd.DataFrame) -> list[tuple[str, TextTable]]:
+    """The defense table as text: `(group, table)` per comparison group.
 
     The Markdown file and the HTML page both render these, so they show the same table.
     """
     roles = sorted(c.removeprefix("tokens_per_sample_") for c in frame if c.startswith("tokens_"))
-    header = ["model", "defense", "privacy", "utility", "overall", "n", *roles]
+    titles = [f"Tokens/sample: {ROLE_TITLES.get(role, role)}" for role in roles]
+    header = ["Model", "Defense", "Privacy", "Utility", "Overall", "n", *titles]
     tables = []
     for group, rows in frame.groupby("group", sort=False):
-        lines = []
+        lines, keys = [], []
         for _, row in rows.iterrows():
             defense = f"{row['defense']} ({ORACLE_TAG})" if row["oracle"] else row["defense"]
             tokens = [row.get(f"tokens_per_sample_{role}", math.nan) for role in roles]
@@ -113,63 +129,120 @@ def defense_rows(frame: pd.DataFrame) -> list[tuple[str, list[str], list[list[st
                     *("" if math.isnan(t) else f"{t:.0f}" for t in tokens),
                 ]
             )
-        tables.append((str(group), header, lines))
+            keys.append(
+                [
+                    str(row["model"]),
+                    str(defense),
+                    *(float(row[key]) for key in SCORE_KEYS),
+                    int(row["n"]),
+                    *(None if math.isnan(t) else float(t) for t in tokens),
+                ]
+            )
+        table = TextTable(header, lines, keys, numeric=set(header[2:]))
+        table.nowrap = {"Privacy", "Utility", "Overall"}
+        tables.append((str(group), table))
     return tables
+
+
+def oracle_lines(frame: pd.DataFrame) -> list[str]:
+    """Why each ORACLE row of the defense table is one (`model + defense: reason`)."""
+    marked = frame[frame["oracle"].astype(bool)]
+    return [
+        f"{row['model']} + {row['defense']}: {row['oracle_reason']}" for _, row in marked.iterrows()
+    ]
 
 
 def defense_markdown(frame: pd.DataFrame) -> str:
     """The defense table as Markdown, one section per comparison group."""
-    lines = ["# Defenses\n", DEFENSE_NOTE + "\n"]
-    for group, header, rows in defense_rows(frame):
-        lines.append(f"## Group {group}\n")
-        lines.append("| " + " | ".join(header) + " |")
-        lines.append("|" + "---|" * len(header))
-        lines += ["| " + " | ".join(cells) + " |" for cells in rows]
+    lines = ["# Defenses\n", md_text(DEFENSE_NOTE) + "\n"]
+    for group, table in defense_rows(frame):
+        lines.append(f"## Group {md_text(group)}\n")
+        lines.append(table.markdown())
+        marked = oracle_lines(frame[frame["group"] == group])
+        if marked:
+            lines.append("")
+            lines += [f"- {ORACLE_TAG}: {md_text(line)}" for line in marked]
         lines.append("")
     return "\n".join(lines)
 
 
 def frontier_figure(frame: pd.DataFrame, out_dir: Path, name: str, heading: str) -> FigureFile:
-    """Privacy against utility, one point per model x defense, arrows from each `none` point."""
-    fig = new_figure(10, 7)
+    """Privacy against utility, one point per model x defense, arrows from each `none` point.
+
+    Colour names the model, marker shape the defense; ORACLE runs are hollow and drawn on top.
+    Runs with the same scores are set on a small circle around their shared position (a dot),
+    so that none hides another.
+    """
+    fig = new_figure(11, 7)
     ax = fig.add_subplot(1, 1, 1)
     models = list(dict.fromkeys(frame["model"]))
     defenses = list(dict.fromkeys(frame["defense"]))
     markers = "os^Dv<>pP*XhH"
     palette = colormaps["tab10"]
+    points = list(zip(frame["privacy"], frame["utility"], strict=True))
+    offsets = spread_offsets(points, 0.015 * 106, marker_points=10.0)
     for number, model in enumerate(models):
         colour = palette(number % palette.N)
         rows = frame[frame["model"] == model]
         base = rows[rows["defense"] == NO_DEFENSE]
-        for _, row in rows.iterrows():
+        for position, row in rows.iterrows():
+            oracle = bool(row["oracle"])
             marker = markers[defenses.index(row["defense"]) % len(markers)]
-            face = "none" if row["oracle"] else colour
-            style = {"marker": marker, "color": colour, "markerfacecolor": face}
-            ax.plot(row["privacy"], row["utility"], markersize=9, linestyle="none", **style)
+            style = {"marker": marker, "color": colour, "markeredgecolor": "black"}
+            if oracle:
+                style |= {"markerfacecolor": "white", "markeredgecolor": colour}
+                style |= {"markeredgewidth": 2.2}
+            ax.plot(
+                row["privacy"],
+                row["utility"],
+                markersize=10,
+                linestyle="none",
+                zorder=4 if oracle else 3,
+                transform=shifted(ax, offsets[frame.index.get_loc(position)]),
+                **style,
+            )
             if not base.empty and row["defense"] != NO_DEFENSE:
                 start = base.iloc[0]
                 ax.annotate(
                     "",
                     xy=(row["privacy"], row["utility"]),
                     xytext=(start["privacy"], start["utility"]),
-                    arrowprops={"arrowstyle": "->", "color": colour, "alpha": 0.7},
+                    arrowprops={"arrowstyle": "->", "color": colour, "alpha": 0.6},
+                    zorder=1,
                 )
         ax.plot([], [], color=colour, linewidth=3, label=shorten(model, 40))
     for defense in defenses:
         marker = markers[defenses.index(defense) % len(markers)]
-        oracle = bool(frame.loc[frame["defense"] == defense, "oracle"].any())
-        label = f"{defense} ({ORACLE_TAG}, hollow)" if oracle else defense
-        ax.plot([], [], marker=marker, color="grey", linestyle="none", label=label)
-    ax.set_xlim(-3, 103)
-    ax.set_ylim(-3, 103)
+        ax.plot([], [], marker=marker, color="grey", linestyle="none", label=defense)
+    if frame["oracle"].astype(bool).any():
+        hollow = {"marker": "o", "markerfacecolor": "white", "markeredgecolor": "grey"}
+        label = f"hollow: {ORACLE_TAG} run (reads the scorer's targets)"
+        ax.plot([], [], linestyle="none", markeredgewidth=2.2, label=label, **hollow)
+    spread = mark_spread(ax, points, offsets)
+    if spread:
+        ax.plot(
+            [],
+            [],
+            marker="o",
+            markersize=3.5,
+            color="black",
+            linestyle="none",
+            label="shared position of the runs\nspread around it",
+        )
+    pad = 3.0 + (max((abs(c) for o in offsets for c in o), default=0.0) + 6.0) / 4.0
+    ax.set_xlim(-pad, 100 + pad)
+    ax.set_ylim(-pad, 100 + pad)
     ax.set_xlabel("Privacy (x100): share of protected values withheld")
     ax.set_ylabel("Utility (x100): share of task values shared")
     ax.grid(alpha=0.3)
     ax.set_title(f"{heading}: defenses (arrows from no defense)", loc="left")
-    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8.5, frameon=False)
     caption = (
         "Privacy and utility of each model under each defense stack; an arrow goes from the "
-        "model without defense to the same model with the defense. Hollow markers: oracle "
-        "defenses (upper bounds that read the scorer's targets)."
+        "model without defense to the same model with the defense. Colour: model; marker: "
+        f"defense. Hollow markers: {ORACLE_TAG} runs (upper bounds that read the scorer's "
+        "targets)."
     )
+    if spread:
+        caption += " Runs with the same scores are drawn around their shared position (dot)."
     return save(fig, out_dir, name, f"{heading}: defense frontier", caption)

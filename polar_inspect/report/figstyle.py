@@ -1,16 +1,27 @@
-"""Shared figure plumbing: the Agg backend, fixed sizes, colours, label shortening, saving."""
+"""Shared figure plumbing: the Agg backend, fixed sizes, colours, label shortening, saving,
+and spreading points that would hide each other.
+
+Text in figures is drawn as written: model names and file names with `$` never turn into
+mathtext (`text.parse_math` is off for every figure the report draws).
+"""
 
 from __future__ import annotations
 
+import math
 import re
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Literal
 
 import matplotlib
 
 matplotlib.use("Agg")
+matplotlib.rcParams["text.parse_math"] = False
 
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.axes import Axes  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
+from matplotlib.transforms import ScaledTranslation, Transform  # noqa: E402
 from pydantic import BaseModel  # noqa: E402
 
 #: Pixels per inch: a figure of w x h inches is written as (w * DPI) x (h * DPI) pixels.
@@ -23,6 +34,11 @@ MISSING_COLOUR = "#d9d9d9"
 LABEL_WIDTH = 56
 
 
+#: Where the page shows a figure: with the group's results, folded among the breakdowns, or in
+#: the section of the one model (`FigureFile.model`) it is about.
+FigureKind = Literal["main", "breakdown", "model"]
+
+
 class FigureFile(BaseModel):
     """A written figure: path relative to the report folder, and what it shows."""
 
@@ -31,6 +47,8 @@ class FigureFile(BaseModel):
     caption: str
     width: int
     height: int
+    kind: FigureKind = "main"
+    model: str | None = None  # the run label a `model` figure is about
 
 
 def new_figure(width: float, height: float, layout: str | None = "constrained") -> Figure:
@@ -38,7 +56,15 @@ def new_figure(width: float, height: float, layout: str | None = "constrained") 
     return plt.figure(figsize=(width, height), dpi=DPI, layout=layout)
 
 
-def save(fig: Figure, out_dir: Path, name: str, title: str, caption: str) -> FigureFile:
+def save(
+    fig: Figure,
+    out_dir: Path,
+    name: str,
+    title: str,
+    caption: str,
+    kind: FigureKind = "main",
+    model: str | None = None,
+) -> FigureFile:
     """Write `fig` to `out_dir/figures/name` as PNG at a fixed pixel size, then close it."""
     folder = out_dir / "figures"
     folder.mkdir(parents=True, exist_ok=True)
@@ -51,6 +77,8 @@ def save(fig: Figure, out_dir: Path, name: str, title: str, caption: str) -> Fig
         caption=caption,
         width=round(width * DPI),
         height=round(height * DPI),
+        kind=kind,
+        model=model,
     )
 
 
@@ -70,3 +98,64 @@ def slug(label: str) -> str:
 def text_colour(value: float, vmin: float = 0.0, vmax: float = 100.0) -> str:
     """Black on the light end of viridis, white on the dark end."""
     return "black" if (value - vmin) / (vmax - vmin) > 0.55 else "white"
+
+
+Offset = tuple[float, float]
+
+
+def coincident_clusters(points: Sequence[tuple[float, float]], tolerance: float) -> list[list[int]]:
+    """Indices of points grouped with the first point of a group within `tolerance` (data
+    units), in order of first appearance; a lone point is a group of one."""
+    clusters: list[list[int]] = []
+    for index, (x, y) in enumerate(points):
+        for members in clusters:
+            cx, cy = points[members[0]]
+            if math.hypot(x - cx, y - cy) <= tolerance:
+                members.append(index)
+                break
+        else:
+            clusters.append([index])
+    return clusters
+
+
+def spread_offsets(
+    points: Sequence[tuple[float, float]], tolerance: float, marker_points: float = 9.0
+) -> list[Offset]:
+    """Display offsets (typographic points) that set points which would cover each other on a
+    small circle around the first one of their group, so every marker shows; lone points keep
+    (0, 0). The circle grows with the group so neighbours on it do not touch."""
+    offsets: list[Offset] = [(0.0, 0.0)] * len(points)
+    for members in coincident_clusters(points, tolerance):
+        count = len(members)
+        if count == 1:
+            continue
+        radius = max(1.2 * marker_points, 1.6 * marker_points * count / (2 * math.pi))
+        for step, index in enumerate(members):
+            angle = math.pi / 2 - 2 * math.pi * step / count
+            offsets[index] = (radius * math.cos(angle), radius * math.sin(angle))
+    return offsets
+
+
+def shifted(ax: Axes, offset: Offset) -> Transform:
+    """Data coordinates of `ax`, drawn `offset` points away (for spread markers)."""
+    dx, dy = offset
+    return ax.transData + ScaledTranslation(dx / 72, dy / 72, ax.figure.dpi_scale_trans)
+
+
+def mark_spread(ax: Axes, points: list[tuple[float, float]], offsets: list[Offset]) -> bool:
+    """A dot at each shared position and a thin spoke to every marker spread around it;
+    True when any point was spread."""
+    moved = [i for i, offset in enumerate(offsets) if offset != (0.0, 0.0)]
+    spoke = {"arrowstyle": "-", "color": "#555555", "linewidth": 0.8, "shrinkA": 0, "shrinkB": 0}
+    for i in moved:
+        ax.annotate(
+            "",
+            points[i],
+            xytext=offsets[i],
+            textcoords="offset points",
+            arrowprops=spoke,
+            zorder=2,
+        )
+    for x, y in dict.fromkeys(points[i] for i in moved):
+        ax.plot([x], [y], marker="o", markersize=3.5, color="black", zorder=5)
+    return bool(moved)

@@ -65,8 +65,11 @@ SURFACE_PANELS = ((0.145, 0.165, 0.355, 0.7), (0.545, 0.165, 0.355, 0.7))
 SURFACE_COLORBAR = (0.925, 0.2, 0.016, 0.63)
 
 
-def surface_figure(cells: pd.DataFrame, out_dir: Path, name: str, title: str) -> FigureFile:
-    """Privacy and utility as 5x5 policy x attack heatmaps with value and sample count."""
+def surface_figure(
+    cells: pd.DataFrame, out_dir: Path, name: str, title: str, model: str | None = None
+) -> FigureFile:
+    """Privacy and utility as 5x5 policy x attack heatmaps with value and sample count; the
+    surface of one `model` (run label), or of a mean over models when None."""
     fig = new_figure(*SURFACE_SIZE, layout=None)
     axes = [fig.add_axes(rect) for rect in SURFACE_PANELS]
     image = None
@@ -94,7 +97,8 @@ def surface_figure(cells: pd.DataFrame, out_dir: Path, name: str, title: str) ->
         "Mean privacy (left) and utility (right) per policy level x attack strategy cell, x100, "
         "with the number of scored samples (n) in each cell; grey cells have no scored sample."
     )
-    return save(fig, out_dir, name, title, caption)
+    kind = "main" if model is None else "model"
+    return save(fig, out_dir, name, title, caption, kind=kind, model=model)
 
 
 def mean_cells(cells: pd.DataFrame) -> pd.DataFrame:
@@ -148,4 +152,4 @@ def breakdown_figure(
         f"Mean {score} (x100) per model (rows, best overall first) and {AXIS_TITLES[axis]} "
         "(columns), on the fixed 0-100 colour scale."
     )
-    return save(fig, out_dir, name, title, caption)
+    return save(fig, out_dir, name, title, caption, kind="breakdown")

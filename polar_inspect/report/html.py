@@ -1,4 +1,12 @@
-"""One self-contained HTML page: every figure embedded as base64 PNG, plus the tables."""
+"""One self-contained HTML page: every figure embedded as base64 PNG, plus the tables.
+
+The page works offline and from a copied folder: no external stylesheet, script or font. It
+reads at any width (content at most ~1,150 px wide; tables scroll inside their own box on a
+phone instead of widening the page), its tables sort by any column (a few lines of inline
+script), and each model's own figures and numbers are folded into a `<details>` section.
+Every value that comes from a log (model names and arguments, file names, task arguments,
+error messages) is HTML-escaped.
+"""
 
 from __future__ import annotations
 
@@ -10,54 +18,163 @@ from pathlib import Path
 
 import pandas as pd
 
-from polar_inspect.report.defenses import DEFENSE_NOTE, defense_rows
+from polar_inspect.report.defenses import DEFENSE_NOTE, defense_rows, oracle_lines
 from polar_inspect.report.figstyle import FigureFile
+from polar_inspect.report.inventory import ORACLE_TAG
 from polar_inspect.report.stats import Group
-from polar_inspect.report.tables import leaderboard_notes, limits_cell
+from polar_inspect.report.tables import (
+    NOT_ONE_RANKING,
+    TextTable,
+    breakdown_tables,
+    ci_text,
+    key_title,
+    leaderboard_notes,
+    leaderboard_view,
+    setup_facts,
+)
+from polar_inspect.report.usage import PRICES_HINT, TEXT_TITLES, cost_lines, usage_display
 
 STYLE = """
-body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1400px; color: #222; }
-table { border-collapse: collapse; margin: 0.5em 0 1.5em; font-size: 0.9em; }
-th, td { border: 1px solid #ccc; padding: 3px 8px; text-align: left; vertical-align: top; }
-th { background: #f0f0f0; }
-td.num { text-align: right; font-variant-numeric: tabular-nums; }
-figure { margin: 1em 0 2em; }
-figure img { max-width: 100%; height: auto; border: 1px solid #eee; }
-figcaption { font-size: 0.9em; color: #444; }
-.warning { background: #fff4d6; border-left: 4px solid #e0a800; padding: 0.6em 1em; }
-code { background: #f4f4f4; padding: 0 3px; }
+:root { --ink: #1f2328; --muted: #57606a; --line: #d0d7de; --soft: #f6f8fa; }
+* { box-sizing: border-box; }
+body { margin: 0; color: var(--ink); background: #fff;
+  font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
+main { max-width: 1150px; margin: 0 auto; padding: 1.2rem 1rem 3rem; }
+h1 { font-size: 1.6rem; margin: .3rem 0 .6rem; }
+h2 { font-size: 1.3rem; margin: 2.2rem 0 .6rem; padding-top: .6rem;
+  border-top: 2px solid var(--line); }
+h3 { font-size: 1.08rem; margin: 1.5rem 0 .4rem; }
+h4 { font-size: .98rem; margin: 1rem 0 .3rem; }
+p, li, dd { overflow-wrap: anywhere; }
+nav { font-size: .9rem; color: var(--muted); }
+nav a { margin-right: .8rem; }
+.scroll { overflow-x: auto; max-width: 100%; margin: .4rem 0 1rem; }
+table { border-collapse: collapse; font-size: .86rem; }
+th, td { padding: .28rem .55rem; border-bottom: 1px solid var(--line); text-align: left;
+  vertical-align: top; }
+th { background: var(--soft); font-weight: 600; }
+td { overflow-wrap: break-word; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+td.nowrap { white-space: nowrap; overflow-wrap: normal; }
+table.sortable th { cursor: pointer; user-select: none; }
+table.sortable th::after { content: "\\00a0\\2195"; color: #aab; font-weight: 400; }
+table.sortable th[aria-sort="ascending"]::after { content: "\\00a0\\25B2"; color: var(--ink); }
+table.sortable th[aria-sort="descending"]::after { content: "\\00a0\\25BC"; color: var(--ink); }
+.ci { color: var(--muted); font-size: .92em; }
+dl.setup { display: grid; grid-template-columns: minmax(9rem, max-content) 1fr;
+  gap: .15rem 1rem; margin: .4rem 0 1rem; padding: .6rem .8rem; background: var(--soft);
+  border: 1px solid var(--line); border-radius: 6px; font-size: .9rem; }
+dl.setup dt { font-weight: 600; }
+dl.setup dd { margin: 0; }
+figure { margin: 1rem 0 1.6rem; }
+figure img { display: block; max-width: 100%; height: auto; border: 1px solid #eee; }
+figcaption { font-size: .87rem; color: var(--muted); margin-top: .3rem; }
+details { margin: .5rem 0; border: 1px solid var(--line); border-radius: 6px;
+  padding: .3rem .8rem; }
+details[open] { padding-bottom: .8rem; }
+summary { cursor: pointer; font-weight: 600; padding: .2rem 0; }
+summary .note { font-weight: 400; }
+.note { font-size: .88rem; color: var(--muted); }
+.warning { background: #fff4d6; border-left: 4px solid #e0a800; padding: .6rem 1rem; }
+.oracle { font-weight: 600; color: #8a4b00; }
+code { background: var(--soft); padding: 0 3px; border-radius: 3px; }
+@media (max-width: 600px) {
+  body { font-size: 14px; }
+  main { padding: .8rem .6rem 2rem; }
+  dl.setup { grid-template-columns: 1fr; }
+  dl.setup dd { margin-bottom: .35rem; }
+}
 """
 
+#: Click a header to sort by its column (again: the other way). Cells sort by their
+#: `data-sort` value when they have one: numbers as numbers, empty values last.
+SORT_SCRIPT = """
+document.querySelectorAll("table.sortable").forEach(function (table) {
+  table.querySelectorAll("thead th").forEach(function (th, column) {
+    th.tabIndex = 0;
+    th.title = "Sort by this column";
+    function sort() {
+      var up = th.getAttribute("aria-sort") !== "ascending";
+      table.querySelectorAll("thead th").forEach(function (h) {
+        h.removeAttribute("aria-sort");
+      });
+      th.setAttribute("aria-sort", up ? "ascending" : "descending");
+      var body = table.tBodies[0];
+      var rows = Array.prototype.slice.call(body.rows);
+      function key(row) {
+        var cell = row.cells[column];
+        var text = cell.hasAttribute("data-sort") ? cell.getAttribute("data-sort")
+                                                  : cell.textContent.trim();
+        var number = text === "" ? NaN : Number(text);
+        return { empty: text === "" || text === "\\u2013", number: number, text: text };
+      }
+      rows.sort(function (a, b) {
+        var x = key(a), y = key(b);
+        if (x.empty !== y.empty) { return x.empty ? 1 : -1; }
+        var order = !isNaN(x.number) && !isNaN(y.number) ? x.number - y.number
+                    : x.text.localeCompare(y.text, undefined, { numeric: true });
+        return up ? order : -order;
+      });
+      rows.forEach(function (row) { body.appendChild(row); });
+    }
+    th.addEventListener("click", sort);
+    th.addEventListener("keydown", function (event) {
+      if (event.key === "Enter" || event.key === " ") { event.preventDefault(); sort(); }
+    });
+  });
+});
+"""
 
-def _table(frame: pd.DataFrame, columns: Sequence[str] | None = None) -> str:
-    columns = list(columns or frame.columns)
-    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in columns)
+_NUMBER = r"-?\d+(?:\.\d+)?"
+#: `64.0 [58.1, 69.9]`, optionally followed by a change such as ` (+12.0)`.
+_CI = re.compile(rf"^({_NUMBER}) (\[{_NUMBER}, {_NUMBER}\])( \([+-]{_NUMBER}\))?$")
+
+
+def _esc(value: object) -> str:
+    return html.escape(str(value), quote=True)
+
+
+def _cell_html(text: str) -> str:
+    """A cell's text, escaped; a score's CI in a muted span; the ORACLE mark emphasised."""
+    found = _CI.match(text)
+    if found:
+        change = f" <b>{_esc(found.group(3).strip())}</b>" if found.group(3) else ""
+        return f'{_esc(found.group(1))} <span class="ci">{_esc(found.group(2))}</span>{change}'
+    escaped = _esc(text)
+    mark = f"[{ORACLE_TAG}]"
+    return escaped.replace(mark, f'<span class="oracle">{mark}</span>')
+
+
+def render_table(table: TextTable, sortable: bool = True) -> str:
+    """A `TextTable` as an HTML table in a scrolling box; every cell escaped."""
+
+    def classes(name: str) -> str:
+        names = [
+            c for c, on in (("num", name in table.numeric), ("nowrap", name in table.nowrap)) if on
+        ]
+        return f' class="{" ".join(names)}"' if names else ""
+
+    head = "".join(f'<th{classes(c)} scope="col">{_esc(c)}</th>' for c in table.header)
     body = []
-    for _, row in frame.iterrows():
-        cells = []
-        for column in columns:
-            value = row[column]
-            numeric = isinstance(value, int | float) and not isinstance(value, bool)
-            text = "–" if value is None or (numeric and value != value) else value
-            if numeric and isinstance(text, float):
-                text = f"{text:.1f}"
-            css = ' class="num"' if numeric else ""
-            cells.append(f"<td{css}>{html.escape(str(text))}</td>")
-        body.append("<tr>" + "".join(cells) + "</tr>")
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
-
-
-def _text_table(header: Sequence[str], rows: Sequence[Sequence[str]], numeric_from: int) -> str:
-    """A table of ready-made text cells; columns from `numeric_from` on are right-aligned."""
-    head = "".join(f"<th>{html.escape(c)}</th>" for c in header)
-    body = []
-    for cells in rows:
+    for index, cells in enumerate(table.rows):
+        keys = table.keys[index] if table.keys is not None else [None] * len(cells)
         tds = []
-        for index, cell in enumerate(cells):
-            css = ' class="num"' if index >= numeric_from else ""
-            tds.append(f"<td{css}>{html.escape(cell)}</td>")
+        for name, cell, key in zip(table.header, cells, keys, strict=True):
+            sort = "" if key is None or isinstance(key, str) else f' data-sort="{_esc(key)}"'
+            tds.append(f"<td{classes(name)}{sort}>{_cell_html(cell)}</td>")
         body.append("<tr>" + "".join(tds) + "</tr>")
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+    kind = ' class="sortable"' if sortable else ""
+    return (
+        f'<div class="scroll"><table{kind}><thead><tr>{head}</tr></thead>'
+        f"<tbody>{''.join(body)}</tbody></table></div>"
+    )
+
+
+def frame_table(frame: pd.DataFrame, numeric: Sequence[str] = ()) -> TextTable:
+    """A data frame of display values as a `TextTable` (numbers sort as numbers)."""
+    header = [str(c) for c in frame.columns]
+    rows = [["–" if pd.isna(v) else str(v) for v in row] for row in frame.itertuples(index=False)]
+    return TextTable(header, rows, numeric=set(numeric))
 
 
 def _with_code(text: str) -> str:
@@ -65,76 +182,148 @@ def _with_code(text: str) -> str:
     return re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(text))
 
 
+def _setup(facts: Sequence[tuple[str, str]]) -> str:
+    items = "".join(f"<dt>{_esc(k)}</dt><dd>{_esc(v)}</dd>" for k, v in facts)
+    return f'<dl class="setup">{items}</dl>'
+
+
 def _defenses(frame: pd.DataFrame | None, group: str) -> str:
     """The group's defense table (the same cells as `defenses.md`), or nothing."""
     if frame is None or frame.empty:
         return ""
-    tables = defense_rows(frame[frame["group"] == group])
+    mine = frame[frame["group"] == group]
+    tables = defense_rows(mine)
     if not tables:
         return ""
-    [(_, header, rows)] = tables
-    note = f"<p>{_with_code(DEFENSE_NOTE)}</p>"
-    return "<h3>Defenses</h3>" + note + _text_table(header, rows, numeric_from=2)
+    [(_, table)] = tables
+    marked = "".join(f"<li>{_esc(line)}</li>" for line in oracle_lines(mine))
+    why = f'<ul class="note">{marked}</ul>' if marked else ""
+    note = f'<p class="note">{_with_code(DEFENSE_NOTE)}</p>'
+    return "<h3>Defenses</h3>" + note + render_table(table) + why
 
 
 def _figure(out_dir: Path, figure: FigureFile) -> str:
     data = base64.b64encode((out_dir / figure.path).read_bytes()).decode("ascii")
     return (
-        f'<figure id="{html.escape(Path(figure.path).stem)}">'
-        f'<img src="data:image/png;base64,{data}" alt="{html.escape(figure.title)}" '
-        f'data-file="{html.escape(figure.path)}" width="{figure.width}" height="{figure.height}">'
-        f"<figcaption><b>{html.escape(figure.title)}.</b> {html.escape(figure.caption)} "
-        f'(<a href="{html.escape(figure.path)}">{html.escape(figure.path)}</a>)'
+        f'<figure id="{_esc(Path(figure.path).stem)}">'
+        f'<img src="data:image/png;base64,{data}" alt="{_esc(figure.title)}" '
+        f'data-file="{_esc(figure.path)}" width="{figure.width}" height="{figure.height}" '
+        'loading="lazy">'
+        f"<figcaption><b>{_esc(figure.title)}.</b> {_esc(figure.caption)} "
+        f'(<a href="{_esc(figure.path)}">{_esc(figure.path)}</a>)'
         "</figcaption></figure>"
     )
 
 
-def _leaderboard(board: pd.DataFrame, weight: float) -> pd.DataFrame:
-    def ci(row: pd.Series, key: str) -> str:
-        low, high = row[f"{key}_ci_low"], row[f"{key}_ci_high"]
-        if low is None or pd.isna(low):
-            return f"{row[key]:.1f}"
-        return f"{row[key]:.1f} [{low:.1f}, {high:.1f}]"
-
-    shown = pd.DataFrame(
-        {
-            "#": board["rank"],
-            "Model": [
-                m + (" †" if c else "")
-                for m, c in zip(board["model"], board["sampling_caveat"], strict=True)
-            ],
-            "Privacy": [ci(r, "privacy") for _, r in board.iterrows()],
-            "Utility": [ci(r, "utility") for _, r in board.iterrows()],
-            f"Overall (λ={weight:g})": [ci(r, "overall") for _, r in board.iterrows()],
-            "n": board["n"],
-            "Errors": board["errors"],
-            "Epochs": board["epochs"],
-            "Truncated / empty": [limits_cell(r) for _, r in board.iterrows()],
-            "Prompt": board["prompt"],
-            "Sampling": board["sampling"],
-            "S5 attacker": board["s5_attacker"],
-            "Data": board["data_source"],
-            "Task args": board["task_args"],
-        }
-    )
-    return shown
-
-
-def _breakdowns(details: pd.DataFrame, models: list[str]) -> str:
+def _breakdowns(details: pd.DataFrame, ranks: dict[str, int]) -> str:
     """Model x domain / attack / policy tables of the three scores, folded away."""
+    tables = breakdown_tables(details, ranks)
+    if not tables:
+        return ""
     parts = ["<details><summary>Breakdown tables (x100)</summary>"]
-    for axis in ("domain", "attack", "policy"):
-        for score in ("privacy", "utility", "overall"):
-            part = details[(details["axis"] == axis) & (details["score"] == score)]
-            if part.empty:
-                continue
-            table = part.pivot_table(index="model", columns="key", values="value", aggfunc="first")
-            table = table.reindex(index=[m for m in models if m in table.index])
-            table = table[list(dict.fromkeys(part["key"]))].reset_index()
-            parts.append(f"<h4>{html.escape(score.capitalize())} by {axis}</h4>")
-            parts.append(_table(table))
+    for title, table in tables:
+        parts.append(f"<h4>{_esc(title)}</h4>{render_table(table)}")
     parts.append("</details>")
     return "".join(parts)
+
+
+def _model_table(details: pd.DataFrame, model: str) -> str:
+    """One model's scores by domain, attack and policy (rows) x privacy/utility/overall."""
+    mine = details[(details["model"] == model) & (details["axis"] != "cell")]
+    if mine.empty:
+        return ""
+    rows, keys = [], []
+    for (axis, key), part in mine.groupby(["axis", "key"], sort=False):
+        values = part.set_index("score")["value"]
+        n = int(part["n"].iloc[0])
+        cells = [values.get(s) for s in ("privacy", "utility", "overall")]
+        rows.append(
+            [
+                axis,
+                key_title(str(axis), str(key)),
+                *("–" if v is None else f"{v:.1f}" for v in cells),
+                str(n),
+            ]
+        )
+        keys.append([str(axis), str(key), *cells, n])
+    header = ["Axis", "Key", "Privacy", "Utility", "Overall", "n"]
+    return render_table(TextTable(header, rows, keys, numeric=set(header[2:])))
+
+
+def _per_model(
+    board: pd.DataFrame, details: pd.DataFrame, figures: Sequence[FigureFile], out_dir: Path
+) -> str:
+    """One folded section per model, in rank order: its scores, surface figure and breakdown."""
+    parts = []
+    for _, row in board.iterrows():
+        model = str(row["model"])
+        scores = ", ".join(
+            f"{k} {ci_text(row[k], row[f'{k}_ci_low'], row[f'{k}_ci_high'])}"
+            for k in ("privacy", "utility", "overall")
+        )
+        own = [f for f in figures if f.kind == "model" and f.model == model]
+        body = "".join(_figure(out_dir, f) for f in own) + _model_table(details, model)
+        if row.get("oracle"):
+            body = f'<p class="oracle">{_esc(row["oracle_reason"])}</p>' + body
+        summary = f"#{row['rank']} {_cell_html(model)}"
+        parts.append(
+            f"<details><summary>{summary} <span class='note'>({_esc(scores)})</span></summary>"
+            f"{body}</details>"
+        )
+    return "<h3>Per model</h3>" + "".join(parts) if parts else ""
+
+
+def _group(
+    out_dir: Path,
+    group: Group,
+    many: bool,
+    board: pd.DataFrame,
+    details: pd.DataFrame,
+    figures: Sequence[FigureFile],
+    weight: float,
+    defenses: pd.DataFrame | None,
+) -> str:
+    title = f"Group {group.name}" if many else "Results"
+    rows = board[board["group"] == group.name]
+    shared, table = leaderboard_view(rows, weight)
+    parts = [
+        f'<section id="group-{_esc(group.name)}"><h2>{_esc(title)}</h2>',
+        "<h3>Setup</h3><p class='note'>What every run below shares.</p>",
+        _setup([*setup_facts(group), *shared]),
+        "<h3>Leaderboard</h3>",
+        render_table(table),
+    ]
+    parts += [f'<p class="note">{_cell_html(note)}</p>' for note in leaderboard_notes(rows, weight)]
+    parts.append(_defenses(defenses, group.name))
+    parts += [_figure(out_dir, f) for f in figures if f.kind == "main"]
+    heatmaps = [f for f in figures if f.kind == "breakdown"]
+    if heatmaps:
+        parts.append(
+            f"<details><summary>Breakdown heatmaps ({len(heatmaps)} figures)</summary>"
+            + "".join(_figure(out_dir, f) for f in heatmaps)
+            + "</details>"
+        )
+    mine = details[details["group"] == group.name]
+    ranks = dict(zip(rows["model"], rows["rank"].astype(int), strict=True))
+    parts.append(_breakdowns(mine, ranks))
+    parts.append(_per_model(rows, mine, figures, out_dir))
+    parts.append("</section>")
+    return "".join(parts)
+
+
+def _usage(usage: pd.DataFrame | None) -> str:
+    if usage is None or usage.empty:
+        return ""
+    shown = usage_display(usage)
+    numeric = [c for c in shown.columns if c not in TEXT_TITLES]
+    parts = ['<section id="tokens"><h2>Tokens and cost</h2>']
+    parts.append(render_table(frame_table(shown, numeric)))
+    if "cost_usd" in usage.columns:
+        parts.append("<ul>" + "".join(f"<li>{_esc(line)}</li>" for line in cost_lines(usage)))
+        parts.append("</ul>")
+    else:
+        parts.append(f'<p class="note">{_with_code(PRICES_HINT)}</p>')
+    return "".join(parts) + "</section>"
 
 
 def write_html(
@@ -157,49 +346,54 @@ def write_html(
     """
     used = int((inventory["decision"] == "used").sum())
     skipped = inventory[inventory["decision"] == "skipped"]
+    many = len(groups) > 1
+    links = [(f"group-{g.name}", f"Group {g.name}" if many else "Results") for g in groups]
+    links += [("tokens", "Tokens and cost")] if usage is not None and not usage.empty else []
+    links += [("skipped", "Skipped logs")] if not skipped.empty else []
+    links.append(("files", "Files"))
+    nav = "".join(f'<a href="#{_esc(anchor)}">{_esc(text)}</a>' for anchor, text in links)
     parts = [
-        "<!doctype html><html><head><meta charset='utf-8'>",
+        "<!doctype html><html lang='en'><head><meta charset='utf-8'>",
+        "<meta name='viewport' content='width=device-width, initial-scale=1'>",
         "<title>POLAR-Bench report</title>",
-        f"<style>{STYLE}</style></head><body>",
+        f"<style>{STYLE}</style></head><body><main>",
         "<h1>POLAR-Bench report</h1>",
+        f"<nav>{nav}</nav>",
         f"<p>{len(inventory)} log files considered: {used} used, {len(skipped)} skipped. "
         f"Scores are x100; overall = λ·privacy + (1−λ)·utility with λ = {weight:g}; "
-        "brackets are 95% confidence intervals over samples.</p>",
+        "brackets are 95% confidence intervals over samples. Ranks: tied runs share a rank "
+        "and the next rank is skipped (1, 1, 3). Click a column header to sort a table. "
+        f"<span class='oracle'>[{ORACLE_TAG}]</span> marks runs that read the scorer's "
+        "targets: reference upper bounds, not results.</p>",
     ]
-    if len(groups) > 1:
+    if many:
         parts.append(
-            f"<p class='warning'><b>Not one ranking.</b> These logs form {len(groups)} groups "
-            "that differ in data, sample selection or S5 attacker. Each group is ranked on its "
-            "own; do not compare ranks or scores across groups.</p>"
+            "<p class='warning'><b>Not one ranking.</b> "
+            f"{_esc(NOT_ONE_RANKING.format(count=len(groups)))}</p>"
         )
     for group in groups:
-        title = f"Group {group.name}" if len(groups) > 1 else "Results"
-        parts.append(f"<h2>{html.escape(title)}</h2><ul>")
-        parts += [f"<li>{html.escape(line)}</li>" for line in group.description]
-        parts.append("</ul><h3>Leaderboard</h3>")
-        rows = board[board["group"] == group.name]
-        parts.append(_table(_leaderboard(rows, weight)))
-        parts += [f"<p>{html.escape(note)}</p>" for note in leaderboard_notes(rows, weight)]
-        parts.append(_defenses(defenses, group.name))
-        for figure in figures.get(group.name, []):
-            parts.append(_figure(out_dir, figure))
-        parts.append(_breakdowns(details[details["group"] == group.name], list(rows["model"])))
-    if usage is not None and not usage.empty:
-        parts.append("<h2>Tokens and cost</h2>")
-        shown = usage.copy()
-        for column in ("input_tokens", "output_tokens", "total_tokens"):
-            shown[column] = shown[column].map("{:,}".format)
-        if "cost_usd" in shown:
-            shown["cost_usd"] = shown["cost_usd"].map(
-                lambda c: "no price" if c != c else f"{c:.4f}"
+        parts.append(
+            _group(
+                out_dir,
+                group,
+                many,
+                board,
+                details,
+                figures.get(group.name, []),
+                weight,
+                defenses,
             )
-        parts.append(_table(shown))
+        )
+    parts.append(_usage(usage))
     if not skipped.empty:
-        parts.append("<h2>Skipped logs</h2>")
-        parts.append(_table(skipped, ["log", "model", "task", "reason", "detail"]))
-    parts.append("<h2>Files</h2><ul>")
-    parts += [f'<li><a href="{html.escape(f)}">{html.escape(f)}</a></li>' for f in files]
-    parts.append("</ul></body></html>")
+        parts.append('<section id="skipped"><h2>Skipped logs</h2>')
+        frame = skipped[["log", "model", "task", "reason", "detail"]]
+        frame = frame.rename(columns=str.capitalize)
+        parts.append(render_table(frame_table(frame)) + "</section>")
+    parts.append('<section id="files"><h2>Files</h2><ul>')
+    parts += [f'<li><a href="{_esc(f)}">{_esc(f)}</a></li>' for f in files]
+    parts.append("</ul></section></main>")
+    parts.append(f"<script>{SORT_SCRIPT}</script></body></html>")
     path = out_dir / "index.html"
     path.write_text("\n".join(parts), encoding="utf-8")
     return path

@@ -17,6 +17,8 @@ import numpy as np
 import pandas as pd
 from inspect_ai.analysis import SampleColumn, samples_df
 from inspect_ai.log import read_eval_log
+from matplotlib import colormaps
+from matplotlib.lines import Line2D
 
 from polar_inspect.report.figstyle import FigureFile, new_figure, save, shorten
 from polar_inspect.report.inventory import RunHeader
@@ -132,31 +134,61 @@ def leakage_curves(
     return pd.DataFrame(rows, columns=CURVE_COLUMNS)
 
 
+def same_curves(curves: pd.DataFrame) -> list[list[int]]:
+    """Runs grouped by identical curves (every attack and turn: mean and interval), in order of
+    first appearance: runs in one group would draw on top of each other."""
+    groups: dict[tuple, list[int]] = {}
+    for run, part in curves.groupby("run", sort=False):
+        ordered = part.sort_values(["attack", "turn"])
+        values = ordered[["leakage", "low", "high"]].to_numpy(dtype=float).round(9)
+        key = (tuple(ordered["attack"]), tuple(ordered["turn"]), tuple(map(tuple, values)))
+        groups.setdefault(key, []).append(int(run))
+    return list(groups.values())
+
+
+def _legend_name(labels: list[str]) -> str:
+    """One legend entry for runs whose curves coincide: their names, one per line."""
+    names = [shorten(label, 60) for label in labels]
+    return names[0] if len(names) == 1 else "\n= ".join(names) + "\n(identical curves)"
+
+
 def leakage_figure(curves: pd.DataFrame, out_dir: Path, name: str, heading: str) -> FigureFile:
-    """One panel per attack strategy (and all): mean leakage by turn per model, with 95% CI."""
+    """One panel per attack strategy (and all): mean leakage by turn per model, with 95% CI.
+
+    Runs whose curves are identical everywhere share one line and one legend entry (their
+    names joined), so no line hides another; the legend sits below the panels.
+    """
     panels = ["all", *sorted(a for a in curves["attack"].unique() if a != "all")]
     columns = min(3, len(panels))
     lines = -(-len(panels) // columns)
-    fig = new_figure(4.4 * columns, 3.6 * lines + 0.6)
+    label_of = dict(zip(curves["run"], curves["label"].astype(str), strict=False))
+    families = same_curves(curves)
+    palette = colormaps["tab10" if len(families) <= 10 else "tab20"]
+    legend_columns = max(1, min(len(families), 3 if columns >= 3 else 2))
+    entry_lines = [len(members) + (len(members) > 1) for members in families]
+    legend_rows = sum(
+        max(entry_lines[i : i + legend_columns]) for i in range(0, len(entry_lines), legend_columns)
+    )
+    fig = new_figure(4.4 * columns, 3.6 * lines + 0.6 + 0.2 * legend_rows)
     grid = np.atleast_1d(fig.subplots(lines, columns, sharey=True, squeeze=False)).ravel()
     for unused in grid[len(panels) :]:
         unused.set_visible(False)
     axes = grid[: len(panels)]
-    runs = list(dict.fromkeys(curves["run"]))
-    for ax, attack in zip(axes, panels, strict=True):
-        for position, run in enumerate(runs):
-            line = curves[(curves["run"] == run) & (curves["attack"] == attack)]
+    handles: list[Any] = []
+    for position, members in enumerate(families):
+        colour = palette(position % palette.N)
+        style = {"marker": MARKERS[position % len(MARKERS)], "color": colour}
+        for ax, attack in zip(axes, panels, strict=True):
+            line = curves[(curves["run"] == members[0]) & (curves["attack"] == attack)]
             if line.empty:
                 continue
             turns = line["turn"].to_numpy()
-            ax.plot(
-                turns,
-                100 * line["leakage"].to_numpy(),
-                marker=MARKERS[position % len(MARKERS)],
-                label=shorten(str(line["label"].iloc[0]), 40),
-            )
+            ax.plot(turns, 100 * line["leakage"].to_numpy(), **style)
             low, high = line["low"].to_numpy(dtype=float), line["high"].to_numpy(dtype=float)
-            ax.fill_between(turns, 100 * low, 100 * high, alpha=0.15)
+            ax.fill_between(turns, 100 * low, 100 * high, alpha=0.15, color=colour)
+        label = _legend_name([label_of[run] for run in members])
+        handles.append(Line2D([], [], label=label, **style))
+    for ax, attack in zip(axes, panels, strict=True):
         ax.set_title("all strategies" if attack == "all" else attack)
         ax.set_xlabel("attacker turns spent")
         ax.set_ylim(-2, 102)
@@ -164,11 +196,18 @@ def leakage_figure(curves: pd.DataFrame, out_dir: Path, name: str, heading: str)
         ax.xaxis.get_major_locator().set_params(integer=True)
     for ax in grid[::columns]:
         ax.set_ylabel("protected values disclosed (%)")
-    axes[-1].legend(fontsize=8, loc="best")
+    fig.legend(
+        handles=handles,
+        loc="outside lower center",
+        ncols=legend_columns,
+        fontsize=8.5,
+        frameon=False,
+    )
     fig.suptitle(f"{heading}: leakage as a function of the attacker's budget")
     caption = (
         "Mean share of protected values disclosed by the end of each attacker turn (95% CI "
         "band), per attack strategy and model; a dialogue that ended earlier keeps its final "
-        "leakage. Data: leakage_by_turn.csv."
+        "leakage. One colour and marker per model in every panel; models with identical "
+        "curves share one line (named together in the legend). Data: leakage_by_turn.csv."
     )
     return save(fig, out_dir, name, f"Leakage by turn ({heading})", caption)

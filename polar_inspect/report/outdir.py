@@ -1,17 +1,27 @@
-"""The report's output folder: checked before any log is read, cleared of the previous report.
+"""The report's output folder: checked before any log is read, written in one swap at the end.
 
-Every report records the files it wrote in `MANIFEST` inside the folder. The next report into
-the same folder first deletes exactly those files (and only those: anything else in the folder
-is the user's and stays), so no figure or table of an earlier report survives next to the new
-ones.
+A report is built in a staging folder next to `--out` (`.<name>.polar-report-build-<pid>-<id>`,
+or inside `--out` when its parent cannot be written) and moved into `--out` only once every
+file exists. A report that fails or is interrupted (Ctrl-C, SIGTERM) removes its staging
+folder and leaves `--out` as it was; one killed outright (SIGKILL) leaves only its staging
+folder, which the next report into the same `--out` deletes (its process is gone).
+
+Every report records the files it wrote in `MANIFEST` inside the folder. The swap deletes
+exactly the files the previous report recorded (and FIXED_FILES), never anything else: the
+user's own files in the folder stay. While files move, the manifest lists the previous and the
+new report's files together, so even a report killed in the middle of its swap leaves a folder
+whose every report file the next report removes: no figure of one report is ever left next to
+another's.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from polar_inspect.report.inventory import REPORT_MANIFEST, ReportInputError
@@ -28,6 +38,9 @@ FIXED_FILES = (
     "epochs.csv",
     "index.html",
 )
+STAGING_INFIX = ".polar-report-build-"
+#: A file inside every staging folder: only folders holding it are ever deleted as stale.
+STAGING_MARK = ".polar-report-staging"
 
 
 def prepare_out_dir(out_dir: str | Path) -> Path:
@@ -50,6 +63,80 @@ def prepare_out_dir(out_dir: str | Path) -> Path:
     return out
 
 
+def _staging_places(out: Path) -> list[tuple[Path, str]]:
+    """(folder, name prefix) where staging folders for `out` are made: next to it, else in it."""
+    resolved = out.resolve()  # `--out .` has a name and a parent only once resolved
+    return [(resolved.parent, f".{resolved.name}{STAGING_INFIX}"), (resolved, STAGING_INFIX)]
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # another user's live process
+    return True
+
+
+def remove_stale_staging(out: Path) -> list[Path]:
+    """Delete staging folders of `out` left by reports whose process is gone (killed);
+    return them. Only folders with the staging mark are touched."""
+    removed = []
+    for folder, prefix in _staging_places(out):
+        try:
+            candidates = [p for p in folder.iterdir() if p.name.startswith(prefix)]
+        except OSError:
+            continue
+        for path in candidates:
+            pid_text = path.name[len(prefix) :].split("-", 1)[0]
+            if not (path / STAGING_MARK).is_file() or not pid_text.isdigit():
+                continue
+            if int(pid_text) != os.getpid() and _alive(int(pid_text)):
+                continue  # a report running now into the same folder
+            shutil.rmtree(path, ignore_errors=True)
+            removed.append(path)
+    return removed
+
+
+def _make_staging(out: Path) -> Path:
+    last: OSError | None = None
+    for folder, prefix in _staging_places(out):
+        try:
+            path = Path(tempfile.mkdtemp(dir=folder, prefix=f"{prefix}{os.getpid()}-"))
+        except OSError as err:
+            last = err
+            continue
+        (path / STAGING_MARK).write_text(str(out.resolve()), encoding="utf-8")
+        return path
+    reason = (last.strerror if last else None) or "no writable place"
+    raise ReportInputError(f"--out {out}: cannot make a build folder next to or in it ({reason})")
+
+
+class StagedReport:
+    """A report being built in `path`; `commit` moves its files into `out`."""
+
+    def __init__(self, out: Path, path: Path) -> None:
+        self.out = out
+        self.path = path
+
+    def commit(self, files: Iterable[str]) -> None:
+        """Swap the built `files` (paths relative to `path`) into `out`: see the module doc."""
+        swap_into(self.out, self.path, list(dict.fromkeys(files)))
+
+
+@contextmanager
+def staged_report(out: Path) -> Iterator[StagedReport]:
+    """A staging folder for a report into `out` (from `prepare_out_dir`), removed on exit
+    whether the report was committed, failed or was interrupted."""
+    remove_stale_staging(out)
+    staging = _make_staging(out)
+    try:
+        yield StagedReport(out, staging)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+
 def _previous_files(out: Path) -> list[str]:
     listed: list[str] = []
     try:
@@ -60,21 +147,41 @@ def _previous_files(out: Path) -> list[str]:
     return [*FIXED_FILES, *listed]
 
 
-def remove_previous_report(out: Path) -> None:
-    """Delete the files an earlier report wrote into `out` (its manifest and FIXED_FILES)."""
-    root = out.resolve()
-    for name in _previous_files(out):
-        path = (out / name).resolve()
-        if root not in path.parents or not path.is_file():
-            continue  # never follow a manifest entry out of the folder
-        path.unlink(missing_ok=True)
-    figures = out / "figures"
-    if figures.is_dir() and not any(figures.iterdir()):
-        figures.rmdir()
-    (out / MANIFEST).unlink(missing_ok=True)
+def _inside(root: Path, name: str) -> Path | None:
+    """`root/name` when it stays inside `root` (a manifest entry never leads out of it)."""
+    path = (root / name).resolve()
+    return path if root.resolve() in path.parents else None
 
 
 def record_written(out: Path, files: Iterable[str]) -> None:
-    """Write the manifest of the files this report wrote (paths relative to `out`)."""
+    """Write the manifest of the report files in `out` (paths relative to it), atomically."""
     names = sorted(dict.fromkeys(files))
-    (out / MANIFEST).write_text(json.dumps({"files": names}, indent=1), encoding="utf-8")
+    temporary = out / f"{MANIFEST}.{os.getpid()}.tmp"
+    temporary.write_text(json.dumps({"files": names}, indent=1), encoding="utf-8")
+    os.replace(temporary, out / MANIFEST)
+
+
+def swap_into(out: Path, staging: Path, files: list[str]) -> None:
+    """Replace the previous report in `out` by `files` from `staging`.
+
+    1. the manifest lists the previous and the new files (a kill from here on leaves a
+       folder the next report cleans completely);
+    2. previous report files the new report does not write are deleted;
+    3. each new file is moved in (`os.replace`: atomic per file, same file system);
+    4. the manifest lists the new files only.
+    """
+    previous = [name for name in _previous_files(out) if _inside(out, name) is not None]
+    existing = [name for name in previous if (out / name).is_file()]
+    record_written(out, [*existing, *files])
+    keep = set(files)
+    for name in existing:
+        if name not in keep:
+            (out / name).unlink(missing_ok=True)
+    for name in files:
+        target = out / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        os.replace(staging / name, target)
+    figures = out / "figures"
+    if figures.is_dir() and not any(figures.iterdir()):
+        figures.rmdir()
+    record_written(out, files)

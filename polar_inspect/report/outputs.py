@@ -10,6 +10,7 @@ import pandas as pd
 from polar_inspect.report import defenses, tables
 from polar_inspect.report.figstyle import FigureFile
 from polar_inspect.report.inventory import RunHeader
+from polar_inspect.report.markdown import md_text
 from polar_inspect.report.stats import Group
 from polar_inspect.report.usage import usage_markdown
 
@@ -40,13 +41,18 @@ def write_tables(
     report = ["# POLAR-Bench report\n", board_md]
     surfaces = []
     for group in groups:
-        models = list(summary.loc[summary["group"] == group.name, "label"])
+        mine = summary[summary["group"] == group.name]
+        models = list(mine["label"])
+        ranks = dict(zip(mine["label"], mine["rank"].astype(int), strict=True))
         if len(groups) > 1:
             report.append(f"## Group {group.name}: figures and breakdowns\n")
         else:
             report.append("## Figures and breakdowns\n")
-        report += [f"![{f.title}]({f.path})\n\n{f.caption}\n" for f in figures[group.name]]
-        report.append(tables.breakdown_markdown(details, group, models))
+        report += [
+            f"![{md_text(f.title)}]({f.path})\n\n{md_text(f.caption)}\n"
+            for f in figures[group.name]
+        ]
+        report.append(tables.breakdown_markdown(details, group, ranks))
         surfaces.append(tables.surface_markdown(details, group, models))
     epoch_table = tables.epochs_frame(epochs, summary)
     if not epoch_table.empty:

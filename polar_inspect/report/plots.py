@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -18,9 +19,14 @@ from polar_inspect.report.figstyle import (
     SCORE_COLOURS,
     SCORE_TITLES,
     FigureFile,
+    Offset,
+    coincident_clusters,
+    mark_spread,
     new_figure,
     save,
+    shifted,
     shorten,
+    spread_offsets,
 )
 from polar_inspect.scorers.parity import SCORE_KEYS
 
@@ -52,10 +58,16 @@ def ranking_figure(
     fig = new_figure(13.0, max(3.0, 0.42 * count + 1.8))
     axes = fig.subplots(1, 3, sharey=True)
     positions = np.arange(count)[::-1]
-    labels = [f"{r.rank}. {shorten(r.label)}" for r in rows.itertuples()]
+    labels = [f"#{r.rank} {shorten(r.label)}" for r in rows.itertuples()]
+    oracle = rows["oracle"].astype(bool).to_list() if "oracle" in rows else [False] * count
     for ax, key in zip(axes, SCORE_KEYS, strict=True):
         values = 100 * rows[key].to_numpy(dtype=float)
-        ax.barh(positions, values, color=SCORE_COLOURS[key], height=0.7)
+        bars = ax.barh(positions, values, color=SCORE_COLOURS[key], height=0.7)
+        for bar, marked in zip(bars, oracle, strict=True):
+            if marked:  # [ORACLE] runs: hatched, an upper bound rather than a result
+                bar.set_hatch("/")
+                bar.set_edgecolor("white")
+                bar.set_linewidth(0)
         ax.errorbar(
             values,
             positions,
@@ -65,8 +77,9 @@ def ranking_figure(
             elinewidth=1,
             capsize=3,
         )
-        for y, value in zip(positions, values, strict=True):
+        for y, value, marked in zip(positions, values, oracle, strict=True):
             inside = value >= 18
+            backing = {"facecolor": SCORE_COLOURS[key], "edgecolor": "none", "pad": 1.5}
             ax.text(
                 2 if inside else value + 2,
                 y,
@@ -76,6 +89,7 @@ def ranking_figure(
                 fontsize=9,
                 color="white" if inside else "black",
                 fontweight="bold" if inside else "normal",
+                bbox=backing if inside and marked else None,  # readable over the hatching
             )
         title = SCORE_TITLES[key] + (f" (λ = {weight:g})" if key == "overall" else "")
         ax.set_title(title)
@@ -87,9 +101,12 @@ def ranking_figure(
     axes[0].set_ylim(-0.6, count - 0.4)
     fig.suptitle(f"{heading}: models ranked by overall score (error bars: 95% CI)")
     caption = (
-        f"Privacy, utility and overall (lambda = {weight:g}) per model, x100, sorted by overall. "
-        "Error bars are 95% confidence intervals over samples."
+        f"Privacy, utility and overall (lambda = {weight:g}) per model, x100, sorted by overall "
+        "and numbered by rank (ties share a number). Error bars are 95% confidence intervals "
+        "over samples."
     )
+    if any(oracle):
+        caption += " Hatched bars: [ORACLE] runs, which read the scorer's targets (upper bounds)."
     return save(fig, out_dir, name, f"Ranking ({heading})", caption)
 
 
@@ -106,12 +123,20 @@ def pareto_front(privacy: Sequence[float], utility: Sequence[float]) -> list[int
     return sorted(front, key=lambda i: (points[i][0], -points[i][1]))
 
 
-def _limits(values: list[np.ndarray], errors: list[np.ndarray]) -> tuple[float, float]:
-    """One range for both axes: from a round number below every CI to just above 100."""
+def _limits(
+    values: list[np.ndarray], errors: list[np.ndarray], pad: float = 2.0
+) -> tuple[float, float]:
+    """One range for both axes: from a round number below every CI to just above 100, with
+    `pad` (data units) beyond both (room for markers spread around a point at an edge)."""
     lows = [float(np.nanmin(v - e[0])) for v, e in zip(values, errors, strict=True) if len(v)]
     low = min(lows, default=0.0)
     low = math.floor((low - 3) / 10) * 10 if low > 10 else 0.0
-    return (low - 2.0, 102.0)
+    return (low - pad, 100.0 + pad)
+
+
+#: Typographic points per inch, and the side of the Pareto plot's square axes in points.
+POINTS_PER_INCH = 72.0
+PARETO_SIDE = (PARETO_HEIGHT - PARETO_MARGINS[1] - PARETO_MARGINS[2]) * POINTS_PER_INCH
 
 
 Point = tuple[float, float]
@@ -198,21 +223,49 @@ def _iso_lines(ax: Axes, lambdas: Sequence[float], limits: tuple[float, float]) 
     return handles
 
 
+#: Points read off the paper's published privacy-utility figure (x100), drawn on the Pareto plot
+#: only when asked (`--paper-points`): published numbers for orientation, not runs of this
+#: report, and not comparable unless the setup matches (see docs/report/README.md).
+PAPER_POINTS: tuple[tuple[str, float, float], ...] = (
+    ("GLM-5.1", 99.3, 89.9),
+    ("GLM-4.7-Flash", 98.9, 61.2),
+)
+PAPER_STYLE = {"marker": "*", "markersize": 13, "color": "#9a9a9a", "markeredgecolor": "#444444"}
+#: Points closer than this share of the axis would cover each other: they are spread.
+COINCIDENT = 0.015
+
+
 def pareto_figure(
     table: pd.DataFrame,
     out_dir: Path,
     name: str,
     lambdas: Sequence[float],
     heading: str,
+    paper_points: bool = False,
 ) -> FigureFile:
-    """Utility against privacy per model with 95% CIs, the Pareto front and iso-score lines."""
+    """Utility against privacy per model with 95% CIs, the Pareto front and iso-score lines
+    (one family per lambda in `lambdas`); the paper's published points when asked.
+
+    Rows are numbered by their rank (ties share a number, as in the tables); `[ORACLE]` runs
+    have hollow markers; runs on the same spot are spread around it and joined to it.
+    """
     rows = table.sort_values(["rank", "label"]).reset_index(drop=True)
     privacy = 100 * rows["privacy"].to_numpy(dtype=float)
     utility = 100 * rows["utility"].to_numpy(dtype=float)
+    oracle = rows["oracle"].astype(bool).to_list() if "oracle" in rows else [False] * len(rows)
     x_err, y_err = _errors(rows, "privacy"), _errors(rows, "utility")
     fig = new_figure(2 * PARETO_HEIGHT, PARETO_HEIGHT, layout=None)
     ax = fig.add_subplot(1, 1, 1)
-    limits = _limits([privacy, utility], [x_err, y_err])
+    extra = [(p, u) for _, p, u in PAPER_POINTS] if paper_points else []
+    values = [privacy, utility, np.array([p for p, _ in extra]), np.array([u for _, u in extra])]
+    errors = [x_err, y_err, np.zeros((2, len(extra))), np.zeros((2, len(extra)))]
+    limits = _limits(values, errors)
+    span = limits[1] - limits[0]
+    points = list(zip(privacy, utility, strict=True))
+    offsets = spread_offsets(points, COINCIDENT * span)
+    reach = max((math.hypot(*offset) for offset in offsets), default=0.0)
+    if reach:  # room for the spread markers: their circle plus a marker beyond the point
+        limits = _limits(values, errors, pad=2.0 + (reach + 8.0) * span / PARETO_SIDE)
     ax.set_xlim(*limits)
     ax.set_ylim(*limits)
     ax.set_aspect("equal")
@@ -225,7 +278,10 @@ def pareto_figure(
     model_handles = []
     for i, row in enumerate(rows.itertuples()):
         marker = {"marker": MARKERS[i % len(MARKERS)], "markersize": 8, "color": colours[i]}
-        marker["markeredgecolor"] = "black"
+        marker |= {"markeredgecolor": "black"}
+        if oracle[i]:
+            marker |= {"markerfacecolor": "white", "markeredgecolor": colours[i]}
+            marker |= {"markeredgewidth": 2.2}
         ax.errorbar(
             privacy[i],
             utility[i],
@@ -233,12 +289,15 @@ def pareto_figure(
             yerr=y_err[:, i : i + 1],
             linestyle="none",
             capsize=3,
-            zorder=3,
+            zorder=4 if oracle[i] else 3,
+            transform=shifted(ax, offsets[i]),
             **marker,
         )
-        label = f"#{i + 1} {shorten(row.label)}  (P {privacy[i]:.1f}, U {utility[i]:.1f})"
+        label = f"#{row.rank} {shorten(row.label)}  (P {privacy[i]:.1f}, U {utility[i]:.1f})"
         model_handles.append(Line2D([], [], linestyle="none", label=label, **marker))
-    _number_points(ax, privacy, utility, limits)
+    spread = mark_spread(ax, points, offsets)
+    _number_points(ax, privacy, utility, list(rows["rank"]), offsets, limits)
+    paper_handles = _paper_points(ax) if paper_points else []
     ax.set_xlabel("Privacy (x100): share of protected values withheld")
     ax.set_ylabel("Utility (x100): share of task values shared")
     ax.grid(alpha=0.3)
@@ -246,11 +305,19 @@ def pareto_figure(
     levels = "/".join(f"{level:g}" for level in ISO_LEVELS)
     front_handle = Line2D([], [], label="Pareto front (ringed: no model better on both)")
     front_handle.update(front_style | {"markersize": 11})
-    iso_title = f"Iso-score lines at {levels}: λ·P + (1 − λ)·U\nis constant along each line"
+    family = "lines" if len(lambdas) > 1 else f"lines (λ = {lambdas[0]:g})"
+    iso_title = f"Iso-score {family} at {levels}: λ·P + (1 − λ)·U\nis constant along each line"
     iso_title += " (level at its end)"
+    notes = []
+    if any(oracle):
+        notes.append("hollow: [ORACLE] run (reads the scorer's targets)")
+    if spread:
+        notes.append("•: shared position of runs\nspread around it")
     handles = [
         *model_handles,
+        *paper_handles,
         front_handle,
+        *(Line2D([], [], linestyle="none", label=note) for note in notes),
         Line2D([], [], linestyle="none", label=iso_title),
         *iso_handles,
     ]
@@ -266,13 +333,45 @@ def pareto_figure(
         handlelength=3.0,
     )
     _place(fig, ax, legend)
+    lines = "one line per level" if len(lambdas) == 1 else "one colour and dash per lambda"
     caption = (
-        "One point per model (#1 = best overall) with 95% confidence intervals and the Pareto "
-        "front (ringed). Dashed iso-score lines: along a line, lambda * privacy + (1 - lambda) "
-        f"* utility is constant, at the level printed at its end ({levels}); one colour and "
-        "dash per lambda. Models on the same line have the same overall score for that lambda."
+        "One point per model, numbered by rank (ties share a number) with 95% confidence "
+        "intervals, and the Pareto front (ringed). Dashed iso-score lines: along a line, "
+        f"lambda * privacy + (1 - lambda) * utility is constant, at the level printed at its end "
+        f"({levels}), for lambda = {', '.join(f'{lam:g}' for lam in lambdas)} ({lines}). "
+        "Hollow markers: [ORACLE] runs, which read the scorer's targets (upper bounds)."
     )
+    if spread:
+        caption += " Runs with the same scores are drawn around their shared position (dot)."
+    if paper_points:
+        caption += (
+            " Grey stars: the paper's published numbers "
+            + ", ".join(f"{n} (P {p:g}, U {u:g})" for n, p, u in PAPER_POINTS)
+            + ", not runs of this report."
+        )
     return save(fig, out_dir, name, f"Pareto ({heading})", caption)
+
+
+def _paper_points(ax: Axes) -> list[Line2D]:
+    """Draw the paper's published points (grey stars, named); return their legend handles."""
+    handles = []
+    for model, p, u in PAPER_POINTS:
+        ax.plot([p], [u], linestyle="none", zorder=3, **PAPER_STYLE)
+        ax.annotate(
+            f"{model} (paper)",
+            (p, u),
+            xytext=(-9, 0),
+            textcoords="offset points",
+            ha="right",
+            va="center",
+            fontsize=8.5,
+            color="#444444",
+            style="italic",
+            zorder=4,
+        )
+        label = f"{model}: the paper's published number (P {p:g}, U {u:g}), not a run"
+        handles.append(Line2D([], [], linestyle="none", label=label, **PAPER_STYLE))
+    return handles
 
 
 def _place(fig: Figure, ax: Axes, legend: Legend) -> None:
@@ -288,31 +387,36 @@ def _place(fig: Figure, ax: Axes, legend: Legend) -> None:
 
 
 def _number_points(
-    ax: Axes, privacy: np.ndarray, utility: np.ndarray, limits: tuple[float, float]
+    ax: Axes,
+    privacy: np.ndarray,
+    utility: np.ndarray,
+    ranks: list[int],
+    offsets: list[Offset],
+    limits: tuple[float, float],
 ) -> None:
-    """Write each point's number beside it; points closer than a few percent of the axis
-    share one label, so that labels never sit on top of each other."""
+    """Write each point's rank beside it; points closer than a few percent of the axis share
+    one label (`#1 ×2, #3`), so that labels never sit on top of each other."""
     span = limits[1] - limits[0]
-    clusters: list[tuple[float, float, list[int]]] = []
-    for i, (p, u) in enumerate(zip(privacy, utility, strict=True)):
-        for cp, cu, members in clusters:
-            if math.hypot(p - cp, u - cu) < 0.06 * span:
-                members.append(i + 1)
-                break
-        else:
-            clusters.append((p, u, [i + 1]))
-    for p, u, numbers in clusters:
-        dx = -8 if p > limits[1] - 0.08 * span else 8
-        dy = -12 if u > limits[1] - 0.05 * span else 7
+    points = list(zip(privacy, utility, strict=True))
+    for members in coincident_clusters(points, 0.06 * span):
+        p, u = points[members[0]]
+        counts = Counter(ranks[i] for i in members)
+        text = ", ".join(
+            f"#{rank}" + (f" ×{count}" if count > 1 else "")
+            for rank, count in sorted(counts.items())
+        )
+        reach = max(math.hypot(*offsets[i]) for i in members)
+        dx = -(8 + reach) if p > limits[1] - 0.1 * span else 8 + reach
+        dy = -(12 + reach) if u > limits[1] - 0.1 * span else 7 + reach
         ax.annotate(
-            ",".join(f"#{n}" for n in numbers),
+            text,
             (p, u),
             xytext=(dx, dy),
             textcoords="offset points",
             ha="right" if dx < 0 else "left",
             fontsize=9,
             fontweight="bold",
-            zorder=4,
+            zorder=6,
         )
 
 
@@ -356,7 +460,7 @@ def epochs_figure(
         ax.set_title(SCORE_TITLES[key])
         ax.set_xlabel("score (x100)")
         ax.grid(axis="x", alpha=0.3)
-    labels = [f"{shorten(r.label)} ({r.epochs} epochs)" for r in rows.itertuples()]
+    labels = [f"#{r.rank} {shorten(r.label)} ({r.epochs} epochs)" for r in rows.itertuples()]
     axes[0].set_yticks(list(positions.values()), labels)
     axes[0].set_ylim(-0.7, count - 0.3)
     fig.suptitle(f"{heading}: spread across epochs (dots: epoch means; red bar: overall mean)")

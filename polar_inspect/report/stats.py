@@ -62,7 +62,7 @@ def describe_setup(run: RunHeader) -> list[str]:
             f"task selection: {sel['samples_selected']} of {sel.get('samples_available')} "
             "samples in the data"
         )
-    lines.append(f"scored: {run.samples.describe()}")
+    lines.append(f"sample set: {run.samples.describe()}")
     if sel.get("subset", "all") != "all":
         lines.append(f"subset: {sel['subset']}")
     if sel.get("max_turns") is not None:

@@ -1,32 +1,56 @@
-"""Tables as data frames (x100) and their Markdown rendering."""
+"""Tables as data frames (x100) and their Markdown rendering.
+
+The CSV files keep every column. What a reader sees (Markdown and the HTML page) is built once
+as `TextTable`s: a group's leaderboard shows the rank, the model, the three scores and only the
+facts that differ between its rows; the facts every row shares go into the setup block above it.
+"""
 
 from __future__ import annotations
 
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 
 import pandas as pd
 
 from polar_inspect.axes import ATTACK_LABELS, POLICY_LABELS
-from polar_inspect.report.inventory import Inventory, RunHeader
+from polar_inspect.report.inventory import ORACLE_TAG, Inventory, RunHeader
+from polar_inspect.report.markdown import md_bullets, md_table, md_text
+from polar_inspect.report.oracles import oracle_reasons
 from polar_inspect.report.stats import Group
 from polar_inspect.report.usage import role_totals
 from polar_inspect.scorers.parity import SCORE_KEYS
 
 CSV_DECIMALS = 6
+#: Task arguments with a place of their own: `data` in the setup's data line, `defense` in
+#: every run's label (`model + defense`).
+ARGS_SHOWN_ELSEWHERE = ("data", "defense")
 
 
 def _x100(value: float) -> float:
     return round(100 * float(value), CSV_DECIMALS)
 
 
+def arg_text(value: object) -> str:
+    """One task argument's value as it is typed after `-T key=`: lists joined by commas,
+    booleans in lower case, mappings as JSON."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, list | tuple):
+        return ",".join(arg_text(item) for item in value)
+    if isinstance(value, dict):
+        return json.dumps(value, sort_keys=True, default=str)
+    return str(value)
+
+
 def format_args(args: dict[str, object]) -> str:
-    """Task arguments other than `data` (a column of its own) as `k=v; k=v`, or `defaults`."""
+    """Task arguments other than `data` as `k=v; k=v` (each value as typed after `-T k=`), or
+    `defaults`."""
     shown = {k: v for k, v in args.items() if k != "data"}
     if not shown:
         return "defaults"
-    return "; ".join(f"{k}={v}" for k, v in shown.items())
+    return "; ".join(f"{k}={arg_text(v)}" for k, v in shown.items())
 
 
 def leaderboard_frame(
@@ -42,6 +66,7 @@ def leaderboard_frame(
                 value = getattr(row, key + suffix)
                 name = key + {"": "", "_low": "_ci_low", "_high": "_ci_high"}[suffix]
                 record[name] = _x100(value) if value == value else None
+        reasons = oracle_reasons(run)
         record.update(
             weight=weight,
             log_weight=run.weight,
@@ -66,6 +91,8 @@ def leaderboard_frame(
             log=run.path,
             defense=run.defense,
             defense_oracle=run.defense_oracle,
+            oracle=bool(reasons),
+            oracle_reason="; ".join(reasons),
         )
         n = row.n or math.nan
         totals = sorted(role_totals(run.usage).items())
@@ -74,82 +101,149 @@ def leaderboard_frame(
     return pd.DataFrame(rows)
 
 
-def _with_ci(row: pd.Series, key: str) -> str:
-    value, low, high = row[key], row[f"{key}_ci_low"], row[f"{key}_ci_high"]
+def ci_text(value: float, low: float | None, high: float | None) -> str:
+    """A score (x100) with its 95% interval: `64.0 [58.1, 69.9]`, or the score alone."""
     if low is None or pd.isna(low):
         return f"{value:.1f}"
     return f"{value:.1f} [{low:.1f}, {high:.1f}]"
 
 
-def _md_table(header: list[str], lines: list[list[str]]) -> str:
-    def escape(cell: str) -> str:
-        return str(cell).replace("|", "\\|").replace("\n", " ")
-
-    out = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
-    out += ["| " + " | ".join(escape(c) for c in line) + " |" for line in lines]
-    return "\n".join(out)
+def _with_ci(row: pd.Series, key: str) -> str:
+    return ci_text(row[key], row[f"{key}_ci_low"], row[f"{key}_ci_high"])
 
 
-def group_heading(group: Group, many: bool) -> str:
-    """Markdown heading and setup bullets of one comparison group."""
+@dataclass
+class TextTable:
+    """A table of text cells that the Markdown files and the HTML page both render.
+
+    `keys` holds one sort key per cell (a number in numeric columns) for the page's sortable
+    tables; `numeric` columns are right-aligned; `nowrap` columns never break a cell's line.
+    """
+
+    header: list[str]
+    rows: list[list[str]]
+    keys: list[list[object]] | None = None
+    numeric: set[str] = field(default_factory=set)
+    nowrap: set[str] = field(default_factory=set)
+
+    def markdown(self) -> str:
+        """The table in GitHub-flavoured Markdown, every cell escaped."""
+        return md_table(self.header, self.rows, self.numeric)
+
+
+#: One per-run fact of a leaderboard row: (text shown, sort key).
+RowFact = Callable[[pd.Series], tuple[str, object]]
+
+
+def _arg_values(row: pd.Series) -> dict[str, object]:
+    args = json.loads(row["task_args_json"]) if row.get("task_args_json") else {}
+    return {k: v for k, v in args.items() if k not in ARGS_SHOWN_ELSEWHERE}
+
+
+def _text_fact(column: str) -> RowFact:
+    return lambda r: (str(r[column]), str(r[column]))
+
+
+def _arg_fact(key: str) -> RowFact:
+    def value(r: pd.Series) -> tuple[str, object]:
+        args = _arg_values(r)
+        text = arg_text(args[key]) if key in args else "default"
+        return text, text
+
+    return value
+
+
+def _row_facts(rows: pd.DataFrame) -> list[tuple[str, RowFact]]:
+    """The facts a leaderboard may show as columns: sample counts, prompt, sampling, and one
+    per task argument any row was given (`-T key`)."""
+    facts: list[tuple[str, RowFact]] = [
+        ("Samples scored (n)", lambda r: (str(r["n"]), int(r["n"]))),
+        ("Errored samples", lambda r: (str(r["errors"]), int(r["errors"]))),
+        ("Truncated / empty replies", lambda r: (limits_cell(r), limits_cell(r))),
+        ("Trusted prompt", _text_fact("prompt")),
+        ("Sampling", _text_fact("sampling")),
+    ]
+    keys = dict.fromkeys(k for _, r in rows.iterrows() for k in _arg_values(r))
+    return facts + [(f"-T {key}", _arg_fact(key)) for key in keys]
+
+
+NUMERIC_FACTS = {"Samples scored (n)", "Errored samples"}
+
+
+def leaderboard_view(rows: pd.DataFrame, weight: float) -> tuple[list[tuple[str, str]], TextTable]:
+    """One group's leaderboard as shown: the facts all its rows share (label, value), and a
+    table of rank, model, the three scores with CIs and the facts that differ between rows."""
+    overall = f"Overall (λ={weight:g})"
+    header = ["#", "Model", "Privacy", "Utility", overall]
+    cells: list[list[str]] = []
+    keys: list[list[object]] = []
+    for _, r in rows.iterrows():
+        model = str(r["model"]) + (" †" if r["sampling_caveat"] else "")
+        cells.append([str(r["rank"]), model, *(_with_ci(r, k) for k in SCORE_KEYS)])
+        keys.append([int(r["rank"]), model, *(float(r[k]) for k in SCORE_KEYS)])
+    shared: list[tuple[str, str]] = []
+    shared_args: list[str] = []
+    for title, fact in _row_facts(rows):
+        values = [fact(r) for _, r in rows.iterrows()]
+        texts = [text for text, _ in values]
+        if len(set(texts)) > 1:
+            header.append(title)
+            for line, key, (text, sort_key) in zip(cells, keys, values, strict=True):
+                line.append(text)
+                key.append(sort_key)
+        elif title.startswith("-T "):
+            shared_args.append(f"{title.removeprefix('-T ')}={texts[0]}")
+        elif texts:
+            shared.append((title, texts[0]))
+    if not rows.empty:
+        shared.append(("Task arguments", "; ".join(shared_args) or "defaults"))
+    numeric = {"#", "Privacy", "Utility", overall, *NUMERIC_FACTS} & set(header)
+    table = TextTable(header, cells, keys, numeric=numeric, nowrap={"Privacy", "Utility", overall})
+    return shared, table
+
+
+def setup_facts(group: Group) -> list[tuple[str, str]]:
+    """The group's setup lines (`Group.description`, `label: value`) as (Label, value) pairs."""
+    facts = []
+    for line in group.description:
+        label, _, value = line.partition(": ")
+        facts.append((label[:1].upper() + label[1:], value))
+    return facts
+
+
+def group_heading(group: Group, many: bool, shared: Sequence[tuple[str, str]] = ()) -> str:
+    """Markdown heading and setup bullets of one comparison group: its setup, then the facts
+    all its runs share."""
     title = f"### Group {group.name}" if many else "### Setup"
-    return title + "\n\n" + "\n".join(f"- {line}" for line in group.description)
+    facts = [*setup_facts(group), *shared]
+    return title + "\n\n" + "\n".join(f"- **{md_text(k)}**: {md_text(v)}" for k, v in facts)
+
+
+NOT_ONE_RANKING = (
+    "These logs form {count} groups that differ in data, sample selection or S5 attacker. Each "
+    "group is ranked on its own; do not compare ranks or scores across groups."
+)
 
 
 def comparability_note(groups: Sequence[Group]) -> str:
     """A warning when runs fall into several groups that must not be ranked together."""
     if len(groups) <= 1:
         return ""
-    return (
-        f"> **Not one ranking.** These logs form {len(groups)} groups that differ in data, "
-        "sample selection or S5 attacker. Each group is ranked on its own; do not compare "
-        "ranks or scores across groups.\n"
-    )
+    return f"> **Not one ranking.** {NOT_ONE_RANKING.format(count=len(groups))}\n"
 
 
 def leaderboard_markdown(board: pd.DataFrame, groups: Sequence[Group], weight: float) -> str:
-    """The leaderboard, one ranked table per comparison group."""
+    """The leaderboard, one ranked table per comparison group: the facts its runs share as
+    bullets, then a table of what differs between them, then its footnotes."""
     parts = [
         f"## Leaderboard (x100; overall at λ = {weight:g}; 95% confidence intervals)\n",
         comparability_note(groups),
     ]
-    header = [
-        "#",
-        "Model",
-        "Privacy",
-        "Utility",
-        f"Overall (λ={weight:g})",
-        "n",
-        "Errors",
-        "S5 attacker",
-        "Data",
-        "Task args",
-        "Truncated / empty",
-        "Prompt",
-        "Sampling",
-    ]
     for group in groups:
         rows = board[board["group"] == group.name]
-        lines = [
-            [
-                str(r["rank"]),
-                r["model"] + (" †" if r["sampling_caveat"] else ""),
-                _with_ci(r, "privacy"),
-                _with_ci(r, "utility"),
-                _with_ci(r, "overall"),
-                str(r["n"]),
-                str(r["errors"]),
-                r["s5_attacker"],
-                r["data_source"],
-                r["task_args"],
-                limits_cell(r),
-                r["prompt"],
-                r["sampling"],
-            ]
-            for _, r in rows.iterrows()
-        ]
-        parts += [group_heading(group, len(groups) > 1), "", _md_table(header, lines), ""]
-        parts += [note + "\n" for note in leaderboard_notes(rows, weight)]
+        shared, table = leaderboard_view(rows, weight)
+        parts += [group_heading(group, len(groups) > 1, shared), "", table.markdown(), ""]
+        parts += [md_text(note) + "\n" for note in leaderboard_notes(rows, weight)]
     return "\n".join(parts)
 
 
@@ -179,10 +273,28 @@ def _caveat_notes(rows: pd.DataFrame) -> list[str]:
     return notes
 
 
+def oracle_note(rows: pd.DataFrame) -> str | None:
+    """The footnote naming each [ORACLE] run of a table and why it is one (None: no oracle)."""
+    if "oracle" not in rows or not rows["oracle"].astype(bool).any():
+        return None
+    marked = rows[rows["oracle"].astype(bool)]
+    mark = f" [{ORACLE_TAG}]"
+    why = "; ".join(
+        f"{m.replace(mark, '')}: {r}"
+        for m, r in zip(marked["model"], marked["oracle_reason"], strict=True)
+    )
+    return (
+        f"[{ORACLE_TAG}] runs read the scorer's targets: their scores are reference upper "
+        f"bounds, not results a deployed model or defense could reach ({why})."
+    )
+
+
 def leaderboard_notes(rows: pd.DataFrame, weight: float) -> list[str]:
-    """Footnotes of one group's leaderboard: sampling caveats, truncated replies, recomputed
-    overall, errored samples, epochs."""
-    notes = _caveat_notes(rows)
+    """Footnotes of one group's leaderboard: oracle runs, sampling caveats, truncated
+    replies, recomputed overall, errored samples, epochs."""
+    oracle = oracle_note(rows)
+    notes = [oracle] if oracle else []
+    notes += _caveat_notes(rows)
     recomputed = rows[(rows["log_weight"] - weight).abs() > 1e-12]
     if not recomputed.empty:
         names = ", ".join(
@@ -215,7 +327,8 @@ def breakdown_frame(rows: pd.DataFrame, summary: pd.DataFrame) -> pd.DataFrame:
     return frame[["group", "model", "axis", "key", "score", "value", "n"]]
 
 
-def _key_title(axis: str, key: str) -> str:
+def key_title(axis: str, key: str) -> str:
+    """A breakdown column's title: `S2 Yes/no narrowing`, `P3 Conditional`, or the domain."""
     if axis == "attack":
         return f"{key} {ATTACK_LABELS.get(key, '')}".strip()
     if axis == "policy":
@@ -223,31 +336,51 @@ def _key_title(axis: str, key: str) -> str:
     return key
 
 
-def breakdown_markdown(frame: pd.DataFrame, group: Group, models: list[str]) -> str:
-    """Model x key tables for domain, attack and policy, one per score, for one group."""
-    parts = []
-    data = frame[frame["group"] == group.name]
+def breakdown_tables(frame: pd.DataFrame, ranks: Mapping[str, int]) -> list[tuple[str, TextTable]]:
+    """(title, model x key table) for domain, attack and policy and each score: one row per
+    model of `ranks` (model -> rank, best first), numbered by its rank; `frame` is one
+    group's `breakdown_frame`."""
+    out = []
     for axis in ("domain", "attack", "policy"):
         for score in SCORE_KEYS:
-            part = data[(data["axis"] == axis) & (data["score"] == score)]
+            part = frame[(frame["axis"] == axis) & (frame["score"] == score)]
             if part.empty:
                 continue
             keys = list(dict.fromkeys(part["key"]))
             table = part.pivot_table(index="model", columns="key", values="value", aggfunc="first")
-            lines = [[m, *(_cell(table, m, k) for k in keys)] for m in models if m in table.index]
-            header = ["Model", *(_key_title(axis, k) for k in keys)]
-            parts += [
-                f"#### {score.capitalize()} by {axis} (x100)",
-                "",
-                _md_table(header, lines),
-                "",
+            header = ["#", "Model", *(key_title(axis, k) for k in keys)]
+            present = [m for m in ranks if m in table.index]
+            rows = [[str(ranks[m]), m, *(_cell(table, m, k) for k in keys)] for m in present]
+            sort_keys: list[list[object]] = [
+                [ranks[m], m, *(_value(table, m, k) for k in keys)] for m in present
             ]
+            numeric = {"#", *header[2:]}
+            out.append(
+                (
+                    f"{score.capitalize()} by {axis} (x100)",
+                    TextTable(header, rows, sort_keys, numeric),
+                )
+            )
+    return out
+
+
+def breakdown_markdown(frame: pd.DataFrame, group: Group, ranks: Mapping[str, int]) -> str:
+    """Model x key tables for domain, attack and policy, one per score, for one group
+    (`ranks`: model -> rank, best first)."""
+    parts = []
+    for title, table in breakdown_tables(frame[frame["group"] == group.name], ranks):
+        parts += [f"#### {title}", "", table.markdown(), ""]
     return "\n".join(parts)
 
 
-def _cell(table: pd.DataFrame, model: str, key: str) -> str:
+def _value(table: pd.DataFrame, model: str, key: str) -> float | None:
     value = table.at[model, key] if key in table.columns else None
-    return "–" if value is None or pd.isna(value) else f"{value:.1f}"
+    return None if value is None or pd.isna(value) else float(value)
+
+
+def _cell(table: pd.DataFrame, model: str, key: str) -> str:
+    value = _value(table, model, key)
+    return "–" if value is None else f"{value:.1f}"
 
 
 def surface_markdown(frame: pd.DataFrame, group: Group, models: list[str]) -> str:
@@ -268,8 +401,9 @@ def surface_markdown(frame: pd.DataFrame, group: Group, models: list[str]) -> st
                     else:
                         cells.append("–")
                 lines.append([f"{policy} {POLICY_LABELS[policy]}", *cells])
-            header = ["Policy \\ attack", *(f"{a} {ATTACK_LABELS[a]}" for a in attacks)]
-            parts += [f"#### {model}: {score} (x100, n samples)", "", _md_table(header, lines), ""]
+            header = ["Policy / attack", *(f"{a} {ATTACK_LABELS[a]}" for a in attacks)]
+            heading = f"#### {md_text(model)}: {score} (x100, n samples)"
+            parts += [heading, "", md_table(header, lines, header[1:]), ""]
     return "\n".join(parts)
 
 
@@ -296,7 +430,7 @@ def epochs_markdown(frame: pd.DataFrame) -> str:
             cells.append(f"{low:.1f}–{high:.1f} (range {high - low:.1f})")
         lines.append(cells)
     header = ["Group", "Model", "Epochs", *(f"{k.capitalize()} per epoch" for k in SCORE_KEYS)]
-    return "## Spread across epochs (x100)\n\n" + _md_table(header, lines) + "\n"
+    return "## Spread across epochs (x100)\n\n" + md_table(header, lines, header[2:]) + "\n"
 
 
 def inventory_frame(inventory: Inventory) -> pd.DataFrame:
@@ -332,9 +466,7 @@ def inventory_markdown(frame: pd.DataFrame) -> str:
     text = f"## Logs\n\n{len(frame)} files considered: {used} used, {len(skipped)} skipped.\n"
     if not skipped.empty:
         counts = skipped["reason"].value_counts()
-        text += (
-            "\n" + "\n".join(f"- {reason}: {count}" for reason, count in counts.items()) + "\n\n"
-        )
+        text += "\n" + md_bullets([f"{reason}: {count}" for reason, count in counts.items()])
         lines = [[r.log, r.model, r.reason, r.detail] for r in skipped.itertuples()]
-        text += _md_table(["Log", "Model", "Reason", "Detail"], lines) + "\n"
+        text += "\n\n" + md_table(["Log", "Model", "Reason", "Detail"], lines) + "\n"
     return text

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import pandas as pd
@@ -21,9 +21,33 @@ from inspect_ai.log import EvalLog
 from inspect_ai.model import ModelUsage
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from polar_inspect.report.markdown import md_table, md_text
+
 TRUSTED_ROLE = "trusted"
 OTHER_ROLE = "other"
-USAGE_COLUMNS = ["model", "role", "role_model", "input_tokens", "output_tokens", "total_tokens"]
+USAGE_COLUMNS = [
+    "group",
+    "model",
+    "role",
+    "role_model",
+    "input_tokens",
+    "output_tokens",
+    "total_tokens",
+]
+PRICE_COLUMNS = ["cost_usd", "unpriced_model"]
+#: Column titles of the tokens table on the page and in Markdown.
+USAGE_TITLES = {
+    "group": "Group",
+    "model": "Run",
+    "role": "Role",
+    "role_model": "Model in this role",
+    "input_tokens": "Input tokens",
+    "output_tokens": "Output tokens",
+    "total_tokens": "Total tokens",
+    "cost_usd": "Cost (USD)",
+}
+#: Columns of the tokens table that hold text (the others are numbers).
+TEXT_TITLES = ("Group", "Run", "Role", "Model in this role")
 
 
 class RoleUsage(BaseModel):
@@ -37,12 +61,49 @@ class RoleUsage(BaseModel):
 
 
 class ModelPrice(BaseModel):
-    """USD per million tokens."""
+    """One model's prices in USD per million tokens (an entry of the `--prices` file).
+
+    Every rate is one optional-or-required field here and `cost` is the one place that applies
+    them: a rate added later (cached input, batch) is a new optional field read in `cost`, and
+    price files written for this version stay valid.
+    """
 
     model_config = ConfigDict(extra="forbid")
 
-    input: float = Field(ge=0)
-    output: float = Field(ge=0)
+    input: float = Field(ge=0, description="USD per million input tokens")
+    output: float = Field(ge=0, description="USD per million output tokens")
+
+    def cost(self, usage: RoleUsage) -> float:
+        """USD for the tokens of `usage` at these prices."""
+        return (usage.input_tokens * self.input + usage.output_tokens * self.output) / 1e6
+
+
+class Cost(BaseModel):
+    """A sum of costs that says what it leaves out: the priced part and the unpriced models."""
+
+    usd: float = 0.0
+    unpriced: list[str] = []  # models with tokens but no price: their cost is unknown
+
+    def __add__(self, other: Cost) -> Cost:
+        """Both sums together (each unpriced model named once)."""
+        unpriced = list(dict.fromkeys([*self.unpriced, *other.unpriced]))
+        return Cost(usd=self.usd + other.usd, unpriced=unpriced)
+
+    def describe(self) -> str:
+        """E.g. `12.3400 USD`, `12.3400 USD + unknown for 1 model without a price (m)`, or
+        `unknown (no price for m)` when nothing was priced."""
+        if not self.unpriced:
+            return f"{self.usd:.4f} USD"
+        count = len(self.unpriced)
+        names = ", ".join(self.unpriced)
+        if self.usd == 0.0:
+            return f"unknown (no price for {names})"
+        noun = "model" if count == 1 else "models"
+        return f"{self.usd:.4f} USD + unknown for {count} {noun} without a price ({names})"
+
+
+#: What a cost cell shows for a role whose model has no price.
+UNKNOWN_COST = "unknown"
 
 
 class PriceFileError(ValueError):
@@ -118,16 +179,32 @@ def load_prices(path: str | Path) -> dict[str, ModelPrice]:
     return prices
 
 
+def role_cost(item: RoleUsage, prices: Mapping[str, ModelPrice]) -> Cost:
+    """The cost of one role's tokens: unknown (its model listed as unpriced) when the model has
+    tokens and no price; a role that used no token costs nothing, price or not."""
+    price = prices.get(item.model)
+    if price is not None:
+        return Cost(usd=price.cost(item))
+    if item.input_tokens or item.output_tokens or item.total_tokens:
+        return Cost(unpriced=[item.model])
+    return Cost()
+
+
 def usage_frame(
     labels: Sequence[str],
     usages: Sequence[Sequence[RoleUsage]],
-    prices: dict[str, ModelPrice] | None = None,
+    prices: Mapping[str, ModelPrice] | None = None,
+    groups: Sequence[str] | None = None,
 ) -> pd.DataFrame:
-    """One row per run and role: tokens, and `cost_usd` when prices are given (NaN if unpriced)."""
+    """One row per run and role: the run's comparison group (`groups`, one per run; "" when
+    not given), tokens, and with prices `cost_usd` (NaN: unknown, the model has no price) and
+    `unpriced_model` (that model's name, else empty). Runs of different groups may share a
+    label: the group tells them apart."""
     rows = []
-    for label, run_usage in zip(labels, usages, strict=True):
+    for index, (label, run_usage) in enumerate(zip(labels, usages, strict=True)):
         for item in run_usage:
             row: dict[str, object] = {
+                "group": groups[index] if groups is not None else "",
                 "model": label,
                 "role": item.role,
                 "role_model": item.model,
@@ -136,45 +213,82 @@ def usage_frame(
                 "total_tokens": item.total_tokens,
             }
             if prices is not None:
-                price = prices.get(item.model)
-                row["cost_usd"] = (
-                    (item.input_tokens * price.input + item.output_tokens * price.output) / 1e6
-                    if price is not None
-                    else math.nan
-                )
+                cost = role_cost(item, prices)
+                row["cost_usd"] = math.nan if cost.unpriced else cost.usd
+                row["unpriced_model"] = ", ".join(cost.unpriced)
             rows.append(row)
-    columns = USAGE_COLUMNS + (["cost_usd"] if prices is not None else [])
+    columns = USAGE_COLUMNS + (PRICE_COLUMNS if prices is not None else [])
     return pd.DataFrame(rows, columns=columns)
+
+
+def _row_cost(row: pd.Series) -> Cost:
+    unpriced = str(row["unpriced_model"] or "")
+    if unpriced:
+        return Cost(unpriced=[unpriced])
+    return Cost(usd=float(row["cost_usd"]))
+
+
+def _run_name(row: pd.Series, many: bool) -> str:
+    return f"Group {row['group']}: {row['model']}" if many else str(row["model"])
+
+
+def run_costs(frame: pd.DataFrame) -> dict[str, Cost]:
+    """Each run's total cost from a priced usage frame, in table order, by run label (with
+    its group when the frame has several: runs of two groups may share a label)."""
+    many = frame["group"].nunique() > 1
+    totals: dict[str, Cost] = {}
+    for _, row in frame.iterrows():
+        name = _run_name(row, many)
+        totals[name] = totals.get(name, Cost()) + _row_cost(row)
+    return totals
+
+
+def total_cost(frame: pd.DataFrame) -> Cost:
+    """The cost of every run together, naming every model without a price."""
+    return sum(run_costs(frame).values(), Cost())
+
+
+def cost_cell(value: float) -> str:
+    """A role's cost as a table cell: USD to four places, or `unknown` (no price)."""
+    return UNKNOWN_COST if value != value else f"{value:.4f}"
+
+
+def usage_display(frame: pd.DataFrame) -> pd.DataFrame:
+    """The tokens table as shown to a reader: human column names, grouped digits, `unknown`
+    for a cost without a price (never 0)."""
+    shown = frame.drop(columns=["unpriced_model"], errors="ignore").copy()
+    if shown["group"].nunique() <= 1:
+        shown = shown.drop(columns=["group"])
+    for column in ("input_tokens", "output_tokens", "total_tokens"):
+        shown[column] = shown[column].map("{:,}".format)
+    if "cost_usd" in shown:
+        shown["cost_usd"] = shown["cost_usd"].map(cost_cell)
+    return shown.rename(columns=USAGE_TITLES)
+
+
+def cost_lines(frame: pd.DataFrame) -> list[str]:
+    """`run: cost` per run, then the total over runs, each saying what it leaves out."""
+    costs = run_costs(frame)
+    lines = [f"{label}: {cost.describe()}" for label, cost in costs.items()]
+    if len(costs) > 1:
+        lines.append(f"All runs: {total_cost(frame).describe()}")
+    return lines
+
+
+PRICES_HINT = (
+    "Pass `--prices FILE` (model -> {input, output} USD per million tokens) for the cost of "
+    "each run."
+)
 
 
 def usage_markdown(frame: pd.DataFrame) -> str:
     """The tokens table, with each run's total cost when priced, as a Markdown section."""
-    lines = ["## Tokens and cost\n"]
-    priced = "cost_usd" in frame.columns
-    head = "| run | role | model | input tokens | output tokens | total tokens |"
-    lines.append(head + (" cost (USD) |" if priced else ""))
-    lines.append("|---|---|---|---:|---:|---:|" + ("---:|" if priced else ""))
-    for row in frame.itertuples():
-        cells = [
-            row.model,
-            row.role,
-            row.role_model,
-            f"{row.input_tokens:,}",
-            f"{row.output_tokens:,}",
-            f"{row.total_tokens:,}",
-        ]
-        if priced:
-            cells.append("no price" if math.isnan(row.cost_usd) else f"{row.cost_usd:.4f}")
-        lines.append("| " + " | ".join(cells) + " |")
-    if priced:
+    shown = usage_display(frame)
+    numeric = [c for c in shown.columns if c not in TEXT_TITLES]
+    lines = ["## Tokens and cost\n", md_table(list(shown.columns), shown.values.tolist(), numeric)]
+    if "cost_usd" in frame.columns:
         lines.append("")
-        for label, run in frame.groupby("model", sort=False):
-            unpriced = sorted(set(run.loc[run["cost_usd"].isna(), "role_model"]))
-            note = f" (no price for {', '.join(unpriced)})" if unpriced else ""
-            lines.append(f"- {label}: {run['cost_usd'].sum(skipna=True):.4f} USD{note}")
+        lines += [f"- {md_text(line)}" for line in cost_lines(frame)]
     else:
-        lines.append(
-            "\nPass `--prices FILE` (model -> {input, output} USD per million tokens) "
-            "for the cost of each run."
-        )
+        lines.append("\n" + PRICES_HINT)
     return "\n".join(lines) + "\n"

@@ -20,9 +20,11 @@ from inspect_ai import eval as inspect_eval
 from inspect_ai.dataset import Sample
 from inspect_ai.log import EvalError, EvalLog, read_eval_log, write_eval_log
 from inspect_ai.scorer import match
+from matplotlib.figure import Figure
 
 from polar_inspect.axes import ATTACK_TYPES, POLICY_TYPES
-from polar_inspect.report import ReportResult, build_report
+from polar_inspect.report import ReportResult, build_report, defenses, heatmaps, leakage, plots
+from polar_inspect.report.figstyle import FigureFile
 from tests.conftest import make_record
 from tests.helpers import run, scripted_model
 
@@ -174,3 +176,18 @@ def mixed_report(report_logs: ReportLogs, tmp_path_factory: pytest.TempPathFacto
         out,
     )
     return BuiltReport(out, result)
+
+
+@pytest.fixture
+def drawn(monkeypatch: pytest.MonkeyPatch) -> list[Figure]:
+    """Every figure the report's drawing functions save in this process during the test, kept
+    open for inspection (its artists, texts and extents) after it was written."""
+    figures: list[Figure] = []
+    for module in (plots, heatmaps, leakage, defenses):
+
+        def keep(fig: Figure, *args: object, _save=module.save, **kwargs: object) -> FigureFile:
+            figures.append(fig)
+            return _save(fig, *args, **kwargs)
+
+        monkeypatch.setattr(module, "save", keep)
+    return figures

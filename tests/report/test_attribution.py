@@ -20,7 +20,7 @@ def test_attribution_csv_per_model_and_attack(set_report) -> None:  # noqa: ANN0
     mixed = frame[frame["model"].str.contains("mixed")].set_index("attack")
     assert mixed.loc["S2", "leaking_samples"] == mixed.loc["S2", "samples"]  # leaks on S2
     report = (set_report.out / "report.md").read_text()
-    assert "Leak attribution per attack" in report and "echo share" in report
+    assert "Leak attribution per attack" in report and "| Echo share |" in report
 
 
 def test_logs_without_strict_scores_give_an_explained_empty_table() -> None:

@@ -60,8 +60,16 @@ def test_defense_table_and_frontier(defense_logs: Path, tmp_path: Path) -> None:
     frontier = [f for f in result.figures if "defense" in f.path]
     assert [f.path for f in frontier] == ["figures/defense_frontier.png"]
     assert (tmp_path / "report" / frontier[0].path).stat().st_size > 0
-    board = pd.read_csv(tmp_path / "report" / "leaderboard.csv")
+    board = pd.read_csv(tmp_path / "report" / "leaderboard.csv", keep_default_na=False)
     assert "polar/leaky + redact_oracle [ORACLE]" in set(board["model"])
+    # the scripted guard reads the targets: the run is marked wherever it is named
+    guard = board[board["defense"] == "guard"].squeeze()
+    assert guard["model"] == "polar/leaky + guard [ORACLE]" and bool(guard["oracle"])
+    assert "guard role: polar/guard" in guard["oracle_reason"]
+    assert leaky.loc["guard", "oracle"] and "guard (ORACLE)" in markdown
+    assert "ORACLE: polar/leaky + guard: guard role: polar/guard" in markdown
+    report = (tmp_path / "report" / "leaderboard.md").read_text(encoding="utf-8")
+    assert "| polar/leaky + guard [ORACLE] |" in report
     assert {"tokens_per_sample_trusted", "tokens_per_sample_guard"} <= set(board.columns)
 
 
@@ -72,18 +80,26 @@ def test_surface_file_names_say_oracle_once_and_are_unique(
     names = [Path(f.path).name for f in result.figures if Path(f.path).name.startswith("surface_0")]
     assert len(names) == len(set(names)) == 4
     runs = {name.split("_", 2)[2].removesuffix(".png") for name in names}
-    assert runs == {"polar-leaky", "polar-leaky-guard", "polar-leaky-redact-oracle", "polar-refuse"}
+    assert runs == {
+        "polar-leaky",
+        "polar-leaky-guard-oracle",  # the guard role ran the scripted polar/guard
+        "polar-leaky-redact-oracle",
+        "polar-refuse",
+    }
 
 
 def test_an_oracle_whose_name_does_not_say_so_is_marked_in_its_file_name() -> None:
     run = RunHeader.model_construct(
+        model="polar/leaky",
         label="polar/leaky + strip [ORACLE]",
         base_label="polar/leaky",
         defense="strip",
         defense_oracle=True,
     )
     assert run_slug(run) == "polar-leaky-strip-oracle"
-    plain = RunHeader.model_construct(label="openai/gpt-4o", base_label="", defense="none")
+    plain = RunHeader.model_construct(
+        model="openai/gpt-4o", label="openai/gpt-4o", base_label="", defense="none"
+    )
     assert run_slug(plain) == "openai-gpt-4o"
 
 
@@ -118,15 +134,19 @@ def test_the_html_page_shows_the_defense_table_of_the_markdown(
 ) -> None:
     build_report([defense_logs], tmp_path / "report", jobs=1, figures=False)
     table = pd.read_csv(tmp_path / "report" / "defenses.csv")
-    [(_, header, rows)] = defense_rows(table)
+    [(_, text)] = defense_rows(table)
     markdown = (tmp_path / "report" / "defenses.md").read_text(encoding="utf-8")
-    assert "| " + " | ".join(rows[0]) + " |" in markdown  # the cells defenses.md shows
+    assert "| " + " | ".join(text.rows[0]) + " |" in markdown  # the cells defenses.md shows
     page = (tmp_path / "report" / "index.html").read_text(encoding="utf-8")
     _, after = page.split("<h3>Defenses</h3>")
     parser = _Tables()
     parser.feed(after)
-    assert parser.tables[0] == [header, *rows]
-    assert len(rows) == 4 and any("redact_oracle (ORACLE)" in r for r in rows)
+    assert parser.tables[0] == [text.header, *text.rows]
+    assert len(text.rows) == 4
+    assert [r[1] for r in text.rows if "ORACLE" in r[1]] == [
+        "guard (ORACLE)",
+        "redact_oracle (ORACLE)",
+    ]
 
 
 def test_no_defense_table_without_defenses(

@@ -79,8 +79,8 @@ def test_html_embeds_every_figure_and_stands_alone(set_report: BuiltReport, tmp_
         assert source.startswith(prefix)
         embedded = base64.b64decode(source[len(prefix) :])
         assert embedded == (set_report.out / file).read_bytes()
-    assert "<table>" in page and "polar/mixed" in page
-    assert "Breakdown tables (x100)" in page and "<h4>Privacy by attack</h4>" in page
+    assert '<table class="sortable">' in page and "polar/mixed" in page
+    assert "Breakdown tables (x100)" in page and "<h4>Privacy by attack (x100)</h4>" in page
     for table in ("leaderboard.csv", "breakdown.csv", "report.md", "logs.csv"):
         assert f'href="{table}"' in page
 

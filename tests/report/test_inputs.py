@@ -22,7 +22,7 @@ def _board(report: BuiltReport) -> pd.DataFrame:
 def test_an_eval_set_folder_is_read_as_logs_only(set_report: BuiltReport) -> None:
     assert (set_report.out / "logs.csv").exists()
     assert set_report.result.files_seen == len(SET_AGENTS)  # not logs.json / eval-set.json
-    assert set(set_report.result.models) == set(SET_AGENTS)
+    assert {m.removesuffix(" [ORACLE]") for m in set_report.result.models} == set(SET_AGENTS)
     assert set_report.result.skipped == []
     assert len(set_report.result.groups) == 1
 
@@ -159,6 +159,6 @@ def test_json_logs_are_read_like_eval_logs(report_logs: ReportLogs, tmp_path: Pa
     copy.parent.mkdir()
     write_eval_log(read_eval_log(str(source)), str(copy))
     result = build_report([copy.parent], tmp_path / "out", jobs=1, figures=False)
-    assert result.models == ["polar/oracle"] and result.skipped == []
+    assert result.models == ["polar/oracle [ORACLE]"] and result.skipped == []
     board = pd.read_csv(tmp_path / "out" / "leaderboard.csv")
     assert (board.n.item(), board.epochs.item(), board.privacy.item()) == (10, 2, 100.0)

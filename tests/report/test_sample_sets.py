@@ -45,10 +45,11 @@ def test_runs_over_different_samples_are_ranked_apart(limited_logs: Path, tmp_pa
     result = build_report([limited_logs], tmp_path, jobs=1, figures=False)
     board = pd.read_csv(tmp_path / "leaderboard.csv")
     group_of = dict(zip(board.model, board.group, strict=True))
-    assert group_of["polar/oracle"] == group_of["polar/leaky"] != group_of["polar/refuse"]
+    oracle = group_of["polar/oracle [ORACLE]"]
+    assert oracle == group_of["polar/leaky"] != group_of["polar/refuse"]
     assert len(result.groups) == 2
     text = (tmp_path / "leaderboard.md").read_text(encoding="utf-8")
-    assert "scored: 5 samples x 1 epoch" in text and "run with --limit 5" in text
+    assert "**Sample set**: 5 samples x 1 epoch" in text and "run with --limit 5" in text
     assert "run with --limit 10-15" in text
 
 

@@ -70,12 +70,14 @@ def test_claude_sampling_is_flagged_next_to_the_model(
     write_eval_log(claude, str(folder / "claude.eval"))
     build_report([folder], tmp_path / "out")
     board = pd.read_csv(tmp_path / "out" / "leaderboard.csv").set_index("model")
-    assert board.loc["polar/oracle", "sampling"] == "temperature=0, top_p=1, max_tokens=1200"
-    assert pd.isna(board.loc["polar/oracle", "sampling_caveat"])
+    oracle = "polar/oracle [ORACLE]"
+    assert board.loc[oracle, "sampling"] == "temperature=0, top_p=1, max_tokens=1200"
+    assert pd.isna(board.loc[oracle, "sampling_caveat"])
     assert board.loc["anthropic/claude-sonnet-4-5", "sampling"] == "max_tokens=1200"
     assert "anthropic" in board.loc["anthropic/claude-sonnet-4-5", "sampling_caveat"]
-    assert board.loc["polar/oracle", "truncated_samples"] == 0
+    assert board.loc[oracle, "truncated_samples"] == 0
     markdown = (tmp_path / "out" / "leaderboard.md").read_text(encoding="utf-8")
     assert "| anthropic/claude-sonnet-4-5 † |" in markdown
     assert "† Sampling not as requested for anthropic/claude-sonnet-4-5" in markdown
-    assert "| polar/oracle |" in markdown
+    assert "| polar/oracle [ORACLE] |" in markdown
+    assert "| Sampling |" in markdown  # the two rows differ in it: a column, not a setup line

@@ -39,7 +39,7 @@ def test_known_scores_and_ranking(set_report: BuiltReport) -> None:
     board = pd.read_csv(set_report.out / "leaderboard.csv").set_index("model")
     # polar/mixed leaks on 9 of the 25 cells (row P5 and column S2): privacy 16/25.
     expected = {
-        "polar/oracle": (100.0, 100.0, 100.0, 1),
+        "polar/oracle [ORACLE]": (100.0, 100.0, 100.0, 1),
         "polar/mixed": (64.0, 100.0, 82.0, 2),
         "polar/leaky": (0.0, 100.0, 50.0, 3),
         "polar/refuse": (100.0, 0.0, 50.0, 3),
@@ -57,12 +57,19 @@ def test_markdown_leaderboard_rounds_the_logged_means(set_report: BuiltReport) -
     assert len(rows) == 4
     for line in rows:
         cells = [c.strip() for c in line.strip("|").split("|")]
+        assert len(cells) == 5  # rank, model, three scores: the rest is the same in every row
         model = cells[1]
         metrics = _metrics(board.loc[model, "log"])
         for cell, key in zip(cells[2:5], SCORE_KEYS, strict=True):
             assert cell.split(" ")[0] == f"{100 * metrics[key]['mean']:.1f}", (model, key)
-        assert cells[5] == "50" and cells[6] == "0" and cells[7] == "replayed"
-        assert cells[8].startswith("path (")
+    for shared in (
+        "- **Samples scored (n)**: 50",
+        "- **Errored samples**: 0",
+        "- **S5 attacker**: replayed",
+        "- **Data**: path (",
+        "- **Task arguments**: defaults",
+    ):
+        assert shared in text
 
 
 @functools.cache
@@ -106,7 +113,7 @@ def test_confidence_intervals_agree_with_the_logged_stderr(set_report: BuiltRepo
         1.959963984540054 * 100 * stderr, rel=1e-6
     )
     assert row.privacy_ci_low < row.privacy < row.privacy_ci_high
-    oracle = board.loc["polar/oracle"]
+    oracle = board.loc["polar/oracle [ORACLE]"]
     assert oracle.privacy_ci_low == oracle.privacy_ci_high == 100.0
 
 
@@ -119,7 +126,7 @@ def test_another_lambda_recomputes_overall_and_says_so(
     mixed = board.loc["polar/mixed"]
     assert mixed.overall == pytest.approx(0.3 * 64.0 + 0.7 * 100.0)
     assert mixed.weight == 0.3 and mixed.log_weight == 0.5
-    assert list(board.sort_values("rank").index[:2]) == ["polar/oracle", "polar/mixed"]
+    assert list(board.sort_values("rank").index[:2]) == ["polar/oracle [ORACLE]", "polar/mixed"]
     text = (tmp_path / "leaderboard.md").read_text(encoding="utf-8")
     assert "Overall (λ=0.3)" in text
     assert "recomputed at λ = 0.3" in text

@@ -9,7 +9,18 @@ import pytest
 from inspect_ai.log import read_eval_log
 
 from polar_inspect.report.cli import main
-from polar_inspect.report.usage import PriceFileError, load_prices, role_usage
+from polar_inspect.report.usage import (
+    Cost,
+    ModelPrice,
+    PriceFileError,
+    RoleUsage,
+    cost_lines,
+    load_prices,
+    role_usage,
+    usage_display,
+    usage_frame,
+    usage_markdown,
+)
 from tests.helpers import run
 from tests.report.conftest import BuiltReport, ReportLogs
 
@@ -20,8 +31,9 @@ def test_tokens_table_equals_each_logs_usage(set_report: BuiltReport) -> None:
     assert set(tokens["role"]) == {"trusted"} and "cost_usd" not in tokens
     for row in tokens.itertuples():
         usage = read_eval_log(board.loc[row.model, "log"], header_only=True).stats.model_usage
-        assert row.input_tokens == usage[row.model].input_tokens > 0
-        assert row.output_tokens == usage[row.model].output_tokens
+        assert row.input_tokens == usage[row.role_model].input_tokens > 0
+        assert row.output_tokens == usage[row.role_model].output_tokens
+        assert row.model.startswith(row.role_model)  # the run's label names its model
     assert "## Tokens and cost" in (set_report.out / "report.md").read_text(encoding="utf-8")
     assert "Tokens and cost" in (set_report.out / "index.html").read_text(encoding="utf-8")
 
@@ -81,14 +93,25 @@ def test_prices_give_the_cost_of_each_run(report_logs: ReportLogs, tmp_path: Pat
         ]
     )
     assert code == 0
-    tokens = pd.read_csv(out / "tokens.csv").set_index("model")
+    tokens = pd.read_csv(out / "tokens.csv", keep_default_na=False).set_index("model")
     leaky = tokens.loc["polar/leaky"]
     expected = (leaky.input_tokens * 2.0 + leaky.output_tokens * 10.0) / 1e6
-    assert leaky.cost_usd == pytest.approx(expected)
-    assert tokens.loc["polar/oracle", "cost_usd"] != tokens.loc["polar/oracle", "cost_usd"]
+    assert float(leaky.cost_usd) == pytest.approx(expected)
+    oracle = tokens.loc["polar/oracle [ORACLE]"]
+    assert oracle.cost_usd == "" and oracle.unpriced_model == "polar/oracle"  # unknown, not 0
     text = (out / "report.md").read_text(encoding="utf-8")
     assert f"- polar/leaky: {expected:.4f} USD" in text
-    assert "- polar/oracle: 0.0000 USD (no price for polar/oracle)" in text
+    assert "- polar/oracle [ORACLE]: unknown (no price for polar/oracle)" in text
+    [total] = [line for line in text.splitlines() if line.startswith("- All runs: ")]
+    assert total.startswith(
+        f"- All runs: {expected:.4f} USD + unknown for 3 models without a price"
+    )
+    assert all(m in total for m in ("polar/oracle", "polar/mixed", "polar/refuse"))
+    page = (out / "index.html").read_text(encoding="utf-8")
+    assert "unknown for 3 models without a price" in page
+    assert ">unknown<" in page  # the unpriced roles' cells
+    for shown in (text, page):
+        assert "0.0000" not in shown  # no unpriced model is ever costed at zero
 
 
 def test_a_bad_price_file_names_the_model_and_field(tmp_path: Path) -> None:
@@ -105,3 +128,71 @@ def test_a_bad_price_file_names_the_model_and_field(tmp_path: Path) -> None:
 def _write(path: Path, text: str) -> Path:
     path.write_text(text, encoding="utf-8")
     return path
+
+
+def _usage(role: str, model: str, given: int, taken: int) -> RoleUsage:
+    return RoleUsage(
+        role=role, model=model, input_tokens=given, output_tokens=taken, total_tokens=given + taken
+    )
+
+
+def test_a_model_without_a_price_costs_unknown_never_zero() -> None:
+    prices = {"openai/gpt-4o": ModelPrice(input=2.5, output=10.0)}
+    frame = usage_frame(
+        ["run A", "run B"],
+        [
+            [_usage("trusted", "openai/gpt-4o", 1_000_000, 100_000), _usage("guard", "x/y", 10, 5)],
+            [_usage("trusted", "x/y", 3, 4), _usage("judge", "x/z", 0, 0)],  # judge never called
+        ],
+        prices=prices,
+    )
+    assert frame["cost_usd"].iloc[0] == pytest.approx(3.5)
+    assert frame["cost_usd"].isna().tolist() == [False, True, True, False]
+    assert frame["cost_usd"].iloc[3] == 0.0  # no token used: nothing to price
+    shown = usage_display(frame)
+    assert shown["Cost (USD)"].tolist() == ["3.5000", "unknown", "unknown", "0.0000"]
+    assert list(shown.columns) == [
+        "Run",
+        "Role",
+        "Model in this role",
+        "Input tokens",
+        "Output tokens",
+        "Total tokens",
+        "Cost (USD)",
+    ]
+    assert cost_lines(frame) == [
+        "run A: 3.5000 USD + unknown for 1 model without a price (x/y)",
+        "run B: unknown (no price for x/y)",
+        "All runs: 3.5000 USD + unknown for 1 model without a price (x/y)",
+    ]
+    markdown = usage_markdown(frame)
+    assert "| run B | trusted | x/y | 3 | 4 | 7 | unknown |" in markdown
+    assert "- run B: unknown (no price for x/y)" in markdown
+
+
+def test_cost_totals_name_every_model_left_out() -> None:
+    total = Cost(usd=12.34) + Cost(unpriced=["a/b"]) + Cost(unpriced=["c/d", "a/b"])
+    assert total.describe() == "12.3400 USD + unknown for 2 models without a price (a/b, c/d)"
+    assert Cost(usd=1.0).describe() == "1.0000 USD"
+
+
+def test_price_files_of_this_version_keep_loading(tmp_path: Path) -> None:
+    """The price file keeps its `{input, output}` format; the model computes the cost."""
+    path = _write(tmp_path / "p.yaml", "m/a: {input: 1.0, output: 4.0}\n")
+    price = load_prices(path)["m/a"]
+    assert price.cost(_usage("trusted", "m/a", 2_000_000, 500_000)) == pytest.approx(4.0)
+    with pytest.raises(PriceFileError, match="field input"):
+        load_prices(_write(tmp_path / "q.yaml", "m/a: {output: 4.0}\n"))
+
+
+def test_runs_of_two_groups_with_one_label_are_costed_apart() -> None:
+    """The same model in two comparison groups is two runs: never one summed cost."""
+    prices = {"m/a": ModelPrice(input=1.0, output=0.0)}
+    usage = [[_usage("trusted", "m/a", 1_000_000, 0)], [_usage("trusted", "m/a", 2_000_000, 0)]]
+    frame = usage_frame(["m/a", "m/a"], usage, prices=prices, groups=["A", "B"])
+    assert cost_lines(frame) == [
+        "Group A: m/a: 1.0000 USD",
+        "Group B: m/a: 2.0000 USD",
+        "All runs: 3.0000 USD",
+    ]
+    assert list(usage_display(frame).columns)[:2] == ["Group", "Run"]

@@ -1,0 +1,49 @@
+"""Markdown for the report's `.md` files: every value is written as text, never as markup.
+
+Model names, model arguments, file names, task arguments and error messages come from the
+user's logs. Each one goes through `md_text` (or a table through `md_table`, which applies it
+to every cell) so that `<script>`, `|`, `*`, `[...](...)` or `$...$` in them show as written
+and never become HTML, a table column, emphasis, a link or math in a Markdown viewer.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Sequence
+
+#: Characters with a meaning in CommonMark, GitHub-flavoured tables or GitHub math, escaped
+#: wherever they appear.
+_ALWAYS = re.compile(r"([\\`*<>|~&$])")
+#: `_` opens or closes emphasis only at a word's edge (`top_p` stays as it is); `[text](url)`
+#: is a link only with `](`, so escaping that `(` is enough (`[ORACLE]` stays readable). `#`,
+#: `+`, `!` and `-` only mean something at a line's start, where a value never is: every value
+#: follows a bullet, a heading, a cell border or our own words.
+_EDGE_UNDERSCORE = re.compile(r"(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])")
+_LINK_TAIL = re.compile(r"\]\(")
+_LINE_BREAKS = re.compile(r"[\r\n]+")
+
+
+def md_text(value: object) -> str:
+    """`value` as inline Markdown text: on one line, every character that would be markup
+    escaped, so that it shows exactly as written."""
+    text = _ALWAYS.sub(r"\\\1", _LINE_BREAKS.sub(" ", str(value)))
+    text = _EDGE_UNDERSCORE.sub(r"\\_", text)
+    return _LINK_TAIL.sub(r"]\\(", text)
+
+
+def md_table(
+    header: Sequence[str],
+    rows: Sequence[Sequence[object]],
+    numeric: Collection[str] = (),
+) -> str:
+    """A GitHub-flavoured table; every header and cell is escaped with `md_text`. Columns
+    named in `numeric` are right-aligned."""
+    rule = "|" + "|".join("---:" if name in numeric else "---" for name in header) + "|"
+    lines = ["| " + " | ".join(md_text(name) for name in header) + " |", rule]
+    lines += ["| " + " | ".join(md_text(cell) for cell in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def md_bullets(lines: Sequence[str]) -> str:
+    """One escaped bullet per line."""
+    return "\n".join(f"- {md_text(line)}" for line in lines)

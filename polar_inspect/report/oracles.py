@@ -1,0 +1,60 @@
+"""Which runs read the scorer's targets: every such run is marked ORACLE in tables and figures.
+
+A run is an oracle reference when something that reaches the attacker was produced with the
+sample's protected or allowed values in hand, which no deployable model or defense has:
+
+- an oracle defense (its log's `defense.oracle` flag, e.g. `redact_oracle`);
+- a scripted reference agent that answers from the targets, in a role whose output reaches the
+  attacker (`ORACLE_AGENTS`): `polar/oracle` as the trusted model, `polar/guard` as the
+  `guard`, `polar/minimizer` as the `minimizer`.
+
+A role counts when the log's usage statistics show it ran (`RunHeader.usage`: a role bound but
+never called did not shape a reply). Such runs are upper bounds, not results: they keep their
+rank, and their label carries `[ORACLE]` wherever it is shown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from polar_inspect.report.inventory import ORACLE_TAG, RunHeader
+from polar_inspect.report.usage import TRUSTED_ROLE
+
+#: Reference agents that answer from the sample's targets, by the role in which they do so
+#: (a scripted agent in another role either fails or does not reach the attacker).
+ORACLE_AGENTS: dict[str, dict[str, str]] = {
+    TRUSTED_ROLE: {"polar/oracle": "answers with exactly the allowed values"},
+    "guard": {"polar/guard": "removes the sample's protected values from each draft"},
+    "minimizer": {"polar/minimizer": "returns the sample's allowed values as the working copy"},
+}
+MARK = f"[{ORACLE_TAG}]"
+
+
+def oracle_reasons(run: RunHeader) -> list[str]:
+    """Why `run` reads the scorer's targets, one line per cause (empty: it does not)."""
+    reasons = []
+    if run.defense_oracle:
+        reasons.append(f"defense {run.defense} reads the scorer's targets")
+    roles = [(TRUSTED_ROLE, run.model)] + [(u.role, u.model) for u in run.usage]
+    for role, model in dict.fromkeys(roles):
+        what = ORACLE_AGENTS.get(role, {}).get(model)
+        if what is not None:
+            reasons.append(f"{role} role: {model} (scripted, {what})")
+    return reasons
+
+
+def is_oracle(run: RunHeader) -> bool:
+    """True when the run reads the scorer's targets (see `oracle_reasons`)."""
+    return bool(oracle_reasons(run))
+
+
+def oracle_label(run: RunHeader) -> str:
+    """The run's label with `[ORACLE]` at its end when it is an oracle (never twice)."""
+    if not is_oracle(run) or MARK in run.label:
+        return run.label
+    return f"{run.label} {MARK}"
+
+
+def mark_oracles(runs: Sequence[RunHeader]) -> list[RunHeader]:
+    """The runs with every oracle's label marked `[ORACLE]`."""
+    return [run.model_copy(update={"label": oracle_label(run)}) for run in runs]

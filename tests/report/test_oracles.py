@@ -1,0 +1,77 @@
+"""Every run that reads the scorer's targets is marked ORACLE: an oracle defense, the scripted
+guard or minimiser in its role, and the oracle agent as the trusted model."""
+
+from __future__ import annotations
+
+import pytest
+
+from polar_inspect.report.inventory import RunHeader
+from polar_inspect.report.oracles import is_oracle, mark_oracles, oracle_label, oracle_reasons
+from polar_inspect.report.usage import RoleUsage
+
+
+def _run(
+    model: str = "openai/gpt-4o",
+    roles: dict[str, str] | None = None,
+    defense: str = "none",
+    defense_oracle: bool = False,
+    label: str | None = None,
+) -> RunHeader:
+    usage = [RoleUsage(role="trusted", model=model, total_tokens=10)]
+    usage += [RoleUsage(role=r, model=m, total_tokens=5) for r, m in (roles or {}).items()]
+    return RunHeader.model_construct(
+        model=model,
+        label=label or (model if defense == "none" else f"{model} + {defense}"),
+        defense=defense,
+        defense_oracle=defense_oracle,
+        usage=usage,
+    )
+
+
+@pytest.mark.parametrize(
+    ("run", "reason"),
+    [
+        (_run("polar/oracle"), "trusted role: polar/oracle"),
+        (
+            _run(roles={"guard": "polar/guard"}, defense="spotlight,guard"),
+            "guard role: polar/guard",
+        ),
+        (
+            _run(roles={"minimizer": "polar/minimizer"}, defense="minimize"),
+            "minimizer role: polar/minimizer",
+        ),
+        (_run(defense="redact_oracle", defense_oracle=True), "defense redact_oracle reads"),
+    ],
+)
+def test_oracle_references_are_recognised(run: RunHeader, reason: str) -> None:
+    [found] = oracle_reasons(run)
+    assert found.startswith(reason)
+    assert oracle_label(run) == f"{run.label} [ORACLE]"
+
+
+@pytest.mark.parametrize(
+    "run",
+    [
+        _run("polar/leaky"),
+        _run(roles={"guard": "openai/gpt-4o-mini"}, defense="guard"),  # a real guard model
+        _run(roles={"attacker": "polar/oracle"}),  # reads targets, but only attacks
+        _run(roles={"guard": "polar/minimizer"}, defense="guard"),  # not an oracle in that role
+    ],
+)
+def test_runs_that_do_not_read_the_targets_are_not_marked(run: RunHeader) -> None:
+    assert oracle_reasons(run) == [] and not is_oracle(run)
+    assert oracle_label(run) == run.label
+
+
+def test_a_run_with_several_causes_names_each_and_is_marked_once() -> None:
+    run = _run(
+        "polar/oracle",
+        roles={"guard": "polar/guard"},
+        defense="redact_oracle,guard",
+        defense_oracle=True,
+        label="polar/oracle + redact_oracle,guard [ORACLE]",  # as inventory labels oracles
+    )
+    assert len(oracle_reasons(run)) == 3
+    [marked] = mark_oracles([run])
+    assert marked.label == "polar/oracle + redact_oracle,guard [ORACLE]"
+    assert mark_oracles(mark_oracles([_run("polar/oracle")]))[0].label == "polar/oracle [ORACLE]"
