@@ -28,6 +28,7 @@ from polar_inspect.axes import SelectionError, parse_domains
 from polar_inspect.data.loading import RecordError
 from polar_inspect.data.records import PolarRecord
 from polar_inspect.data.samples import records_to_dataset
+from polar_inspect.data.short_values import short_values, summarize_short_values
 from polar_inspect.data.sources import DataSource, load_source, resolve_source
 from polar_inspect.data.value_fields import field_coverage, value_fields
 from polar_inspect.dialogue.solver import polar_dialogue
@@ -38,13 +39,13 @@ from polar_inspect.run.config import PolarConfig
 from polar_inspect.run.identity import DETECTOR_VERSIONS, TaskIdentity
 from polar_inspect.run.metadata import (
     AttackerNote,
-    DataNote,
     DefenseNote,
     RunMetadata,
     TemplateNote,
 )
 from polar_inspect.run.setup import RunSetup
 from polar_inspect.scorers import polar_judge_scorer, polar_scorer, polar_strict_scorer, reply_flags
+from polar_inspect.scorers.short_values import short_value_check
 from polar_inspect.task_parameters import parameters_of
 
 #: The paper's settings for the trusted model; `--temperature` / `--max-tokens` override them.
@@ -124,6 +125,7 @@ def build_task(
         )
     fields = [value_fields(record) for record in selected]  # read once, used twice
     coverage = field_coverage(selected, origin=source.path, fields=fields)
+    short = summarize_short_values(short_values(selected))
     run_domains = [d for d in domains if d in {r.domain for r in selected}]
     entry = register_entry()
     templates = setup.templates()
@@ -152,7 +154,7 @@ def build_task(
         task_comparability_version=entry.comparability_version,
         task_interface_version=entry.interface_version,
         identity=identity,
-        data_source=DataNote.model_validate(source.model_dump()),
+        data_source=source,
         subset=subset_name,
         samples_available=len(records),
         samples_selected=len(selected),
@@ -180,6 +182,7 @@ def build_task(
             for name, t in templates.items()
         },
         value_fields=coverage.model_dump(),
+        short_values=short,
         trusted_model_config=TRUSTED_MODEL_CONFIG.model_dump(exclude_none=True),
         config=config.model_dump(mode="json"),
     )
@@ -191,6 +194,7 @@ def build_task(
             polar_strict_scorer(),
             reply_flags(),
             *([polar_judge_scorer()] if config.judge else []),
+            *([short_value_check()] if short.values else []),
         ],
         cleanup=leave_sample,
         config=TRUSTED_MODEL_CONFIG,

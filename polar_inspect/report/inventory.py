@@ -36,6 +36,7 @@ from polar_inspect.run.metadata import (
 )
 from polar_inspect.scorers.flags import REPLY_FLAG_KEYS
 from polar_inspect.scorers.parity import SCORE_KEYS
+from polar_inspect.scorers.short_values import SHORT_KEYS
 
 TASK_PREFIX = "polar_inspect/privacy"
 LOG_SUFFIXES = (".eval", ".json")
@@ -150,6 +151,8 @@ class RunHeader(BaseModel):
     defense_oracle: bool = False
     base_label: str = ""  # the model's label without the defense stack
     cut_samples: int | None = None  # samples whose dialogue an Inspect limit cut short
+    short_values: int = 0  # target values too short to match reliably in the run's data
+    short_value_samples: int = 0
     task_version: str = ""  # N-X of the task that wrote the log
     comparability: int = 1  # N: runs of different N are never ranked together
     run_identity: RunIdentity | None = None  # everything that can change a number
@@ -258,6 +261,7 @@ def s5_attacker(log: EvalLog, meta: RunMetadata) -> str:
 
 
 ORACLE_TAG = "ORACLE"
+CUT_TAG = "CUT"
 
 
 def run_label(base: str, defense: str, oracle: bool) -> str:
@@ -279,7 +283,7 @@ def _metrics(log: EvalLog) -> tuple[dict[str, dict[str, float]], int]:
     found: dict[str, dict[str, float]] = {}
     scored = 0
     for score in log.results.scores if log.results else []:
-        if score.name in (*SCORE_KEYS, *REPLY_FLAG_KEYS):
+        if score.name in (*SCORE_KEYS, *REPLY_FLAG_KEYS, *SHORT_KEYS):
             found[score.name] = {name: float(m.value) for name, m in score.metrics.items()}
             scored = max(scored, score.scored_samples or 0)
     return found, scored
@@ -397,6 +401,8 @@ def classify(path: str, log: EvalLog) -> RunHeader | SkippedLog:
         truncated_samples=_flagged_samples(metrics, "truncated", scored),
         empty_samples=_flagged_samples(metrics, "empty", scored),
         cut_samples=_flagged_samples(metrics, "cut", scored),
+        short_values=meta.short_values.values,
+        short_value_samples=meta.short_values.records,
         usage=role_usage(log),
         task_version=meta.full_task_version,
         comparability=meta.task_comparability_version,
@@ -482,7 +488,17 @@ def label_runs(runs: list[RunHeader]) -> list[RunHeader]:
             others = [labelled[i] for i in members if i != index]
             tag = _distinguishing_parts(run, others)
             labelled[index] = run.model_copy(update={"label": f"{run.label} [{tag}]"})
-    return labelled
+    return [_marked(run) for run in labelled]
+
+
+def _marked(run: RunHeader) -> RunHeader:
+    """A run whose dialogues a limit cut short says so in its label, in every table and figure
+    (its privacy is not to be trusted: later rounds, which could have leaked, never ran)."""
+    if not run.cut_samples:
+        return run
+    return run.model_copy(
+        update={"label": f"{run.label} [{CUT_TAG}: {run.cut_samples} dialogues cut by a limit]"}
+    )
 
 
 def _distinguishing_parts(run: RunHeader, others: list[RunHeader]) -> str:

@@ -67,6 +67,19 @@ def describe_setup(run: RunHeader) -> list[str]:
         lines.append(f"subset: {sel['subset']}")
     if sel.get("max_turns") is not None:
         lines.append(f"max_turns: {sel['max_turns']}")
+    if run.short_values:
+        parity = run.metrics.get("short_parity", {}).get("mean")
+        strict = run.metrics.get("short_strict", {}).get("mean")
+        found = (
+            f"; per sample the parity matcher found {parity:.2f} of them, the strict detector "
+            f"{strict:.2f}"
+            if parity is not None and strict is not None
+            else ""
+        )
+        lines.append(
+            f"short target values: {run.short_values} in {run.short_value_samples} samples, too "
+            f"short to match reliably{found} (docs/scoring.md)"
+        )
     if run.s5_attacker.startswith("live"):
         lines.append(f"S5 attacker prompts: {run.attacker_prompts}")
         if run.attacker_sampling is not None:

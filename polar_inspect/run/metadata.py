@@ -13,18 +13,16 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from polar_inspect.data.short_values import ShortValueSummary
+from polar_inspect.data.sources import DataSource
 from polar_inspect.run.identity import TaskIdentity
 
 BENCHMARK = "POLAR-Bench (arXiv 2605.19127)"
 
 
-class DataNote(BaseModel):
-    """Where the run's samples came from."""
-
-    kind: str
-    path: str
-    sha256: str
-    revision: str | None = None
+#: Where the run's samples came from (the data source as resolved: kind, path, sha256 of the
+#: bytes parsed, Hub revision and repository when there is one).
+DataNote = DataSource
 
 
 class TemplateNote(BaseModel):
@@ -58,14 +56,6 @@ class AttackerNote(BaseModel):
     note: str = ""
 
 
-class ShortValuesNote(BaseModel):
-    """Target values too short to match reliably (one character once normalised)."""
-
-    count: int = 0
-    samples: int = 0
-    examples: list[str] = Field(default_factory=list)
-
-
 class RunMetadata(BaseModel):
     """The log's eval metadata (task version 1-B and later)."""
 
@@ -92,7 +82,7 @@ class RunMetadata(BaseModel):
     defense: DefenseNote = Field(default_factory=DefenseNote)
     prompts: dict[str, TemplateNote] = Field(default_factory=dict)
     value_fields: dict[str, Any] = Field(default_factory=dict)
-    short_values: ShortValuesNote = Field(default_factory=ShortValuesNote)
+    short_values: ShortValueSummary = Field(default_factory=ShortValueSummary)
     trusted_model_config: dict[str, Any] = Field(default_factory=dict)
     #: The `-T` parameters as validated (`run.config.PolarConfig`).
     config: dict[str, Any] = Field(default_factory=dict)
