@@ -89,3 +89,21 @@ def test_cli_runs_offline_and_writes_a_log(grid_file: Path, tmp_path: Path) -> N
     s5 = [s for s in log.samples if s.metadata["attack"] == "S5"]
     assert s5 and {dialogue_of(s)["turn_source"] for s in s5} == {"model"}
     assert metric_values(log, "privacy")["mean"] == 1.0
+
+
+def test_the_signature_the_configuration_and_the_attackers_declare_the_same_parameters() -> None:
+    import inspect as pyinspect
+
+    from polar_inspect.attackers import available_attackers
+    from polar_inspect.run.config import PolarConfig
+    from polar_inspect.task_parameters import args_doc
+    from polar_inspect.tasks import privacy
+
+    signature = pyinspect.signature(privacy).parameters
+    declared = {name for name, p in signature.items() if p.kind is not p.VAR_KEYWORD}
+    options = {o for cls in available_attackers().values() for o in cls.option_names()}
+    assert declared == set(PolarConfig.parameter_names()) | options
+    documented = args_doc(privacy, declared)
+    for name in declared:  # a default and a docstring line each
+        assert signature[name].default is not pyinspect.Parameter.empty, name
+        assert f"    {name}:" in documented, name

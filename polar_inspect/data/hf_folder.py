@@ -28,6 +28,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
+from polar_inspect.data.hf_layout import DATA_DIR, PARQUET_SUFFIX, SPLIT, FolderWritten
 from polar_inspect.data.loading import (
     RecordError,
     RecordProblem,
@@ -37,14 +38,9 @@ from polar_inspect.data.loading import (
 )
 from polar_inspect.data.records import PolarRecord
 
-#: The split a POLAR-format folder holds (a benchmark's records are its test split).
-SPLIT = "test"
-#: Folder of the data shards, as the Hub lays them out.
-DATA_DIR = "data"
 #: Shards are cut so that each holds at most this many bytes of records as JSON.
 MAX_SHARD_BYTES = 256 * 2**20
 #: Data file types a folder may hold, by name ending.
-PARQUET_SUFFIX = ".parquet"
 JSON_SUFFIXES = (".json", ".jsonl", ".json.gz", ".jsonl.gz")
 _SUFFIXES = (PARQUET_SUFFIX, *JSON_SUFFIXES)
 #: How the extra that provides `datasets` is named in messages.
@@ -193,18 +189,6 @@ def parse_shard(data: bytes, name: str, origin: str) -> list[PolarRecord]:
 
 
 # --- writing ------------------------------------------------------------------------------------
-
-
-class FolderWritten(BaseModel):
-    """What `write_folder` wrote: the data files, their digests and the dataset's digest."""
-
-    #: Data files relative to the folder, in order, and the sha256 of each.
-    files: list[str]
-    digests: list[str]
-    #: The digest `-T data=` records for the folder (`shards_digest`).
-    sha256: str
-    #: Bytes of all data files.
-    bytes: int
 
 
 def shard_ranges(count: int, total_bytes: int, max_shard_bytes: int) -> list[range]:

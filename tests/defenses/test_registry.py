@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Callable
 from pathlib import Path
 
@@ -19,6 +18,7 @@ from polar_inspect.defenses import (
 )
 from tests.conftest import make_record
 from tests.helpers import by_id, defense_of, run
+from tests.plugin_site import install_plugin
 
 BUILTINS = {
     "policy_reminder",
@@ -63,35 +63,29 @@ def test_unknown_duplicate_and_mistyped_stacks_are_refused() -> None:
         DefenseStack(parse_defense("redact_oracle@x.txt"))
 
 
+STAMP = '''
+    from polar_inspect.defenses import Defense
+
+
+    class Stamp(Defense):
+        """Appends a stamp to every reply (a third-party output defense)."""
+
+        name = "stamp"
+        kind = "output"
+
+        async def review_reply(self, ctx, draft):
+            return draft + " [stamped]"
+    '''
+
+
 def _install_plugin(site: Path, name: str = "stamp") -> None:
     """A tiny installed distribution with one defense in the entry point group."""
-    package = site / "polar_stamp_defense"
-    package.mkdir(parents=True)
-    (package / "__init__.py").write_text(
-        textwrap.dedent(
-            '''
-            from polar_inspect.defenses import Defense
-
-
-            class Stamp(Defense):
-                """Appends a stamp to every reply (a third-party output defense)."""
-
-                name = "stamp"
-                kind = "output"
-
-                async def review_reply(self, ctx, draft):
-                    return draft + " [stamped]"
-            '''
-        ),
-        encoding="utf-8",
-    )
-    info = site / "polar_stamp_defense-0.1.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text(
-        "Metadata-Version: 2.1\nName: polar-stamp-defense\nVersion: 0.1\n", encoding="utf-8"
-    )
-    (info / "entry_points.txt").write_text(
-        f"[{ENTRY_POINT_GROUP}]\n{name} = polar_stamp_defense:Stamp\n", encoding="utf-8"
+    install_plugin(
+        site,
+        "polar_stamp_defense",
+        STAMP,
+        ENTRY_POINT_GROUP,
+        {name: "polar_stamp_defense:Stamp"},
     )
 
 
