@@ -22,17 +22,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _log_counts import count_samples_and_model_calls  # noqa: E402
 
-DEFENSES = (
-    "none",
-    "policy_reminder",
-    "ci_reasoning",
-    "hardened_prompt",
-    "spotlight",
-    "minimize",
-    "guard",
-    "redact_oracle",
-)
-ROLES = ("trusted", "guard", "minimizer")
+from polar_inspect.defenses import NO_DEFENSE, available_defenses  # noqa: E402
+
+#: Every registered defense (built-ins and installed plug-ins), after the undefended baseline.
+DEFENSES = (NO_DEFENSE, *available_defenses())
+ROLES = ("trusted", *sorted({r for d in available_defenses().values() for r in d.roles}))
 
 
 def _row(defense: str, args: argparse.Namespace, log_dir: str) -> str:
