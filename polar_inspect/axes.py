@@ -124,33 +124,3 @@ def parse_domains(
             f"{', '.join(DOMAINS)}.{also}"
         )
     return list(dict.fromkeys(known[item.lower()] for item in items))
-
-
-def _parse_codes(
-    value: str | Iterable[str] | None, kind: str, names: Mapping[str, str], to_code
-) -> list[str]:
-    items = _split(value)
-    if not items:
-        return list(names)
-    codes: list[str] = []
-    unknown: list[str] = []
-    for item in items:
-        code = to_code(item)
-        if code is None:
-            unknown.append(item)
-        else:
-            codes.append(code)
-    if unknown:
-        valid = ", ".join(f"{code} ({name})" for code, name in names.items())
-        raise SelectionError(f"Unknown {kind} {', '.join(map(repr, unknown))}. Valid: {valid}.")
-    return list(dict.fromkeys(codes))
-
-
-def parse_policies(value: str | Iterable[str] | None) -> list[str]:
-    """Parse a policy selection (`P1`..`P5` or privacy_type names); None means all five."""
-    return _parse_codes(value, "policy", POLICY_TYPES, policy_code)
-
-
-def parse_attacks(value: str | Iterable[str] | None) -> list[str]:
-    """Parse an attack selection (`S1`..`S5` or attack_type names); None means all five."""
-    return _parse_codes(value, "attack", ATTACK_TYPES, attack_code)

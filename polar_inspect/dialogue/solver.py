@@ -222,9 +222,7 @@ def _finish(
         config = attacker_config(attacker_model)
         if config.seed is None:  # each call carried its own seed (polar_inspect.seeds)
             config = config.merge(GenerateConfig(seed=0))
-        sampling.attacker = role_sampling(
-            str(attacker_model), config
-        ).without_per_call_seed()
+        sampling.attacker = role_sampling(str(attacker_model), config).without_per_call_seed()
         record.sampling = sampling
     defense_state.record = guarded.record()
 

@@ -17,8 +17,6 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from polar_inspect.data import PolarRecord, load_records
-
 FORMATS = (".json", ".jsonl", ".json.gz")
 
 
@@ -90,13 +88,6 @@ def write_bytes_atomically(data: bytes, path: str | Path) -> None:
         Path(temporary).unlink(missing_ok=True)
 
 
-def write_records(records: Sequence[dict[str, Any]], path: str | Path) -> bytes:
-    """Write `records` to `path` in the format its suffix names; returns the bytes written."""
-    data = encode(records, output_format(path))
-    write_bytes_atomically(data, path)
-    return data
-
-
 def write_hf_folder(records: Sequence[dict[str, Any]], path: str | Path, provenance: str) -> Any:
     """Write `records` as a Hugging Face dataset folder at `path` (Parquet shards and a card;
     needs the [hf] extra); returns what was written (`hf_folder.FolderWritten`)."""
@@ -109,8 +100,3 @@ def read_bytes(path: str | Path) -> bytes:
     """A dataset file's JSON bytes (gunzipped if it ends in .gz)."""
     raw = Path(path).read_bytes()
     return gzip.decompress(raw) if str(path).lower().endswith(".gz") else raw
-
-
-def load_generated(path: str | Path) -> list[PolarRecord]:
-    """Load and validate a generated file (.json, .jsonl or .json.gz) with the release loader."""
-    return load_records(path)

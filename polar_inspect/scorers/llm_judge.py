@@ -43,7 +43,6 @@ from inspect_ai.model import (
     ModelOutput,
     ModelUsage,
     ResponseSchema,
-    model_roles,
 )
 from inspect_ai.util import json_schema
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -181,14 +180,6 @@ def _state(judge: Model) -> _JudgeState:
 def answer_format(judge: Model) -> AnswerFormatChoice:
     """The answer format chosen so far for `judge` (`format` None before its first call)."""
     return _state(judge).choice.model_copy(deep=True)
-
-
-def bound_judge() -> Model | None:
-    """The model bound to the `judge` role, or None (the judge is off)."""
-    bound = model_roles().get(JUDGE_ROLE)
-    if isinstance(bound, list):
-        return bound[0] if bound else None
-    return bound
 
 
 def judge_prompt(attacker_turn: str, reply: str, values: Sequence[tuple[str, str]]) -> str:

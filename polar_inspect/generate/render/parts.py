@@ -208,13 +208,3 @@ class DocContext:
 def paragraph(sentences: list[str]) -> str:
     """Sentences joined into one paragraph."""
     return " ".join(s for s in sentences if s)
-
-
-def interleave(rng: random.Random, first: list[str], second: list[str]) -> list[str]:
-    """Merge two lists at seeded positions, keeping each list's own order."""
-    out: list[str] = []
-    a, b = list(first), list(second)
-    while a or b:
-        take_a = a and (not b or rng.random() < len(a) / (len(a) + len(b)))
-        out.append(a.pop(0) if take_a else b.pop(0))
-    return out
