@@ -22,16 +22,8 @@ from typing import Any
 from inspect_ai.model import GenerateConfig
 from pydantic import BaseModel
 
-#: The settings that decide what a model generates (others are operational).
-SAMPLING_FIELDS = (
-    "temperature",
-    "top_p",
-    "top_k",
-    "max_tokens",
-    "seed",
-    "reasoning_effort",
-    "reasoning_tokens",
-)
+from polar_inspect.run.identity import SAMPLING_FIELDS
+
 ANTHROPIC_DROPS = ("temperature", "top_p", "top_k")
 OPENAI_REASONING_DROPS = ("temperature", "top_p")
 _OPENAI_O_SERIES = re.compile(r"^o\d")
