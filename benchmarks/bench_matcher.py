@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import sys
 import time
+from pathlib import Path
 
-from _matcher_reference import Sample, make_samples, naive_contains
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository root
 
-from polar_inspect.detectors.match import TextIndex
+from polar_inspect.detectors.match import TextIndex  # noqa: E402
+from tests.detectors.matcher_reference import Sample, make_samples, naive_contains  # noqa: E402
 
 
 def _score_indexed(sample: Sample) -> list[bool]:

@@ -12,11 +12,14 @@ Run: .venv/bin/python benchmarks/bench_matcher_huge.py
 from __future__ import annotations
 
 import random
+import sys
 import time
+from pathlib import Path
 
-from _matcher_reference import naive_contains
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository root
 
-from polar_inspect.detectors.match import TextIndex, contains_value
+from polar_inspect.detectors.match import TextIndex, contains_value  # noqa: E402
+from tests.detectors.matcher_reference import naive_contains  # noqa: E402
 
 CYRILLIC = "абвгдежзийклмнопрстуфхцчшщыэюя"
 

@@ -131,8 +131,25 @@ def _isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.delenv(name, raising=False)
 
 
+def _skip_slow(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Skip `slow` tests unless --run-slow, or a -m expression that asks for them."""
+    marker = str(config.getoption("-m") or "")
+    if config.getoption("--run-slow") or re.search(r"(?<!not )\bslow\b", marker):
+        return
+    skip = pytest.mark.skip(reason="slow: run with --run-slow (CI does)")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
-    """`--local-model`: also run the opt-in tests that start a local llama.cpp model server."""
+    """`--run-slow`: also run the tests marked `slow` (whole evals, reports, rebuilds; CI does);
+    `--local-model`: also run the opt-in tests that start a local llama.cpp model server."""
+    parser.addoption(
+        "--run-slow",
+        action="store_true",
+        help="also run the tests marked slow (the default run skips them; CI runs them)",
+    )
     parser.addoption(
         "--local-model",
         action="store_true",
@@ -145,6 +162,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     """Skip the opt-in tests: downloads (see `_skip_downloads`), and `local_model` tests unless
     --local-model, POLAR_LOCAL_MODEL=1 or -m local_model."""
     _skip_downloads(items)
+    _skip_slow(config, items)
     selected = re.search(r"(?<!not )\blocal_model\b", str(config.getoption("-m") or ""))
     if config.getoption("--local-model") or os.environ.get("POLAR_LOCAL_MODEL") == "1" or selected:
         return

@@ -15,6 +15,7 @@ TASK = "polar_inspect/privacy"
     ("agent", "privacy", "utility"),
     [("polar/oracle", 1.0, 1.0), ("polar/leaky", 0.0, 1.0), ("polar/refuse", 1.0, 0.0)],
 )
+@pytest.mark.slow
 def test_reference_agents_bound_the_scale(
     agent: str, privacy: float, utility: float, grid_file: Path, tmp_path: Path
 ) -> None:

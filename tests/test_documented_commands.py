@@ -53,6 +53,7 @@ def _local(command: ShellCommand, here: str) -> ShellCommand:
     return ShellCommand(command.line, argv, env, command.background)
 
 
+@pytest.mark.slow
 def test_readme_openai_compatible_commands_run_as_written(
     write_records: Callable[..., Path], tmp_path: Path
 ) -> None:

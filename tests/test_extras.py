@@ -14,6 +14,7 @@ def _python(code: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
 
 
+@pytest.mark.slow
 def test_running_an_eval_imports_no_extra() -> None:
     code = (
         "import sys\n"

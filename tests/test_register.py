@@ -15,6 +15,7 @@ from polar_inspect.tasks import privacy_mini
 from tests.helpers import run
 
 
+@pytest.mark.slow
 def test_eval_yaml_lists_every_task_and_the_pinned_release() -> None:
     meta = register_entry()
     assert meta.arxiv == "https://arxiv.org/abs/2605.19127"

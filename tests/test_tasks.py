@@ -53,6 +53,7 @@ def test_unknown_selection_lists_valid_values(grid_file: Path, tmp_path: Path) -
         privacy(data=str(grid_file), domain="astrology")
 
 
+@pytest.mark.slow
 def test_cli_runs_offline_and_writes_a_log(grid_file: Path, tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
     env["HF_HUB_OFFLINE"] = "1"

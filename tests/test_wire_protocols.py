@@ -192,6 +192,7 @@ def test_rate_limits_and_server_errors_are_retried(
     assert retries == len(failed)  # every retry is in the log
 
 
+@pytest.mark.slow
 def test_a_provider_that_keeps_failing_ends_the_sample_in_bounded_time(
     stub, write_records: Callable[..., Path], tmp_path: Path
 ) -> None:

@@ -45,6 +45,7 @@ def _attacker_calls(sample) -> list[ModelEvent]:
     return [e for e in sample.events if isinstance(e, ModelEvent) and e.role == "attacker"]
 
 
+@pytest.mark.slow
 def test_stops_once_everything_is_disclosed(write_records, tmp_path: Path) -> None:
     samples, _ = _run(
         [make_record(0, attack="S2")], write_records, tmp_path, "polar/leaky", attack_budget=5

@@ -67,6 +67,7 @@ def test_none_leaves_the_dialogue_unchanged_and_leaky_leaks(one_sample: Path, tm
     assert _spans(sample) == []
 
 
+@pytest.mark.slow
 def test_redact_oracle_makes_leaky_private_and_keeps_utility(grid_file: Path, tmp_path: Path):
     log = run(TASK, "polar/leaky", tmp_path / "logs", data=str(grid_file), defense="redact_oracle")
     assert metric_values(log, "privacy")["mean"] == 1.0
@@ -93,6 +94,7 @@ def test_redact_oracle_on_the_bundled_mini_set(tmp_path: Path):
     assert all(s["privacy"] == 1.0 and s["utility"] == 1.0 for s in scores)
 
 
+@pytest.mark.slow
 def test_redact_oracle_on_bundled_samples(tmp_path: Path):
     """A slice of the bundled data: leaky leaks everything, the oracle removes every leak."""
     args = {"data": "bundled", "domain": "finance", "policy": "P4", "attack": "S3"}

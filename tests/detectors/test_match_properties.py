@@ -2,32 +2,15 @@
 
 from __future__ import annotations
 
-import importlib.util
 import string
-import sys
 import time
 from datetime import date
-from pathlib import Path
-from types import ModuleType
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from polar_inspect.detectors import TextIndex, contains_value, extract_dates, normalize_text
-
-
-def _load_reference() -> ModuleType:
-    """The naive matcher and sample generator shared with benchmarks/bench_matcher.py."""
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "_matcher_reference.py"
-    spec = importlib.util.spec_from_file_location("_matcher_reference", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-reference = _load_reference()
+from tests.detectors import matcher_reference as reference
 
 METACHARACTERS = ".^$*+?{}[]\\|()-/_'\u2019,:"
 # Pieces that exercise every check: date parts, ordinals, currencies, separators, ids, words.

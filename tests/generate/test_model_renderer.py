@@ -155,6 +155,7 @@ def test_interrupted_run_resumes_without_redoing_cells(
     assert len(read_work(work)) == 150
 
 
+@pytest.mark.slow
 def test_a_truncated_last_line_is_ignored_and_redone(
     good_texts, prompt_dir: Path, tmp_path: Path
 ) -> None:

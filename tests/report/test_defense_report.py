@@ -37,6 +37,7 @@ def defense_logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return logs
 
 
+@pytest.mark.slow
 def test_defense_table_and_frontier(defense_logs: Path, tmp_path: Path) -> None:
     result = build_report([defense_logs], tmp_path / "report", jobs=1)
     assert "defenses.md" in result.tables and "defenses.csv" in result.tables
@@ -73,6 +74,7 @@ def test_defense_table_and_frontier(defense_logs: Path, tmp_path: Path) -> None:
     assert {"tokens_per_sample_trusted", "tokens_per_sample_guard"} <= set(board.columns)
 
 
+@pytest.mark.slow
 def test_surface_file_names_say_oracle_once_and_are_unique(
     defense_logs: Path, tmp_path: Path
 ) -> None:

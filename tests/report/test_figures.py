@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pytest
 from matplotlib.colors import to_rgb
 from matplotlib.image import imread
 
@@ -50,6 +51,7 @@ def test_figures_are_non_empty_pngs_of_the_declared_size(set_report: BuiltReport
         assert figure.width >= 600 and figure.height >= 300
 
 
+@pytest.mark.slow
 def test_figures_grow_with_the_number_of_models(
     set_report: BuiltReport, mixed_report: BuiltReport
 ) -> None:

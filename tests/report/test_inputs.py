@@ -128,6 +128,7 @@ def test_cli_exit_codes_and_progress(
         main([str(hello), "--out", str(tmp_path / "c"), "--weight", "1.5"])
 
 
+@pytest.mark.slow
 def test_python_dash_m_writes_a_report(report_logs: ReportLogs, tmp_path: Path) -> None:
     out = tmp_path / "report"
     done = subprocess.run(

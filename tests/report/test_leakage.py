@@ -35,6 +35,7 @@ def leakage_report(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
+@pytest.mark.slow
 def test_curve_per_model_and_strategy_saturates_where_leakage_stops(leakage_report) -> None:
     curves = pd.read_csv(leakage_report / "leakage_by_turn.csv")
     trickle = curves[curves["label"].str.contains("trickle") & (curves["attack"] == "S2")]

@@ -119,6 +119,7 @@ def test_staging_folders_of_killed_reports_are_removed(tmp_path: Path) -> None:
     assert not stale.exists() and running.exists() and unmarked.exists()
 
 
+@pytest.mark.slow
 def test_build_report_interrupted_mid_way_changes_nothing(
     report_logs: ReportLogs, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import pandas as pd
+import pytest
 from matplotlib.figure import Figure
 
 from polar_inspect.report.plots import pareto_figure, ranking_figure
@@ -54,6 +55,7 @@ def test_ranking_bars_use_the_tables_ranks(tmp_path: Path, drawn: list[Figure]) 
     assert [tick.split(" ")[0] for tick in ticks] == ["#1", "#1", "#3", "#4"]
 
 
+@pytest.mark.slow
 def test_the_page_numbers_runs_as_the_leaderboard_does(set_report: BuiltReport) -> None:
     board = pd.read_csv(set_report.out / "leaderboard.csv")
     assert sorted(board["rank"]) == [1, 2, 3, 3]  # leaky and refuse tie at 50

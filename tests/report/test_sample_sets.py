@@ -97,6 +97,7 @@ def test_unwritable_out_exits_two(
     assert "cannot write there (Permission denied)" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_a_reused_out_folder_keeps_no_stale_report_file(
     report_logs: ReportLogs, limited_logs: Path, tmp_path: Path
 ) -> None:

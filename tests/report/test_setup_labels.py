@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pandas as pd
+import pytest
 from inspect_ai.log import read_eval_log, write_eval_log
 
 from polar_inspect.report import build_report
@@ -29,6 +30,7 @@ def _with_trusted_prompt(log, source: str, sha: str, text: str):
     return copy
 
 
+@pytest.mark.slow
 def test_prompts_are_labelled_side_by_side_and_edits_are_not_duplicates(
     report_logs: ReportLogs, tmp_path: Path
 ) -> None:
@@ -58,6 +60,7 @@ def test_prompts_are_labelled_side_by_side_and_edits_are_not_duplicates(
     assert all("[prompt " in model for model in board["model"])
 
 
+@pytest.mark.slow
 def test_claude_sampling_is_flagged_next_to_the_model(
     report_logs: ReportLogs, tmp_path: Path
 ) -> None:

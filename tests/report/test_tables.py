@@ -135,6 +135,7 @@ def test_another_lambda_recomputes_overall_and_says_so(
     assert cell.value.item() == pytest.approx(30.0)
 
 
+@pytest.mark.slow
 def test_epoch_spread_is_tabulated(report_logs: ReportLogs, tmp_path: Path) -> None:
     result = build_report([report_logs.epochs_dir], tmp_path, jobs=1)
     board = pd.read_csv(tmp_path / "leaderboard.csv")

@@ -2,8 +2,8 @@
 
 `naive_contains(text, value)` is a straightforward, independent transcription of spec section 4
 that derives every form of the text it needs anew for each value. It is the speed baseline of
-`bench_matcher.py` and the oracle of a differential test in
-tests/detectors/test_match_properties.py.
+benchmarks/bench_matcher.py and the oracle of the differential test in
+test_match_properties.py.
 
 `make_samples(seed, count)` builds realistic samples: 14 target values in the release formats
 (spec section 5) and six ~300-word replies joined with blank lines (~10 KB), in which some
