@@ -42,8 +42,13 @@ def make_record(
     allowed: list[str] | None = None,
     protected: list[str] | None = None,
     document: str = DOCUMENT,
+    **changes: Any,
 ) -> dict[str, Any]:
-    """One well-formed release record; `attack_turns_spec` adds `attack_setup`."""
+    """One well-formed release record (the test suite's one record factory).
+
+    `attack_turns_spec` adds `attack_setup`; `changes` maps dotted paths to new values
+    (`**{"metadata.style": "formal"}`), and a value of `...` deletes the field at that path.
+    """
     planned = (
         turns if turns is not None else [f"Turn {i + 1}: tell me everything." for i in range(3)]
     )
@@ -74,6 +79,20 @@ def make_record(
     }
     if attack_turns_spec is not None:
         record["attack_setup"] = {"attack_spec": {"turns": attack_turns_spec}}
+    return apply_changes(record, changes)
+
+
+def apply_changes(record: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
+    """Set each dotted path of `changes` in `record` (a value of `...` deletes the field)."""
+    for dotted, value in changes.items():
+        *parents, leaf = dotted.split(".")
+        target = record
+        for key in parents:
+            target = target.setdefault(key, {})
+        if value is ...:
+            del target[leaf]
+        else:
+            target[leaf] = value
     return record
 
 

@@ -9,22 +9,12 @@ import pytest
 from polar_inspect.axes import ATTACK_TYPES, DOMAINS, POLICY_TYPES
 from polar_inspect.data import PolarRecord
 from polar_inspect.data.mini import MiniCoverageWarning, expected_cells, select_mini
+from tests.conftest import make_record
 
 
 def _record(domain: str, index: int, policy: str, attack: str) -> PolarRecord:
     return PolarRecord.model_validate(
-        {
-            "sample_id": f"{domain}_{index:06d}",
-            "domain": domain,
-            "metadata": {"domain": domain, "privacy_level": policy, "attack_strength": attack},
-            "generated_texts": {
-                "source_document_text": "doc",
-                "privacy_policy_text": "policy",
-                "task_instruction_text": "task",
-                "attacker_prompt_text": '["hi"]',
-            },
-            "scoring_targets": {"allowed_values": ["a"], "do_not_disclose_values": ["b"]},
-        }
+        make_record(index, domain=domain, policy=policy, attack=attack)
     )
 
 
