@@ -26,7 +26,7 @@ from inspect_ai.model import (
     ChatMessageUser,
     Model,
 )
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from polar_inspect.attackers.adaptive_prompts import (
     AdaptiveReply,
@@ -64,11 +64,24 @@ class AdaptiveOptions(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    attacker_knowledge: Knowledge = "fields"
-    attack_budget: PositiveWhole = None
-    attack_language: LanguageCode | None = None
-    adaptive_system_prompt: TemplatePath = None
-    adaptive_turn_prompt: TemplatePath = None
+    attacker_knowledge: Knowledge = Field(
+        "fields",
+        description="what it knows of its targets: `fields` (their names) or `values` (their "
+        "values too, as the paper's attacker is shown)",
+    )
+    attack_budget: PositiveWhole = Field(
+        None,
+        description="turns it may spend (default: the sample's turn budget; S1 always gets one)",
+    )
+    attack_language: LanguageCode | None = Field(
+        None, description="the language it writes in (default: English)"
+    )
+    adaptive_system_prompt: TemplatePath = Field(
+        None, description="template file for its system message"
+    )
+    adaptive_turn_prompt: TemplatePath = Field(
+        None, description="template file for its per-round instruction"
+    )
 
 
 class AdaptiveSampleAttacker:

@@ -73,8 +73,17 @@ class PaperOptions(BaseModel):
     attacker_opening_prompt: TemplatePath = Field(
         None, description="template file for the opening user message (merged layout only)"
     )
-    attacker_messages: Literal["separate", "merged"] = "separate"
-    attacker_empty_reply: Literal["send", "stop"] = "send"
+    attacker_messages: Literal["separate", "merged"] = Field(
+        "separate",
+        description="request layout: `separate` (the authors': its instruction a user message "
+        "of its own) or `merged` (an opening message, each reply joined with the next "
+        "instruction; used automatically for Anthropic)",
+    )
+    attacker_empty_reply: Literal["send", "stop"] = Field(
+        "send",
+        description="an empty attacker message is `send` on as a turn (the authors') or "
+        "`stop`s the dialogue",
+    )
 
     @model_validator(mode="after")
     def _opening_needs_merged(self) -> PaperOptions:
