@@ -173,7 +173,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--local-model",
         action="store_true",
         help="run the local_model tests (a real SmolLM2 model on llama-cpp-python's server; "
-        "see README, Local models)",
+        "see docs/local-model.md)",
     )
 
 
@@ -185,7 +185,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     selected = re.search(r"(?<!not )\blocal_model\b", str(config.getoption("-m") or ""))
     if config.getoption("--local-model") or os.environ.get("POLAR_LOCAL_MODEL") == "1" or selected:
         return
-    skip = pytest.mark.skip(reason="opt-in: run with --local-model (README, Local models)")
+    skip = pytest.mark.skip(reason="opt-in: run with --local-model (docs/local-model.md)")
     for item in items:
         if "local_model" in item.keywords:
             item.add_marker(skip)

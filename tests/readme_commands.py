@@ -1,6 +1,7 @@
-"""The shell commands of a README code block, so tests run the documented commands as written.
+"""The shell commands of a documented code block, so tests run the documented commands as written.
 
-A block is the first fenced code block after a marker line such as `<!-- test:local-model -->`.
+A block is the first fenced code block after a marker line such as `<!-- test:local-model -->`,
+in README.md or in a page of docs/ (`DOCS / "local-model.md"`).
 Lines ending in a backslash are joined, comments and blank lines dropped; `export A=1 B=2` lines
 become environment settings for the commands after them.
 """
@@ -12,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 README = Path(__file__).resolve().parents[1] / "README.md"
+DOCS = README.parent / "docs"
 
 
 @dataclass

@@ -1,4 +1,5 @@
-"""The README's model commands, run as written against a local stub server.
+"""The documented model commands (README.md, docs/local-model.md), run as written against a local
+stub server.
 
 Only the data (`-T data=<small file>`) and the log directory are added; every provider's base URL
 (and the documented local servers' addresses) point at `tests.stub_servers.StubServer`.
@@ -18,7 +19,7 @@ from inspect_ai.log import list_eval_logs, read_eval_log
 
 from tests.conftest import make_record
 from tests.helpers import dialogue_of
-from tests.readme_commands import ShellCommand, readme_commands
+from tests.readme_commands import DOCS, ShellCommand, readme_commands
 from tests.stub_servers import StubServer
 
 BIN = Path(sys.executable).parent
@@ -54,11 +55,11 @@ def _local(command: ShellCommand, here: str) -> ShellCommand:
 
 
 @pytest.mark.slow
-def test_readme_openai_compatible_commands_run_as_written(
+def test_documented_openai_compatible_commands_run_as_written(
     write_records: Callable[..., Path], tmp_path: Path
 ) -> None:
     data = write_records([make_record(0, attack="S1"), make_record(1, attack="S5")])
-    commands = readme_commands("test:openai-compatible")
+    commands = readme_commands("test:openai-compatible", DOCS / "local-model.md")
     assert [c.argv[:2] for c in commands] == [["inspect", "eval"]] * 2
     with StubServer() as server:
         here = f"127.0.0.1:{server.port}"

