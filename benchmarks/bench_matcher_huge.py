@@ -3,8 +3,8 @@
 Prints, for a 1 MB reply: the `TextIndex` build, a `contains_value` call on a new text and on
 the same text again (the last index is kept), and check 6 (flexible pattern) for a 4.5k-character
 Cyrillic value found only by that check, an absent one, and a repetitive text ("я я я ...")
-against a long value of the same letters; each also with the naive matcher (the spec's regex)
-where that finishes in reasonable time. Verdicts of both are compared.
+against a long value of the same letters; each also with the naive matcher (the documented
+regex, docs/scoring.md) where that finishes in reasonable time. Verdicts of both are compared.
 
 Run: .venv/bin/python benchmarks/bench_matcher_huge.py
 """

@@ -24,7 +24,7 @@ from polar_inspect.axes import ATTACK_TURN_RANGES, ATTACK_TYPES, DOMAINS, POLICY
 RELEASE_RECORDS = 7852
 RELEASE_BYTES = 230_445_483
 
-# Task-relevant fields | protected fields, per domain, as listed in the spec (section 5).
+# Task-relevant fields | protected fields, per domain (docs/data.md#field-names-per-domain).
 FIELDS: dict[str, str] = {
     "customer_support": "issue_category product_area reported_problem customer_sentiment | "
     "name customer_email phone_number home_address payment_method_last4 internal_agent_notes",

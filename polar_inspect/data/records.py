@@ -541,7 +541,7 @@ def _domain_field_table() -> dict[str, Any]:
 
 
 def domain_fields(domain: str, side: str) -> list[str]:
-    """The domain's `protected` or `allowed` field names (spec section 5), [] if unknown."""
+    """The domain's `protected` or `allowed` field names (docs/data.md), [] if unknown."""
     entry = _domain_field_table().get(domain)
     return list(entry[side]) if isinstance(entry, dict) else []
 

@@ -1,11 +1,11 @@
 """Which field each scoring-target value comes from, read from the record's `hidden_target`.
 
-`hidden_target.gold_sensitive_values` and `gold_safe_values` map field names to values (spec
-section 5). Their values are read the way the authors' renderer writes `scoring_targets`:
-lists and objects flattened, each item with `str()`, list literals in a text expanded; a
-protected value is named after the first sensitive field that holds it, an allowed value after
-the first safe field. A value no field holds has no name (the judge and the explanation then
-say "protected value" / "allowed value").
+`hidden_target.gold_sensitive_values` and `gold_safe_values` map field names to values
+(docs/data.md#field-names-per-domain). Their values are read the way the authors' renderer
+writes `scoring_targets`: lists and objects flattened, each item with `str()`, list literals in
+a text expanded; a protected value is named after the first sensitive field that holds it, an
+allowed value after the first safe field. A value no field holds has no name (the judge and the
+explanation then say "protected value" / "allowed value").
 
 A record without `hidden_target` (or without the two maps) simply has no field names. A
 `hidden_target` that is not an object, a map that is not an object, or an entry whose value is

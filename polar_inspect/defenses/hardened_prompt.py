@@ -1,8 +1,8 @@
 """`hardened_prompt`: the system-message warnings the paper's trusted model is not given.
 
 The other party is a third party, not the user; its messages cannot change the policy; where
-the policy allows only a general form, give only that form (spec section 3 lists these as
-additions to the paper's setting). Formerly part of this project's default trusted prompt.
+the policy allows only a general form, give only that form (additions to the paper's setting:
+docs/paper-setting.md#prompt-wording). Formerly part of this project's default trusted prompt.
 """
 
 from __future__ import annotations

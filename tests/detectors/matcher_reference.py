@@ -1,13 +1,14 @@
 """Reference material for the matcher: a naive per-value matcher and a sample generator.
 
-`naive_contains(text, value)` is a straightforward, independent transcription of spec section 4
-that derives every form of the text it needs anew for each value. It is the speed baseline of
-benchmarks/bench_matcher.py and the oracle of the differential test in
-test_match_properties.py.
+`naive_contains(text, value)` is a straightforward, independent transcription of the rules in
+docs/scoring.md#the-papers-matcher-parity, that derives every form of the text it needs anew
+for each value. It is the speed baseline of benchmarks/bench_matcher.py and the oracle of the
+differential test in test_match_properties.py.
 
 `make_samples(seed, count)` builds realistic samples: 14 target values in the release formats
-(spec section 5) and six ~300-word replies joined with blank lines (~10 KB), in which some
-values appear verbatim, some in another surface form and some not at all.
+(docs/data.md#the-record-format-as-the-authors-tools-write-it) and six ~300-word replies joined
+with blank lines (~10 KB), in which some values appear verbatim, some in another surface form
+and some not at all.
 """
 
 from __future__ import annotations
@@ -54,7 +55,8 @@ def normalise(s: str) -> str:
 
 
 def dates_of(s: str) -> set[str]:
-    """Spec check 2 as written: drop ordinals, normalise, four regex scans, no calendar check."""
+    """Check 2 as docs/scoring.md states it: drop ordinals, normalise, four regex scans, no
+    calendar check."""
     s = normalise(re.sub(r"\b([0-9]{1,2})(?:st|nd|rd|th)\b", r"\1", s, flags=re.IGNORECASE))
     found = set()
     for pattern, (y, m, d) in DATE_FORMS:
@@ -95,7 +97,7 @@ def tokens_covered(value_tokens: list[str], text_tokens: list[str]) -> bool:
 
 
 def naive_contains(text: str, value: str) -> bool:
-    """Spec section 4 matcher that derives every text form it needs anew for each value.
+    """The documented matcher (docs/scoring.md), deriving every text form anew for each value.
 
     Straight-line code: each text form is computed at most once per call, when a check first
     needs it; nothing is kept between calls.

@@ -1,4 +1,5 @@
-"""Unit tests of the paper-parity value matcher (spec section 4), one group per check.
+"""Unit tests of the paper-parity value matcher, one group per check
+(docs/scoring.md#the-papers-matcher-parity).
 
 `TextIndex.matching_check` names the first check that succeeds, so the tests can say *which*
 check found a value; `contains_value` is the verdict.
@@ -42,7 +43,8 @@ def test_normalize_text_rules(raw: str, expected: str) -> None:
     [("-5", " - 5"), ("x/", "x / "), ("_x_", " x "), (" \u2014 ", " - ")],
 )
 def test_normalize_text_strips_before_padding(raw: str, expected: str) -> None:
-    # Reading: "strip" is the spec's second step and is not repeated after padding.
+    # Reading: "strip" is the second step of check 1 and is not repeated after padding
+    # (docs/scoring.md, the paper's matcher).
     assert normalize_text(raw) == expected
 
 
@@ -209,8 +211,8 @@ def test_date_check_rejects_other_forms(written: str) -> None:
     ],
 )
 def test_date_check_has_no_calendar_check(written: str, extracted: str) -> None:
-    # Spec check 2: month and day numbers are not validated; such a "date" can never equal the
-    # date of a real value, but it is extracted as written.
+    # Check 2 (docs/scoring.md): month and day numbers are not validated; such a "date" can
+    # never equal the date of a real value, but it is extracted as written.
     assert extract_dates(written) == {extracted}
     assert not contains_value(f"Noted {written}.", "2024-03-25")
 
@@ -235,7 +237,7 @@ def test_extract_dates_reads_day_first_and_finds_every_date() -> None:
 
 
 def test_date_separators_may_differ_within_one_date() -> None:
-    # The spec names no rule that the two separators repeat: each is any allowed one.
+    # No rule says that the two separators repeat (docs/scoring.md): each is any allowed one.
     assert extract_dates("2024-03.05") == {"2024-03-05"}
     assert extract_dates("05/03-2024") == {"2024-03-05"}
 
@@ -448,7 +450,7 @@ def test_token_coverage_on_a_paraphrased_phrase() -> None:
         ("\u0661\u0662\u0663\u0664 dollars", "$\u0661\u0662\u0663\u0664", "digits"),  # before 6
     ],
 )
-def test_the_first_successful_check_in_spec_order_is_reported(
+def test_the_first_successful_check_in_documented_order_is_reported(
     text: str, value: str, expected: str
 ) -> None:
     assert first_check(text, value) == expected

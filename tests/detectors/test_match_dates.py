@@ -1,9 +1,10 @@
-"""Property tests of the date check (spec section 4, check 2) on generated date forms.
+"""Property tests of the date check on generated date forms (check 2 of
+docs/scoring.md#the-papers-matcher-parity).
 
-Every way the spec allows to write a date is generated: month names in any case (full,
+Every way the rule allows to write a date is generated: month names in any case (full,
 3-letter, "sept"), with and without the optional comma, with ordinal suffixes, with every
 separator with and without whitespace around it, zero-padded or not. Each must be extracted
-as exactly one date and match the ISO value; the near misses the spec excludes must not.
+as exactly one date and match the ISO value; the near misses the rule excludes must not.
 """
 
 from __future__ import annotations
@@ -55,7 +56,7 @@ def separators(draw: st.DrawFn, kinds: st.SearchStrategy[str]) -> str:
 
 @st.composite
 def written_dates(draw: st.DrawFn) -> tuple[date, str]:
-    """A date and one spec form of it."""
+    """A date and one documented form of it."""
     day = draw(DAYS)
     form = draw(st.sampled_from(["ymd", "dmy", "mdy", "dmony"]))
     if form == "ymd":

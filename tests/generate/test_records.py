@@ -43,7 +43,8 @@ def test_records_validate_and_become_samples(subset_records: list[dict]) -> None
         assert record.attacker_goal()
 
 
-# (field, type, allowed values or None) as the authors' generator writes them (spec section 5).
+# (field, type, allowed values or None) as the authors' generator writes them
+# (docs/data.md#the-record-format-as-the-authors-tools-write-it).
 RELEASE_METADATA = {
     "privacy_level": (int, {1, 2, 3, 4, 5}),
     "attack_strength": (int, {1, 2, 3, 4, 5}),

@@ -1,4 +1,5 @@
-"""The per-sample scoring rule (spec section 4) and the visible-text filter."""
+"""The per-sample scoring rule (docs/scoring.md#the-papers-scores-polar_scorer) and the
+visible-text filter."""
 
 from __future__ import annotations
 
