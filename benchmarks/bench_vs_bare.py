@@ -4,7 +4,7 @@ Both play the same sample dialogues (trusted model + live S5 attacker) against o
 OpenAI-compatible stub on 127.0.0.1 that answers every request after `--delay` seconds:
 
 - `bare`: `benchmarks/bare_runner.py`, `--concurrency` threads with blocking openai SDK calls;
-- `polar`: `inspect eval polar_inspect/privacy` with the README's large-run settings
+- `polar`: `inspect eval polar_inspect/privacy` with the large-run settings of docs/large-runs.md
   (`--polar-args`), both roles capped together at `--concurrency` requests in flight
   (`--max-connections N -T max_in_flight=N`);
 - `polar-defaults` (optional): Inspect's defaults with `--max-connections N` (one pool per role);
@@ -44,7 +44,7 @@ from polar_inspect.data.records import PolarRecord
 from polar_inspect.data.sources import load_source, resolve_source
 
 HERE = Path(__file__).resolve().parent
-#: The README's large-run options, which the `polar` runner adds to `inspect eval`.
+#: The large-run options of docs/large-runs.md, which the `polar` runner adds to `inspect eval`.
 POLAR_ARGS = (
     "--max-samples=500 --no-log-realtime --no-log-model-api --no-score-display --ctl-server=false"
 )

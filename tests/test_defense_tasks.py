@@ -1,4 +1,4 @@
-"""The one-command comparison of every built-in defense with `eval-set` (README, Defenses)."""
+"""The one-command comparison of every built-in defense with `eval-set` (docs/defenses.md)."""
 
 from __future__ import annotations
 

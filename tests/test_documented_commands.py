@@ -119,3 +119,42 @@ def test_readme_provider_commands_run_as_written(
         log = read_eval_log(info, header_only=True)
         assert log.status == "success" and log.results is not None
         assert log.results.completed_samples == log.results.total_samples > 0
+
+
+@pytest.mark.slow
+def test_readme_newcomer_path_runs_as_written(
+    write_records: Callable[..., Path], tmp_path: Path
+) -> None:
+    """README 'Evaluate your model': every command as written, one after the other, in a fresh
+    folder, with each provider's base URL pointing at the stub; only the data is a small file."""
+    data = write_records([make_record(0, attack="S1"), make_record(1, attack="S5")])
+    commands = readme_commands("test:newcomer")
+    assert [c.argv[:2] for c in commands] == [
+        ["inspect", "eval"],
+        ["inspect", "eval-set"],
+        ["polar-report", "logs/polar"],
+    ]
+    with StubServer() as server:
+        env = {**os.environ}
+        for service in ("OPENAI", "TOGETHER"):
+            env[f"{service}_BASE_URL"] = server.openai_base_url
+        for command in commands:
+            extra = ["-T", f"data={data}", "--display", "none"]
+            done = subprocess.run(
+                [str(BIN / command.argv[0]), *command.argv[1:]]
+                + (extra if command.argv[0] == "inspect" else []),
+                env={**env, **command.env},
+                cwd=tmp_path,
+                capture_output=True,
+                text=True,
+                timeout=600,
+            )
+            assert done.returncode == 0, f"{command.line}\n{done.stderr[-2000:]}"
+        served = {r.model for r in server.ok_requests()}
+    assert served == {"gpt-4o-mini", "meta-llama/Llama-3.3-70B-Instruct-Turbo"}
+    for folder in ("logs", "logs/polar"):
+        [info] = list_eval_logs(str(tmp_path / folder), recursive=False)
+        log = read_eval_log(info)
+        assert log.status == "success" and log.samples is not None, folder
+        assert {dialogue_of(s)["turn_source"] for s in log.samples} == {"planned", "model"}
+    assert (tmp_path / "reports" / "polar" / "index.html").is_file()
