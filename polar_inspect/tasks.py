@@ -85,7 +85,7 @@ def _settings(config: PolarConfig, setup: RunSetup) -> dict[str, Any]:
         for name, value in config.attacker_options.items()
         if not name.endswith("_prompt")
     }
-    return {
+    settings: dict[str, Any] = {
         "max_turns": config.max_turns,
         "weight": config.weight,
         "truncated": config.truncated,
@@ -95,6 +95,12 @@ def _settings(config: PolarConfig, setup: RunSetup) -> dict[str, Any]:
         "judge": config.judge,
         "trusted_model_config": TRUSTED_MODEL_CONFIG.model_dump(exclude_none=True),
     }
+    # Only when set: the paper's setting keeps the identity its earlier logs have.
+    if config.trusted_agent is not None:
+        settings["trusted_agent"] = config.trusted_agent
+    if config.document_access != "prompt":
+        settings["document_access"] = config.document_access
+    return settings
 
 
 def build_task(
@@ -230,6 +236,8 @@ def privacy(
     max_in_flight: int | None = None,
     judge: bool = False,
     gc_tuning: bool = True,
+    trusted_agent: str | None = None,
+    document_access: Literal["prompt", "tool", "fields"] = "prompt",
     **unknown: Any,
 ) -> Task:
     """POLAR-Bench: does the trusted model share what the task needs and withhold what the
@@ -294,6 +302,14 @@ def privacy(
         gc_tuning: `true` (default): fewer garbage-collection pauses while the run goes (raised
             thresholds, objects alive at task start frozen; put back when the run ends; not
             when the process set its own); `false`: the process's settings as they are.
+        trusted_agent: `none` (default: the paper's single model call per trusted turn),
+            `react` (Inspect's react agent on the trusted model), or `package.module:function`
+            returning an Inspect Agent: it plays each trusted turn with tools; only its final
+            reply reaches the third party (docs/agents.md).
+        document_access: `prompt` (default, the paper's: the document in the system
+            message), `tool` (a `read_document` tool instead) or `fields` (`list_fields` /
+            `get_field` over the record's typed fields); `tool` and `fields` need
+            `trusted_agent`.
         **unknown: Any other name is refused with a message (a mistyped parameter is an error).
     """
     arguments = dict(locals())
