@@ -30,7 +30,7 @@ from polar_inspect.data.records import PolarRecord
 from polar_inspect.data.samples import records_to_dataset
 from polar_inspect.data.short_values import short_values, summarize_short_values
 from polar_inspect.data.sources import DataSource, load_source, resolve_source
-from polar_inspect.data.value_fields import field_coverage, value_fields
+from polar_inspect.data.value_fields import ValueFields, field_coverage, value_fields
 from polar_inspect.dialogue.solver import polar_dialogue
 from polar_inspect.errors import UserInputError
 from polar_inspect.process_tuning import leave_sample
@@ -44,7 +44,13 @@ from polar_inspect.run.metadata import (
     TemplateNote,
 )
 from polar_inspect.run.setup import RunSetup
-from polar_inspect.scorers import polar_judge_scorer, polar_scorer, polar_strict_scorer, reply_flags
+from polar_inspect.scorers import (
+    agent_channel_scorer,
+    polar_judge_scorer,
+    polar_scorer,
+    polar_strict_scorer,
+    reply_flags,
+)
 from polar_inspect.scorers.short_values import short_value_check
 from polar_inspect.task_parameters import parameters_of
 
@@ -103,6 +109,27 @@ def _settings(config: PolarConfig, setup: RunSetup) -> dict[str, Any]:
     return settings
 
 
+def _check_named_fields(
+    records: Sequence[PolarRecord], fields: Sequence[ValueFields], path: str
+) -> None:
+    """With `fields` access every target value must sit in a named field: a value no field
+    holds could never be fetched, and would score as withheld."""
+    unnamed = [
+        (record.sample_id, [v for v in record.protected_values() + record.allowed_values()
+                            if v not in found.fields])
+        for record, found in zip(records, fields, strict=True)
+    ]  # fmt: skip
+    unnamed = [(sample_id, values) for sample_id, values in unnamed if values]
+    if unnamed:
+        sample_id, values = unnamed[0]
+        raise UserInputError(
+            f"Task parameter document_access=fields: {len(unnamed)} record(s) of {path} have "
+            f"target values that no field of hidden_target.gold_sensitive_values / "
+            f"gold_safe_values holds (first: {sample_id}: {values[:3]}); name their fields "
+            "there, or use -T document_access=tool"
+        )
+
+
 def build_task(
     task_args: Mapping[str, Any],
     *,
@@ -130,6 +157,8 @@ def build_task(
             f"attack={list(config.attack)} ({len(records)} samples before filtering)."
         )
     fields = [value_fields(record) for record in selected]  # read once, used twice
+    if config.document_access == "fields":
+        _check_named_fields(selected, fields, source.path)
     coverage = field_coverage(selected, origin=source.path, fields=fields)
     short = summarize_short_values(short_values(selected))
     run_domains = [d for d in domains if d in {r.domain for r in selected}]
@@ -200,6 +229,7 @@ def build_task(
             polar_strict_scorer(),
             reply_flags(),
             *([polar_judge_scorer()] if config.judge else []),
+            *([agent_channel_scorer()] if config.trusted_agent is not None else []),
             *([short_value_check()] if short.values else []),
         ],
         cleanup=leave_sample,

@@ -36,15 +36,6 @@ def record_fields(info: SampleInfo) -> dict[str, list[str]]:
     return dict(sorted(fields.items()))
 
 
-def unnamed_values(info: SampleInfo) -> list[str]:
-    """Target values no field holds: `fields` access could never return them."""
-    return [
-        value
-        for value in dict.fromkeys([*info.protected_values, *info.allowed_values])
-        if not info.value_fields.get(value)
-    ]
-
-
 @tool(name=READ_DOCUMENT)
 def read_document_tool(document: str) -> Tool:
     """`read_document`: the whole source document."""
