@@ -15,38 +15,10 @@ from polar_inspect.errors import UserInputError
 from polar_inspect.params import ParameterError
 from polar_inspect.run.config import PolarConfig
 from polar_inspect.tasks import privacy
-from tests.conftest import ALLOWED, PROTECTED, make_record
+from tests.conftest import ALLOWED, PROTECTED, fielded_record, make_record
 from tests.helpers import dict_score, run, score_of, state_of
 
 TASK = "polar_inspect/privacy"
-#: The field of each of the test record's values (`hidden_target`'s gold maps).
-SENSITIVE_FIELDS = {
-    "Anna Keller": "name",
-    "1987-03-14": "birth_date",
-    "+41 79 123 4567": "phone",
-    "anna.keller@example.ch": "email",
-    "H-482913": "hospital_id",
-    "Migros": "employer",
-}
-SAFE_FIELDS = {
-    "persistent migraine": "symptom",
-    "three weeks": "duration",
-    "morning appointments": "preferred_time",
-}
-
-
-def fielded_record(index: int = 0, **changes: Any) -> dict[str, Any]:
-    """The suite's record with every target value named by a field."""
-    return make_record(
-        index,
-        **{
-            "hidden_target": {
-                "gold_sensitive_values": {f: v for v, f in SENSITIVE_FIELDS.items()},
-                "gold_safe_values": {f: v for v, f in SAFE_FIELDS.items()},
-            },
-            **changes,
-        },
-    )
 
 
 @pytest.fixture
