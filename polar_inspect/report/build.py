@@ -250,6 +250,7 @@ def _build(
         files=written,
         usage=usage,
         defenses=defense_table,
+        access=access_table,
     )
     report = ReportResult(
         out_dir=str(out),

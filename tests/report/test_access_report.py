@@ -52,3 +52,5 @@ def test_access_table_compares_modes_of_the_same_model(access_logs: Path, tmp_pa
     assert leaky["agent"] == "none" and pd.isna(leaky["fetched_protected"])
     markdown = (tmp_path / "report" / "access.md").read_text(encoding="utf-8")
     assert "| polar/fetch-all | none | react | fields |" in markdown
+    page = (tmp_path / "report" / "index.html").read_text(encoding="utf-8")
+    assert "Trusted agent and document access" in page
