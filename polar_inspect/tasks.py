@@ -53,6 +53,7 @@ from polar_inspect.scorers import (
 )
 from polar_inspect.scorers.short_values import short_value_check
 from polar_inspect.task_parameters import parameters_of
+from polar_inspect.trusted_agents import agent_source_sha256
 
 #: The paper's settings for the trusted model; `--temperature` / `--max-tokens` override them.
 TRUSTED_MODEL_CONFIG = GenerateConfig(temperature=0.0, top_p=1.0, max_tokens=1200)
@@ -104,6 +105,9 @@ def _settings(config: PolarConfig, setup: RunSetup) -> dict[str, Any]:
     # Only when set: the paper's setting keeps the identity its earlier logs have.
     if config.trusted_agent is not None:
         settings["trusted_agent"] = config.trusted_agent
+        source = agent_source_sha256(config.trusted_agent)
+        if source is not None:
+            settings["trusted_agent_source_sha256"] = source
     if config.document_access != "prompt":
         settings["document_access"] = config.document_access
     return settings

@@ -17,6 +17,7 @@ the callable the solver calls.
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import inspect
 from collections.abc import Callable, Sequence
@@ -105,3 +106,15 @@ def _expected() -> str:
         f"expected one of {names}, or "
         "package.module:function (a function that takes `tools` and returns an Inspect Agent)"
     )
+
+
+def agent_source_sha256(spec: str) -> str | None:
+    """The sha256 of the module file a `module:function` spec names (None: a built-in, or a
+    module without a file), so that a run's identity changes with the agent's code."""
+    if spec in TRUSTED_AGENTS:
+        return None
+    path = getattr(importlib.import_module(spec.partition(":")[0]), "__file__", None)
+    if path is None:
+        return None
+    with open(path, "rb") as source:
+        return hashlib.sha256(source.read()).hexdigest()
