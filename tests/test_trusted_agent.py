@@ -11,13 +11,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from inspect_ai.event import ModelEvent
+from inspect_ai.log import resolve_sample_attachments
 
 from polar_inspect.errors import UserInputError
 from polar_inspect.params import ParameterError
 from polar_inspect.run.config import PolarConfig
 from polar_inspect.tasks import privacy
 from tests.conftest import ALLOWED, PROTECTED, fielded_record, make_record
-from tests.helpers import dict_score, run, score_of, state_of
+from tests.helpers import dict_score, run, score_of, scripted_model, state_of
 
 TASK = "polar_inspect/privacy"
 
@@ -185,3 +187,19 @@ def test_a_teams_own_agent_its_internal_steps_are_their_own_channel(
         assert [s.kind for s in steps] == ["reasoning", "tool_call", "tool_result"]
         assert steps[1].tool == "save_note" and "Anna Keller" in steps[1].text
         assert "trusted" not in state_of(sample).usage.by_role  # it made no model call
+
+
+def test_react_without_tools_sends_what_the_papers_call_sends(
+    fielded_file: Path, tmp_path: Path
+) -> None:
+    def inputs(log) -> list[list[tuple[str, str]]]:
+        sample = resolve_sample_attachments(log.samples[0])
+        events = [e for e in sample.events if isinstance(e, ModelEvent)]
+        return [[(m.role, m.text) for m in e.input] for e in events]
+
+    paper = run(TASK, scripted_model("One.", "Two.", "Three."), tmp_path / "a",
+                data=str(fielded_file), attack="S1")  # fmt: skip
+    agent = run(TASK, scripted_model("One.", "Two.", "Three."), tmp_path / "b",
+                data=str(fielded_file), attack="S1", trusted_agent="react")  # fmt: skip
+    assert len(inputs(paper)) == 3
+    assert inputs(agent) == inputs(paper)
