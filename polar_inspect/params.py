@@ -42,7 +42,9 @@ def shown(value: object) -> str:
 
 
 def _problem(error: Any) -> str:
-    name = ".".join(str(part) for part in error["loc"]) or "value"
+    if not error["loc"]:  # a rule across parameters: its message names them
+        return str(error["msg"]).removeprefix("Value error, ")
+    name = ".".join(str(part) for part in error["loc"])
     if error["type"] == "extra_forbidden":
         return f"unknown task parameter {name}"
     if error["type"] == "missing":

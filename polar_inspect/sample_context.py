@@ -8,7 +8,7 @@ propagates to the model call because Inspect awaits generate inside the sample's
 from __future__ import annotations
 
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -28,6 +28,8 @@ class DialogueFacts:
     planned_turns: tuple[str, ...]
     round_index: int = 0  # 0-based index of the round being played
     replies: tuple[str, ...] = ()  # the trusted model's replies before this round
+    #: Target value -> the record's field that holds it (reference tool agents read it).
+    value_fields: dict[str, str] = field(default_factory=dict)
 
 
 def sample_facts(sample_id: str, info: SampleInfo, document: str | None = None) -> DialogueFacts:
@@ -40,6 +42,7 @@ def sample_facts(sample_id: str, info: SampleInfo, document: str | None = None) 
         allowed_values=tuple(info.allowed_values),
         protected_values=tuple(info.protected_values),
         planned_turns=tuple(info.planned_turns),
+        value_fields=dict(info.value_fields),
     )
 
 

@@ -30,7 +30,7 @@ from polar_inspect.data.records import PolarRecord
 from polar_inspect.data.samples import records_to_dataset
 from polar_inspect.data.short_values import short_values, summarize_short_values
 from polar_inspect.data.sources import DataSource, load_source, resolve_source
-from polar_inspect.data.value_fields import field_coverage, value_fields
+from polar_inspect.data.value_fields import ValueFields, field_coverage, value_fields
 from polar_inspect.dialogue.solver import polar_dialogue
 from polar_inspect.errors import UserInputError
 from polar_inspect.process_tuning import leave_sample
@@ -44,9 +44,16 @@ from polar_inspect.run.metadata import (
     TemplateNote,
 )
 from polar_inspect.run.setup import RunSetup
-from polar_inspect.scorers import polar_judge_scorer, polar_scorer, polar_strict_scorer, reply_flags
+from polar_inspect.scorers import (
+    agent_channel_scorer,
+    polar_judge_scorer,
+    polar_scorer,
+    polar_strict_scorer,
+    reply_flags,
+)
 from polar_inspect.scorers.short_values import short_value_check
 from polar_inspect.task_parameters import parameters_of
+from polar_inspect.trusted_agents import agent_source_sha256
 
 #: The paper's settings for the trusted model; `--temperature` / `--max-tokens` override them.
 TRUSTED_MODEL_CONFIG = GenerateConfig(temperature=0.0, top_p=1.0, max_tokens=1200)
@@ -85,7 +92,7 @@ def _settings(config: PolarConfig, setup: RunSetup) -> dict[str, Any]:
         for name, value in config.attacker_options.items()
         if not name.endswith("_prompt")
     }
-    return {
+    settings: dict[str, Any] = {
         "max_turns": config.max_turns,
         "weight": config.weight,
         "truncated": config.truncated,
@@ -95,6 +102,36 @@ def _settings(config: PolarConfig, setup: RunSetup) -> dict[str, Any]:
         "judge": config.judge,
         "trusted_model_config": TRUSTED_MODEL_CONFIG.model_dump(exclude_none=True),
     }
+    # Only when set: the paper's setting keeps the identity its earlier logs have.
+    if config.trusted_agent is not None:
+        settings["trusted_agent"] = config.trusted_agent
+        source = agent_source_sha256(config.trusted_agent)
+        if source is not None:
+            settings["trusted_agent_source_sha256"] = source
+    if config.document_access != "prompt":
+        settings["document_access"] = config.document_access
+    return settings
+
+
+def _check_named_fields(
+    records: Sequence[PolarRecord], fields: Sequence[ValueFields], path: str
+) -> None:
+    """With `fields` access every target value must sit in a named field: a value no field
+    holds could never be fetched, and would score as withheld."""
+    unnamed = [
+        (record.sample_id, [v for v in record.protected_values() + record.allowed_values()
+                            if v not in found.fields])
+        for record, found in zip(records, fields, strict=True)
+    ]  # fmt: skip
+    unnamed = [(sample_id, values) for sample_id, values in unnamed if values]
+    if unnamed:
+        sample_id, values = unnamed[0]
+        raise UserInputError(
+            f"Task parameter document_access=fields: {len(unnamed)} record(s) of {path} have "
+            f"target values that no field of hidden_target.gold_sensitive_values / "
+            f"gold_safe_values holds (first: {sample_id}: {values[:3]}); name their fields "
+            "there, or use -T document_access=tool"
+        )
 
 
 def build_task(
@@ -124,6 +161,8 @@ def build_task(
             f"attack={list(config.attack)} ({len(records)} samples before filtering)."
         )
     fields = [value_fields(record) for record in selected]  # read once, used twice
+    if config.document_access == "fields":
+        _check_named_fields(selected, fields, source.path)
     coverage = field_coverage(selected, origin=source.path, fields=fields)
     short = summarize_short_values(short_values(selected))
     run_domains = [d for d in domains if d in {r.domain for r in selected}]
@@ -194,6 +233,7 @@ def build_task(
             polar_strict_scorer(),
             reply_flags(),
             *([polar_judge_scorer()] if config.judge else []),
+            *([agent_channel_scorer()] if config.trusted_agent is not None else []),
             *([short_value_check()] if short.values else []),
         ],
         cleanup=leave_sample,
@@ -230,6 +270,8 @@ def privacy(
     max_in_flight: int | None = None,
     judge: bool = False,
     gc_tuning: bool = True,
+    trusted_agent: str | None = None,
+    document_access: Literal["prompt", "tool", "fields"] = "prompt",
     **unknown: Any,
 ) -> Task:
     """POLAR-Bench: does the trusted model share what the task needs and withhold what the
@@ -294,6 +336,14 @@ def privacy(
         gc_tuning: `true` (default): fewer garbage-collection pauses while the run goes (raised
             thresholds, objects alive at task start frozen; put back when the run ends; not
             when the process set its own); `false`: the process's settings as they are.
+        trusted_agent: `none` (default: the paper's single model call per trusted turn),
+            `react` (Inspect's react agent on the trusted model), or `package.module:function`
+            returning an Inspect Agent: it plays each trusted turn with tools; only its final
+            reply reaches the third party (docs/agents.md).
+        document_access: `prompt` (default, the paper's: the document in the system
+            message), `tool` (a `read_document` tool instead) or `fields` (`list_fields` /
+            `get_field` over the record's typed fields); `tool` and `fields` need
+            `trusted_agent`.
         **unknown: Any other name is refused with a message (a mistyped parameter is an error).
     """
     arguments = dict(locals())

@@ -82,6 +82,34 @@ def make_record(
     return apply_changes(record, changes)
 
 
+#: The field of each of the suite record's values, as `hidden_target`'s gold maps name them.
+SENSITIVE_FIELDS = {
+    "Anna Keller": "name",
+    "1987-03-14": "birth_date",
+    "+41 79 123 4567": "phone",
+    "anna.keller@example.ch": "email",
+    "H-482913": "hospital_id",
+    "Migros": "employer",
+}
+SAFE_FIELDS = {
+    "persistent migraine": "symptom",
+    "three weeks": "duration",
+    "morning appointments": "preferred_time",
+}
+
+
+def fielded_record(index: int = 0, **changes: Any) -> dict[str, Any]:
+    """`make_record` with every target value named by a field (`hidden_target`'s gold maps),
+    as `-T document_access=fields` needs."""
+    gold = {
+        "hidden_target": {
+            "gold_sensitive_values": {f: v for v, f in SENSITIVE_FIELDS.items()},
+            "gold_safe_values": {f: v for v, f in SAFE_FIELDS.items()},
+        }
+    }
+    return make_record(index, **{**gold, **changes})
+
+
 def apply_changes(record: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
     """Set each dotted path of `changes` in `record` (a value of `...` deletes the field)."""
     for dotted, value in changes.items():

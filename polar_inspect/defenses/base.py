@@ -93,6 +93,8 @@ class Defense:
     roles: ClassVar[tuple[str, ...]] = ()
     #: The template kind `name@file` replaces; None: the defense has no prompt to replace.
     template_kind: ClassVar[str | None] = None
+    #: The `-T document_access` modes it applies to (docs/agents.md).
+    document_access: ClassVar[tuple[str, ...]] = ("prompt", "tool", "fields")
 
     def __init__(self, prompt: str | None = None) -> None:
         if prompt is not None and self.template_kind is None:

@@ -24,6 +24,8 @@ class Minimize(Defense):
     kind = "document"
     roles = (MINIMIZER_ROLE,)
     template_kind = "defense_minimize"
+    #: With `fields` the agent looks up typed fields, not a text this copy could replace.
+    document_access = ("prompt", "tool")
 
     async def prepare_document(self, ctx: DefenseContext, document: str) -> str:
         """The minimiser's working copy (a fixed note when it returns nothing)."""

@@ -46,14 +46,16 @@ async def start_defenses(
     return guarded, document
 
 
-async def defended_reply(state: TaskState, guarded: SampleDefenses) -> str:
-    """Count the trusted call, then pass its draft through the defenses.
+async def defended_reply(state: TaskState, guarded: SampleDefenses, count: bool = True) -> str:
+    """Count the trusted call (unless `count` is false: an agent turn counts its own calls),
+    then pass its draft through the defenses.
 
     The conversation's last message becomes the sent reply (what the attacker and the scorer
     read); the defense record keeps the draft. Returns the reply text for the dialogue's history
     (the full text, reasoning included, when no defense changed it).
     """
-    guarded.count_trusted(state.output.usage)
+    if count:
+        guarded.count_trusted(state.output.usage)
     last = state.messages[-1]
     if not isinstance(last, ChatMessageAssistant):
         return ""

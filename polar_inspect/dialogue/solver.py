@@ -33,11 +33,17 @@ from polar_inspect.attackers import (
 )
 from polar_inspect.data.samples import SampleInfo, sample_info
 from polar_inspect.defenses import SampleDefenses
+from polar_inspect.dialogue.agent_turn import TrustedAgentRunner, start_trusted_agent
 from polar_inspect.dialogue.defense_hooks import defended_reply, start_defenses
 from polar_inspect.dialogue.request_cap import request_slot
 from polar_inspect.dialogue.roles import check_roles
 from polar_inspect.dialogue.sampling import RoleSampling, role_sampling
-from polar_inspect.dialogue.state import DefenseState, DialogueState, UsageState
+from polar_inspect.dialogue.state import (
+    DefenseState,
+    DialogueState,
+    TrustedAgentState,
+    UsageState,
+)
 from polar_inspect.process_tuning import enter_sample
 from polar_inspect.run.identity import sample_identity
 from polar_inspect.run.setup import RunSetup
@@ -109,15 +115,29 @@ def polar_dialogue(setup: RunSetup) -> Solver:
             transcript().info(sample_attacker.layout_note, source="polar_inspect")
         # Defense hook 1: document defenses run once; prompt defenses extend the system message.
         guarded, document = await start_defenses(setup.defenses, state, info)
+        note = setup.document_note  # with document tools: what stands for the document
         system = guarded.system_message(
             setup.trusted_template.render(
-                document=document,
+                document=document if note is None else note.render().strip(),
                 policy=info.texts.privacy_policy,
                 task=info.texts.task_instruction,
                 domain=info.domain,
             )
         )
         state.messages = [ChatMessageSystem(content=system)]
+        runner: TrustedAgentRunner | None = None
+        agent_record = store_as(TrustedAgentState)
+        if setup.trusted_agent is not None:
+            agent_record.agent = config.trusted_agent
+            agent_record.document_access = config.document_access
+            runner = start_trusted_agent(
+                setup.trusted_agent,
+                config.document_access,
+                document,
+                info,
+                system,
+                guarded.count_trusted,
+            )
         attacker_turns: list[str] = []
         replies: list[str] = []
         limits = record.reply_limits
@@ -151,12 +171,18 @@ def polar_dialogue(setup: RunSetup) -> Solver:
                         attacker_turns.append(turn.message)
                         record.turns_used = len(attacker_turns)
                         # Defense hook 2: what the trusted model reads of the attacker's message.
-                        state.messages.append(
-                            ChatMessageUser(content=guarded.user_turn(turn.message))
-                        )
-                        seed = _trusted_seed(seeds, sample_attacker, info, index)
-                        async with request_slot(config.max_in_flight, left):
-                            state = await generate(state, seed=seed)
+                        user_text = guarded.user_turn(turn.message)
+                        state.messages.append(ChatMessageUser(content=user_text))
+                        if runner is None:
+                            seed = _trusted_seed(seeds, sample_attacker, info, index)
+                            async with request_slot(config.max_in_flight, left):
+                                state = await generate(state, seed=seed)
+                        else:  # the agent's steps go to its own record, not the dialogue
+                            async with request_slot(config.max_in_flight, left):
+                                played = await runner.play(index + 1, user_text)
+                            state.messages.append(played.reply)
+                            state.output = played.output
+                            agent_record.turns = [*agent_record.turns, played.record]
                         if record.sampling.trusted is None:
                             sampling = record.sampling.model_copy()
                             sampling.trusted = _trusted_sampling(str(trusted))
@@ -167,7 +193,9 @@ def polar_dialogue(setup: RunSetup) -> Solver:
                         limits.note(index + 1, state.output, draft)
                         record.reply_limits = limits
                         # Defense hook 3: the reply the attacker and the scorer see.
-                        replies.append(await defended_reply(state, guarded))
+                        replies.append(await defended_reply(state, guarded, runner is None))
+                        if runner is not None:
+                            runner.sent(guarded.replies[-1].sent)
                         record.replies = len(replies)
                         usage.by_role = dict(guarded.ctx.usage)
                 finally:

@@ -9,7 +9,10 @@ keeps what it had), and the scorers and `polar-report` read them back through
   adaptive attacker's private plans, and the run identity the sample was played under;
 - `DefenseState`: what the defense stack did (the drafts it changed, a minimised document);
 - `UsageState`: model calls and tokens per role (trusted, attacker, guard, minimiser), kept
-  apart from Inspect's per-model usage, which merges roles bound to the same model.
+  apart from Inspect's per-model usage, which merges roles bound to the same model;
+- `TrustedAgentState`: with `-T trusted_agent`, what the agent did inside each trusted turn
+  (its tool calls, tool results and reasoning, and the target values its tools returned),
+  which the third party never sees (docs/agents.md).
 
 Logs written by task version 1-A kept these under `sample.metadata` (`dialogue`, `defense`,
 `usage_by_role`, `attacker_plans`); `read_dialogue` reads either.
@@ -17,7 +20,7 @@ Logs written by task version 1-A kept these under `sample.metadata` (`dialogue`,
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from inspect_ai.util import Store, StoreModel
 from pydantic import BaseModel, Field
@@ -88,12 +91,48 @@ class UsageState(StoreModel):
         return self.by_role.get(name)
 
 
+class AgentStep(BaseModel):
+    """One thing a trusted agent did inside a turn, before its final reply."""
+
+    kind: Literal["text", "reasoning", "tool_call", "tool_result"]
+    tool: str = ""  # the tool called, or whose result this is
+    text: str  # the text, the reasoning, the call's arguments (JSON) or the tool's result
+
+
+class AgentTurnRecord(BaseModel):
+    """What the trusted agent did in one round (1-based), before its final reply."""
+
+    round: int
+    steps: list[AgentStep] = Field(default_factory=list)
+    tool_calls: list[str] = Field(default_factory=list)  # tool names, in call order
+    #: The sample's target values (protected and allowed) found in what its tools returned.
+    fetched_values: list[str] = Field(default_factory=list)
+    model_calls: int = 0
+
+
+class TrustedAgentState(StoreModel):
+    """With `-T trusted_agent`: the agent's turns (empty for the paper's model call)."""
+
+    agent: str | None = None
+    document_access: str = "prompt"
+    turns: list[AgentTurnRecord] = Field(default_factory=list)
+
+    def first_fetched(self) -> dict[str, int]:
+        """Each fetched value -> the first round whose tools returned it."""
+        first: dict[str, int] = {}
+        for turn in self.turns:
+            for value in turn.fetched_values:
+                first.setdefault(value, turn.round)
+        return first
+
+
 class SampleRecord(BaseModel):
     """All of one sample's state, read from a log (any task version)."""
 
     dialogue: DialogueState
     defense: DefenseState
     usage: UsageState
+    agent: TrustedAgentState
 
 
 def read_sample_record(
@@ -106,6 +145,7 @@ def read_sample_record(
             dialogue=DialogueState(store=shared),
             defense=DefenseState(store=shared),
             usage=UsageState(store=shared),
+            agent=TrustedAgentState(store=shared),
         )
     return _from_1a_metadata(metadata or {})
 
@@ -146,4 +186,6 @@ def _from_1a_metadata(meta: dict[str, Any]) -> SampleRecord:
         role: UsageTotals.model_validate(totals)
         for role, totals in (meta.get("usage_by_role") or {}).items()
     }
-    return SampleRecord(dialogue=dialogue, defense=defense, usage=usage)
+    return SampleRecord(
+        dialogue=dialogue, defense=defense, usage=usage, agent=TrustedAgentState(store=shared)
+    )

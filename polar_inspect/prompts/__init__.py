@@ -200,6 +200,16 @@ TEMPLATE_KINDS: dict[str, TemplateKind] = _kinds(
         purpose="the warnings appended to the trusted model's system message",
     ),
     TemplateKind(
+        name="agent_document_tool",
+        default="agent_document_tool",
+        purpose="what stands for the document in the system message with document_access=tool",
+    ),
+    TemplateKind(
+        name="agent_document_fields",
+        default="agent_document_fields",
+        purpose="what stands for the document in the system message with document_access=fields",
+    ),
+    TemplateKind(
         name="judge",
         default="judge",
         purpose="the LLM judge's question about one turn",

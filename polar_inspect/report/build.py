@@ -10,7 +10,7 @@ from pydantic import BaseModel
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from polar_inspect.report import defenses, tables
+from polar_inspect.report import access, defenses, tables
 from polar_inspect.report.attribution import write_attribution
 from polar_inspect.report.figstyle import FigureFile
 from polar_inspect.report.figures import Job, figure_jobs
@@ -227,9 +227,14 @@ def _build(
         prices=prices,
         groups=list(summary["group"]),
     )
+    access_table = access.access_frame(summary, runs)
+    with_modes = {group.name for group in groups if access.has_access_modes(runs, group)}
+    if not access_table.empty:
+        access_table = access_table[access_table["group"].isin(with_modes)]
     written = write_tables(
-        out, runs, groups, summary, rows, epochs, logs, weight, by_group, usage, defense_table
-    )
+        out, runs, groups, summary, rows, epochs, logs, weight, by_group, usage, defense_table,
+        access_table,
+    )  # fmt: skip
     written += write_attribution(out, runs)
     if not curves.empty:
         curves.to_csv(out / "leakage_by_turn.csv", index=False)
@@ -245,6 +250,7 @@ def _build(
         files=written,
         usage=usage,
         defenses=defense_table,
+        access=access_table,
     )
     report = ReportResult(
         out_dir=str(out),

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from polar_inspect.report.access import ACCESS_NOTE, access_rows
 from polar_inspect.report.defenses import DEFENSE_NOTE, defense_rows, oracle_lines
 from polar_inspect.report.figstyle import FigureFile
 from polar_inspect.report.inventory import ORACLE_TAG
@@ -202,6 +203,16 @@ def _defenses(frame: pd.DataFrame | None, group: str) -> str:
     return "<h3>Defenses</h3>" + note + render_table(table) + why
 
 
+def _access(frame: pd.DataFrame | None, group: str) -> str:
+    """The group's agent and access table (the same cells as `access.md`), or nothing."""
+    tables = access_rows(frame[frame["group"] == group]) if frame is not None else []
+    if not tables:
+        return ""
+    [(_, table)] = tables
+    note = f'<p class="note">{_with_code(ACCESS_NOTE)}</p>'
+    return "<h3>Trusted agent and document access</h3>" + note + render_table(table)
+
+
 def _figure(out_dir: Path, figure: FigureFile) -> str:
     data = base64.b64encode((out_dir / figure.path).read_bytes()).decode("ascii")
     return (
@@ -282,6 +293,7 @@ def _group(
     figures: Sequence[FigureFile],
     weight: float,
     defenses: pd.DataFrame | None,
+    access: pd.DataFrame | None = None,
 ) -> str:
     title = f"Group {group.name}" if many else "Results"
     rows = board[board["group"] == group.name]
@@ -295,6 +307,7 @@ def _group(
     ]
     parts += [f'<p class="note">{_cell_html(note)}</p>' for note in leaderboard_notes(rows, weight)]
     parts.append(_defenses(defenses, group.name))
+    parts.append(_access(access, group.name))
     parts += [_figure(out_dir, f) for f in figures if f.kind == "main"]
     heatmaps = [f for f in figures if f.kind == "breakdown"]
     if heatmaps:
@@ -338,11 +351,13 @@ def write_html(
     files: Sequence[str],
     usage: pd.DataFrame | None = None,
     defenses: pd.DataFrame | None = None,
+    access: pd.DataFrame | None = None,
 ) -> Path:
     """Write `out_dir/index.html` and return its path.
 
     `defenses` is the defense table (`defenses.defense_frame`, groups that compare defense
-    stacks only): each such group's section shows it as `defenses.md` does.
+    stacks only): each such group's section shows it as `defenses.md` does; `access` likewise
+    the agent and access table (`access.access_frame`, as `access.md`).
     """
     used = int((inventory["decision"] == "used").sum())
     skipped = inventory[inventory["decision"] == "skipped"]
@@ -382,6 +397,7 @@ def write_html(
                 figures.get(group.name, []),
                 weight,
                 defenses,
+                access,
             )
         )
     parts.append(_usage(usage))

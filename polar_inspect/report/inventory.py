@@ -34,6 +34,7 @@ from polar_inspect.run.metadata import (
     legacy_identity,
     read_run_metadata,
 )
+from polar_inspect.scorers.agent_channel import AGENT_KEYS
 from polar_inspect.scorers.flags import REPLY_FLAG_KEYS
 from polar_inspect.scorers.parity import SCORE_KEYS
 from polar_inspect.scorers.short_values import SHORT_KEYS
@@ -149,7 +150,10 @@ class RunHeader(BaseModel):
     usage: list[RoleUsage] = []
     defense: str = "none"  # the defense stack's label: runs with different stacks never dup
     defense_oracle: bool = False
-    base_label: str = ""  # the model's label without the defense stack
+    base_label: str = ""  # the model's label (and agent setup) without the defense stack
+    plain_label: str = ""  # the model's label alone
+    trusted_agent: str = "none"  # `-T trusted_agent` ("none": the paper's model call)
+    document_access: str = "prompt"  # `-T document_access`
     cut_samples: int | None = None  # samples whose dialogue an Inspect limit cut short
     short_values: int = 0  # target values too short to match reliably in the run's data
     short_value_samples: int = 0
@@ -264,6 +268,13 @@ ORACLE_TAG = "ORACLE"
 CUT_TAG = "CUT"
 
 
+def setup_label(model: str, agent: str, access: str) -> str:
+    """The model's label with its agent setup: `m`, or `m via react (fields)`."""
+    if agent == "none" and access == "prompt":
+        return model
+    return f"{model} via {agent} ({access})"
+
+
 def run_label(base: str, defense: str, oracle: bool) -> str:
     """A run's display name: the model, plus its defense stack (oracles marked as such)."""
     if defense == "none":
@@ -283,7 +294,7 @@ def _metrics(log: EvalLog) -> tuple[dict[str, dict[str, float]], int]:
     found: dict[str, dict[str, float]] = {}
     scored = 0
     for score in log.results.scores if log.results else []:
-        if score.name in (*SCORE_KEYS, *REPLY_FLAG_KEYS, *SHORT_KEYS):
+        if score.name in (*SCORE_KEYS, *REPLY_FLAG_KEYS, *SHORT_KEYS, *AGENT_KEYS):
             found[score.name] = {name: float(m.value) for name, m in score.metrics.items()}
             scored = max(scored, score.scored_samples or 0)
     return found, scored
@@ -361,12 +372,18 @@ def classify(path: str, log: EvalLog) -> RunHeader | SkippedLog:
     results = log.results
     unfinished = (results.total_samples - results.completed_samples) if results else 0
     defense, oracle = meta.defense.label or "none", meta.defense.oracle
+    agent = str(meta.config.get("trusted_agent") or "none")
+    access = str(meta.config.get("document_access") or "prompt")
+    base = setup_label(model_label(log), agent, access)
     identity = run_identity(log, meta.identity, legacy_identity(meta) if meta.is_legacy else {})
     return RunHeader(
         path=path,
         model=model,
-        label=run_label(model_label(log), defense, oracle),
-        base_label=model_label(log),
+        label=run_label(base, defense, oracle),
+        base_label=base,
+        plain_label=model_label(log),
+        trusted_agent=agent,
+        document_access=access,
         defense=defense,
         defense_oracle=oracle,
         identity=model_identity(log),

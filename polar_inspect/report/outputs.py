@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from polar_inspect.report import defenses, tables
+from polar_inspect.report import access, defenses, tables
 from polar_inspect.report.figstyle import FigureFile
 from polar_inspect.report.inventory import RunHeader
 from polar_inspect.report.markdown import md_text
@@ -27,10 +27,11 @@ def write_tables(
     figures: dict[str, list[FigureFile]],
     usage: pd.DataFrame,
     defense_table: pd.DataFrame | None = None,
+    access_table: pd.DataFrame | None = None,
 ) -> list[str]:
-    """Write leaderboard, breakdown, surface, epoch, defense, token and log tables; return
-    file names. The defense table (`defenses.md`, `defenses.csv`) is written when
-    `defense_table` has rows."""
+    """Write leaderboard, breakdown, surface, epoch, defense, access, token and log tables;
+    return file names. The defense table (`defenses.md`, `defenses.csv`) and the access table
+    (`access.md`, `access.csv`) are written when they have rows."""
     board = tables.leaderboard_frame(summary, runs, weight)
     board.to_csv(out / "leaderboard.csv", index=False)
     board_md = tables.leaderboard_markdown(board, groups, weight)
@@ -65,6 +66,12 @@ def write_tables(
         (out / "defenses.md").write_text(defense_md, encoding="utf-8")
         written += ["defenses.md", "defenses.csv"]
         report.append("#" + defense_md)
+    if access_table is not None and not access_table.empty:
+        access_table.to_csv(out / "access.csv", index=False)
+        access_md = access.access_markdown(access_table)
+        (out / "access.md").write_text(access_md, encoding="utf-8")
+        written += ["access.md", "access.csv"]
+        report.append("#" + access_md)
     usage.to_csv(out / "tokens.csv", index=False)
     written.append("tokens.csv")
     report.append(usage_markdown(usage))

@@ -14,11 +14,11 @@ import difflib
 from collections.abc import Mapping, Sequence
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, model_validator
 
 from polar_inspect.attackers import ATTACKERS, DEFAULT_ATTACKER, Attacker
 from polar_inspect.axes import ATTACK_TYPES, POLICY_TYPES, attack_code, policy_code
-from polar_inspect.defenses.registry import DefenseSpec, parse_defense
+from polar_inspect.defenses.registry import DEFENSES, DefenseSpec, parse_defense
 from polar_inspect.params import (
     Flag,
     Fraction,
@@ -30,8 +30,11 @@ from polar_inspect.params import (
     split_names,
 )
 from polar_inspect.plugins import PluginError
+from polar_inspect.trusted_agents import resolve_agent
 
 TruncatedPolicy = Literal["score", "fail"]
+#: Where the trusted party finds the source document (docs/agents.md).
+DocumentAccess = Literal["prompt", "tool", "fields"]
 
 
 def _codes(kind: str, names: Mapping[str, str], to_code: Any) -> Any:
@@ -76,6 +79,8 @@ AttackCodes = Annotated[
     tuple[str, ...], BeforeValidator(_codes("attack", ATTACK_TYPES, attack_code))
 ]
 DefenseStackSpec = Annotated[tuple[DefenseSpec, ...], BeforeValidator(_defense)]
+#: A trusted agent's spec (`trusted_agents.resolve_agent`); None: the paper's model call.
+TrustedAgentSpec = Annotated[str | None, BeforeValidator(resolve_agent)]
 
 
 class PolarConfig(BaseModel):
@@ -98,6 +103,27 @@ class PolarConfig(BaseModel):
     max_in_flight: PositiveWhole = None
     judge: Flag = False
     gc_tuning: Flag = True
+    trusted_agent: TrustedAgentSpec = None
+    document_access: DocumentAccess = "prompt"
+
+    @model_validator(mode="after")
+    def _access_has_an_agent(self) -> PolarConfig:
+        """Tools need an agent to call them; each defense must apply to the access mode."""
+        if self.document_access != "prompt" and self.trusted_agent is None:
+            raise ValueError(
+                f"document_access={self.document_access} gives the document through tools, "
+                "which a single model call cannot use: add -T trusted_agent=react (Inspect's "
+                "react agent on the trusted model) or your own agent"
+            )
+        for spec in self.defense:
+            modes = DEFENSES.get(spec.name).document_access
+            if self.document_access not in modes:
+                raise ValueError(
+                    f"defense {spec.name} does not apply to document_access="
+                    f"{self.document_access} (it applies to {', '.join(modes)}): drop it "
+                    "or choose another access mode"
+                )
+        return self
 
     @classmethod
     def parameter_names(cls) -> list[str]:

@@ -15,6 +15,7 @@ from polar_inspect.defenses import DefenseStack
 from polar_inspect.prompts import LoadedTemplate, load_template
 from polar_inspect.run.config import PolarConfig
 from polar_inspect.run.identity import TaskIdentity
+from polar_inspect.trusted_agents import AgentFactory, agent_factory
 
 JUDGE_ROLE = "judge"
 
@@ -27,8 +28,12 @@ class RunSetup(BaseModel):
     config: PolarConfig
     trusted_template: LoadedTemplate = Field(exclude=True)
     judge_template: LoadedTemplate | None = Field(default=None, exclude=True)
+    #: What stands for the document in the system message when tools give it (None: prompt).
+    document_note: LoadedTemplate | None = Field(default=None, exclude=True)
     defenses: DefenseStack = Field(exclude=True)
     attacker: Attacker = Field(exclude=True)
+    #: With `-T trusted_agent`: builds the sample's agent from its document tools.
+    trusted_agent: AgentFactory | None = Field(default=None, exclude=True)
     #: Set by the task once the data is loaded (the task identity needs the data's sha256).
     identity: TaskIdentity | None = None
 
@@ -40,8 +45,16 @@ class RunSetup(BaseModel):
             config=config,
             trusted_template=load_template("trusted_system", config.system_prompt),
             judge_template=load_template("judge") if config.judge else None,
+            document_note=(
+                load_template(f"agent_document_{config.document_access}")
+                if config.document_access != "prompt"
+                else None
+            ),
             defenses=DefenseStack(list(config.defense)),
             attacker=attacker_cls.from_options(config.attacker_options),
+            trusted_agent=(
+                agent_factory(config.trusted_agent) if config.trusted_agent is not None else None
+            ),
         )
 
     def templates(self) -> dict[str, LoadedTemplate]:
@@ -54,6 +67,8 @@ class RunSetup(BaseModel):
                 found[f"defense {spec.name} {template.kind}"] = template
         if self.judge_template is not None:
             found["judge"] = self.judge_template
+        if self.document_note is not None:
+            found["document access"] = self.document_note
         return found
 
     def required_roles(self) -> dict[str, str]:

@@ -1,0 +1,146 @@
+"""Access-mode comparison: the same model as a bare model call and as an agent reaching the
+document through tools (`-T trusted_agent`, `-T document_access`; docs/agents.md).
+
+Written when the runs of a comparison group differ in how the trusted party is set up: a table
+(`access.md` / `access.csv`) with one row per run: the model, its defense stack, the agent and
+the access mode, privacy, utility and overall with 95% CIs and the change against the same
+model's paper setting (no agent, document in the prompt, same defense stack; else the same
+agent with `prompt`), and the agent channel's means (`fetched_protected`, `internal_leak`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import pandas as pd
+
+from polar_inspect.report.inventory import RunHeader
+from polar_inspect.report.markdown import md_text
+from polar_inspect.report.stats import Group
+from polar_inspect.report.tables import TextTable
+from polar_inspect.scorers.agent_channel import AGENT_KEYS
+from polar_inspect.scorers.parity import SCORE_KEYS
+
+NO_AGENT = "none"
+PAPER_ACCESS = "prompt"
+ACCESS_ORDER = {"prompt": 0, "tool": 1, "fields": 2}
+ACCESS_NOTE = (
+    "Scores x100 with 95% CIs; in brackets, the change against the same model and defense "
+    "stack in the paper's setting (no agent, the document in the system prompt), else against "
+    "the same agent with the document in the prompt. `fetched protected`: share of protected "
+    "values the agent's tools returned; `internal leak`: share written in its own steps "
+    "(tool-call arguments, reasoning) and never in a reply (docs/agents.md)."
+)
+
+
+def setup_key(run: RunHeader) -> tuple[str, str]:
+    """How the trusted party was set up: (agent, access mode)."""
+    return run.trusted_agent, run.document_access
+
+
+def has_access_modes(runs: Sequence[RunHeader], group: Group) -> bool:
+    """True when the group's runs differ in agent or document access."""
+    return len({setup_key(runs[i]) for i in group.runs}) > 1
+
+
+def _baseline(frame: pd.DataFrame, row: pd.Series) -> pd.Series | None:
+    same = frame[
+        (frame["group"] == row["group"])
+        & (frame["identity"] == row["identity"])
+        & (frame["defense"] == row["defense"])
+        & (frame["access"] == PAPER_ACCESS)
+    ]
+    for agent in (NO_AGENT, row["agent"]):
+        found = same[same["agent"] == agent]
+        if not found.empty:
+            return found.iloc[0]
+    return None
+
+
+def access_frame(summary: pd.DataFrame, runs: Sequence[RunHeader]) -> pd.DataFrame:
+    """One row per run: group, model, defense, agent, access, scores x100 with CIs, deltas
+    against the baseline (see the module), and the agent channel's means x100."""
+    rows = []
+    for row in summary.itertuples():
+        run = runs[row.run]
+        record: dict[str, object] = {
+            "group": row.group,
+            "model": run.plain_label or run.base_label or run.label,
+            "identity": run.identity,
+            "defense": run.defense,
+            "agent": run.trusted_agent,
+            "access": run.document_access,
+            "n": row.n,
+        }
+        for key in SCORE_KEYS:
+            for suffix in ("", "_low", "_high"):
+                value = float(getattr(row, key + suffix))
+                record[key + suffix] = 100 * value if not math.isnan(value) else math.nan
+        for key in AGENT_KEYS:
+            value = run.metrics.get(key, {}).get("mean", math.nan)
+            record[key] = 100 * value if not math.isnan(value) else math.nan
+        rows.append(record)
+    frame = pd.DataFrame(rows)
+    if frame.empty:
+        return frame
+    bases = [_baseline(frame, row) for _, row in frame.iterrows()]
+    for key in SCORE_KEYS:
+        frame[f"delta_{key}"] = [
+            row[key] - base[key] if base is not None and base.name != index else math.nan
+            for (index, row), base in zip(frame.iterrows(), bases, strict=True)
+        ]
+    frame["_paper"] = [
+        0 if (a, m) == (NO_AGENT, PAPER_ACCESS) else 1
+        for a, m in zip(frame["agent"], frame["access"], strict=True)
+    ]
+    frame["_access"] = frame["access"].map(lambda mode: ACCESS_ORDER.get(mode, len(ACCESS_ORDER)))
+    frame = frame.sort_values(["group", "model", "defense", "_paper", "agent", "_access"])
+    return frame.drop(columns=["_paper", "_access", "identity"]).reset_index(drop=True)
+
+
+def _cell(row: pd.Series, key: str) -> str:
+    value, low, high, delta = row[key], row[f"{key}_low"], row[f"{key}_high"], row[f"delta_{key}"]
+    text = f"{value:.1f}"
+    if not math.isnan(low):
+        text += f" [{low:.1f}, {high:.1f}]"
+    if not math.isnan(delta):
+        text += f" ({delta:+.1f})"
+    return text
+
+
+def _share(value: float) -> str:
+    return "" if math.isnan(value) else f"{value:.1f}"
+
+
+def access_rows(frame: pd.DataFrame) -> list[tuple[str, TextTable]]:
+    """The access table as text: `(group, table)` per comparison group."""
+    header = ["Model", "Defense", "Agent", "Access", "Privacy", "Utility", "Overall",
+              "Fetched protected", "Internal leak", "n"]  # fmt: skip
+    tables = []
+    for group, rows in frame.groupby("group", sort=False):
+        lines, keys = [], []
+        for _, row in rows.iterrows():
+            base = [str(row["model"]), str(row["defense"]), str(row["agent"]), str(row["access"])]
+            channel = [row["fetched_protected"], row["internal_leak"]]
+            lines.append(
+                [*base, *(_cell(row, k) for k in SCORE_KEYS), *map(_share, channel), str(row["n"])]
+            )
+            keys.append(
+                [*base, *(float(row[k]) for k in SCORE_KEYS),
+                 *(None if math.isnan(v) else float(v) for v in channel), int(row["n"])]
+            )  # fmt: skip
+        table = TextTable(header, lines, keys, numeric=set(header[4:]))
+        table.nowrap = {"Privacy", "Utility", "Overall"}
+        tables.append((str(group), table))
+    return tables
+
+
+def access_markdown(frame: pd.DataFrame) -> str:
+    """The access table as Markdown, one section per comparison group."""
+    lines = ["# Trusted agent and document access\n", md_text(ACCESS_NOTE) + "\n"]
+    for group, table in access_rows(frame):
+        lines.append(f"## Group {md_text(group)}\n")
+        lines.append(table.markdown())
+        lines.append("")
+    return "\n".join(lines)

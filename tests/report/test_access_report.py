@@ -1,0 +1,56 @@
+"""polar-report on runs of one model that differ only in agent and document access: the
+access table, no duplicates, the paper setting as the baseline."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from polar_inspect.report import build_report
+from tests.conftest import fielded_record
+from tests.helpers import run
+
+TASK = "polar_inspect/privacy"
+
+
+@pytest.fixture(scope="module")
+def access_logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """polar/leaky as a bare model; polar/fetch-all and fetch-needed through react with each
+    access mode; the same data (4 samples)."""
+    root = tmp_path_factory.mktemp("access_logs")
+    data = root / "data.json"
+    records = [fielded_record(i, policy=f"P{1 + i}", turns=["Everything?"]) for i in range(4)]
+    pd.Series(records).to_json(data, orient="values", force_ascii=False)
+    logs = root / "logs"
+    run(TASK, "polar/leaky", logs, data=str(data))
+    for model in ("polar/fetch-all", "polar/fetch-needed"):
+        for access in ("prompt", "fields"):
+            run(TASK, model, logs, data=str(data), trusted_agent="react", document_access=access)
+    return logs
+
+
+@pytest.mark.slow
+def test_access_table_compares_modes_of_the_same_model(access_logs: Path, tmp_path: Path) -> None:
+    result = build_report([access_logs], tmp_path / "report", jobs=1)
+    assert "access.md" in result.tables and "access.csv" in result.tables
+    assert len(result.models) == 5  # runs that differ in access are not duplicates
+    assert not [s for s in result.skipped if s.reason == "duplicate"]
+    assert "polar/fetch-all via react (fields)" in result.models
+    table = pd.read_csv(tmp_path / "report" / "access.csv")
+    fetch_all = table[table["model"] == "polar/fetch-all"]
+    assert list(fetch_all["access"]) == ["prompt", "fields"]
+    fields = fetch_all.set_index("access").loc["fields"]
+    assert fields["privacy"] == 0.0 and fields["fetched_protected"] == 100.0
+    assert fields["delta_privacy"] == 0.0  # against the same agent with the prompt
+    needed = table[table["model"] == "polar/fetch-needed"].set_index("access")
+    assert needed.loc["fields", "fetched_protected"] == 0.0
+    assert needed.loc["fields", "delta_privacy"] == 0.0
+    assert pd.isna(needed.loc["prompt", "delta_privacy"])  # the baseline itself
+    leaky = table[table["model"] == "polar/leaky"].iloc[0]
+    assert leaky["agent"] == "none" and pd.isna(leaky["fetched_protected"])
+    markdown = (tmp_path / "report" / "access.md").read_text(encoding="utf-8")
+    assert "| polar/fetch-all | none | react | fields |" in markdown
+    page = (tmp_path / "report" / "index.html").read_text(encoding="utf-8")
+    assert "Trusted agent and document access" in page
