@@ -248,3 +248,24 @@ def test_a_killed_report_leaves_nothing_the_next_report_would_mix_with(
     assert [p for p in tmp_path.iterdir() if STAGING_INFIX in p.name] == []
     assert "mine.txt" in _files(out) and "leaderboard.md" in _files(out)
     assert not any(name.endswith(".png") for name in _files(out))  # a tables-only report
+
+
+def test_a_value_too_short_to_match_is_flagged_in_the_log_and_the_report(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`O-` made the parity matcher find a leak in a refusal (privacy 0 for a model that refused
+    everything, while the strict scorer says 1): the run flags it with both detectors' verdicts."""
+    records = extract(strengths=(1, 2))
+    records[0]["scoring_targets"]["do_not_disclose_values"].append("O-")
+    data = write_json(tmp_path / "short.json", records)
+    log = evaluate(data, "polar/refuse", tmp_path / "logs")
+    assert log.status == "success"
+    assert (log.eval.metadata or {})["short_values"]["listed"][0]["value"] == "O-"
+    sample = next(s for s in log.samples or [] if s.id == records[0]["sample_id"])
+    assert sample.scores is not None
+    (verdict,) = (sample.scores["short_value_check"].metadata or {})["short_values"]
+    assert verdict["value"] == "O-" and set(verdict) >= {"parity", "strict"}
+    _report(capsys, tmp_path / "logs", tmp_path / "out")
+    report = (tmp_path / "out" / "report.md").read_text(encoding="utf-8")
+    assert "Short target values**: 1 in 1 samples, too short to match reliably" in report
+    assert "the parity matcher found" in report and "the strict detector 0.00" in report
