@@ -5,11 +5,13 @@ runs is documented (see README.md in this folder)."""
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from polar_inspect.domain_tasks import privacy_medical
 from polar_inspect.errors import UserInputError
 from tests.hostile.conftest import build, command, evaluate, extract, write_json, write_text
 
@@ -141,3 +143,46 @@ def test_a_missing_role_while_samples_run_is_an_errored_run_with_one_clear_line(
     first = log.error.message.splitlines()[0]
     assert "needs a model on the 'attacker' role" in first
     assert "--model-role attacker=" in first
+
+
+FIXED: dict[str, tuple[str, dict[str, Any]]] = {
+    "privacy_medical -T domain=finance": ("polar_inspect.domain_tasks:privacy_medical",
+                                          {"domain": "finance"}),
+    "privacy_mini -T domain=finance": ("polar_inspect.tasks:privacy_mini", {"domain": "finance"}),
+    "privacy_mini -T attack=S1": ("polar_inspect.tasks:privacy_mini", {"attack": "S1"}),
+    "privacy_mini -T policy=P5": ("polar_inspect.tasks:privacy_mini", {"policy": "P5"}),
+    "privacy_defense_guard -T defense=spotlight": (
+        "polar_inspect.defense_tasks:privacy_defense_guard", {"defense": "spotlight"}),
+    "privacy_defense_none -T defense=guard": (
+        "polar_inspect.defense_tasks:privacy_defense_none", {"defense": "guard"}),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("case", sorted(FIXED))
+def test_a_parameter_a_variant_fixes_is_refused_not_overwritten(case: str, data: Path) -> None:
+    """`privacy_medical -T domain=finance` ran medical, `privacy_mini -T domain=finance` ran
+    every domain, and `privacy_defense_guard -T defense=spotlight` ended in a TypeError."""
+    where, args = FIXED[case]
+    module, name = where.split(":")
+    variant = getattr(importlib.import_module(module), name)
+    with pytest.raises(UserInputError) as caught:
+        variant(data=str(data), **args)
+    message = str(caught.value)
+    (parameter,) = args
+    assert message.startswith(f"Task parameter {parameter}: the task {name} fixes {parameter}")
+    assert len(message.splitlines()) == 1
+
+
+def test_the_control_a_variant_takes_the_parameters_it_does_not_fix(data: Path) -> None:
+    task = privacy_medical(data=str(data), attack="S1", defense="guard")
+    assert task.metadata["domains"] == ["medical"] and task.metadata["attacks"] == ["S1"]
+
+
+@pytest.mark.slow
+def test_a_fixed_parameter_ends_inspect_eval_with_status_1(data: Path, tmp_path: Path) -> None:
+    done = command("inspect", "eval", "polar_inspect/privacy_mini", "-T", f"data={data}",
+                   "-T", "domain=finance", "--model", "polar/refuse",
+                   "--log-dir", str(tmp_path / "logs"), cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 1, done.stdout + done.stderr
+    lines = (done.stdout + done.stderr).strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: Task parameter domain:"), lines
