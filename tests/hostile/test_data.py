@@ -5,6 +5,7 @@ match are counted and flagged; the parsed cache is never used unless it is the s
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,7 @@ from typing import Any
 import pytest
 
 from polar_inspect.data.sources import cache_dir
+from polar_inspect.errors import UserInputError
 from tests.hostile.conftest import build, extract, one_line, refusal, write_json
 
 Record = dict[str, Any]
@@ -235,3 +237,37 @@ def test_a_cache_of_other_data_under_this_files_name_is_never_used(
     (other_cache,) = [p for p in (cache_dir() / "records").glob("*.json") if p != cached]
     cached.write_bytes(other_cache.read_bytes())
     assert len(build(path).dataset) == len(records)
+
+
+def _data_fifo(tmp_path: Path) -> str:
+    path = tmp_path / "pipe.json"
+    os.mkfifo(path)
+    return str(path)
+
+
+def _data_link_to_environ(tmp_path: Path) -> str:
+    link = tmp_path / "innocent.json"
+    link.symlink_to("/proc/self/environ")
+    return str(link)
+
+
+DATA_FILES: dict[str, Callable[[Path], str]] = {
+    "/proc/self/environ": lambda _: "/proc/self/environ",
+    "a .json link to /proc/self/environ": _data_link_to_environ,
+    "/dev/zero": lambda _: "/dev/zero",
+    "a fifo": _data_fifo,
+    "a missing file": lambda tmp: str(tmp / "nowhere.json"),
+    "an empty folder": lambda tmp: str(tmp),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(DATA_FILES))
+def test_a_data_path_that_is_not_a_data_file_is_refused_without_showing_its_bytes(
+    kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Nothing blocks (a fifo, /dev/zero), and no byte of the environment reaches the message."""
+    monkeypatch.setenv("POLAR_HOSTILE_SECRET", "hunter2-do-not-show")
+    path = DATA_FILES[kind](tmp_path)
+    with pytest.raises(UserInputError) as caught:
+        build(Path(path))
+    assert "hunter2" not in str(caught.value)
