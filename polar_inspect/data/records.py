@@ -32,6 +32,7 @@ from __future__ import annotations
 import ast
 import json
 import re
+import unicodedata
 from functools import cache
 from importlib.resources import files
 from typing import Annotated, Any
@@ -86,10 +87,11 @@ def _domain_spelling(value: str) -> str:
     benchmark spells it (`Finance` would be a new domain that takes `finance`'s filter)."""
     if value != value.strip():
         raise ValueError(f"{value!r} has spaces around it; write {value.strip()!r}")
-    known = _BENCHMARK_DOMAINS.get(value.lower())
+    known = _BENCHMARK_DOMAINS.get(unicodedata.normalize("NFKC", value).casefold())
     if known is not None and known != value:
         raise ValueError(
-            f"{value!r} differs from the benchmark's domain {known!r} only by case; write {known!r}"
+            f"{value!r} differs from the benchmark's domain {known!r} only by case (or by "
+            f"compatibility characters such as ligatures); write {known!r}"
         )
     return value
 

@@ -150,7 +150,9 @@ def test_a_repeated_key_is_refused_in_json_and_jsonl(
 # --- domains -------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("spelling", ["Finance", "FINANCE", "fInance", " finance", "finance\t"])
+@pytest.mark.parametrize(
+    "spelling", ["Finance", "FINANCE", "fInance", " finance", "finance\t", "\ufb01nance"]
+)
 def test_a_domain_that_differs_from_a_known_one_by_case_or_spaces_is_refused(
     spelling: str, tmp_path: Path, records: list[Record]
 ) -> None:
