@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import ast
 import json
+import math
 import re
 import unicodedata
 from functools import cache
@@ -123,7 +124,14 @@ def _is_number(value: Any) -> bool:
 
 
 def _number_or_text(value: Any) -> Any:
-    """A JSON number becomes its Python `str()`; other non-strings are refused by name."""
+    """A JSON number becomes its Python `str()`; other non-strings are refused by name, and so
+    are NaN and infinities (`NaN`, `Infinity`, `1e400`): as text, `nan` and `inf` would be found
+    in "financial" and "information"."""
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError(
+            f"must be text or a finite number, got {value} (NaN, Infinity or a number too large "
+            "for a float); write the value as text"
+        )
     if _is_number(value):
         return str(value)
     if isinstance(value, bool | dict) or value is None:

@@ -273,3 +273,19 @@ def test_a_data_path_that_is_not_a_data_file_is_refused_without_showing_its_byte
     with pytest.raises(UserInputError) as caught:
         build(Path(path))
     assert "hunter2" not in str(caught.value)
+
+
+@pytest.mark.parametrize("token", ["NaN", "Infinity", "-Infinity", "1e400", "[1, NaN]"])
+@pytest.mark.parametrize("side", ["allowed_values", "do_not_disclose_values"])
+def test_a_value_that_is_not_a_finite_number_is_refused(
+    token: str, side: str, tmp_path: Path, records: list[Record]
+) -> None:
+    """`NaN` and `Infinity` (which JSON readers accept) became the values "nan" and "inf",
+    found in "financial" and "information"."""
+    text = json.dumps(records)
+    key = f'"{side}": ['
+    assert key in text
+    path = tmp_path / "hostile.json"
+    path.write_text(text.replace(key, key + token + ", ", 1), encoding="utf-8")
+    message = refusal(path, str(path), repr(records[0]["sample_id"]), side, "finite number")
+    one_line(message)
