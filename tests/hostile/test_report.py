@@ -113,6 +113,15 @@ def test_runs_that_differ_in_anything_are_all_kept_and_only_the_true_duplicate_i
         assert any(row["log"] == runs.logs[name].location for row in rows), name
 
 
+def test_keep_all_keeps_the_duplicate_under_a_label_of_its_own(
+    runs: Runs, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    summary = _report(capsys, runs.folder, tmp_path / "out", "--keep", "all")
+    assert ": duplicate:" not in summary
+    labels = [row["model"] for row in _leaderboard(tmp_path / "out")]
+    assert len(labels) == len(runs.logs) and len(set(labels)) == len(labels), labels
+
+
 def test_each_label_says_what_sets_its_run_apart(
     runs: Runs, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
