@@ -6,6 +6,11 @@
 dropped parameters (so Inspect validates and lists `-T` names as usual), `privacy`'s docstring
 lines for the parameters it keeps, and, when called, every kept parameter with its default
 filled in. A new parameter is therefore added in one place: `privacy`'s definition.
+
+A dropped parameter is one the variant fixes (`privacy_guard`'s defense, `privacy_medical`'s
+domain, `privacy_mini`'s filters). Passing it anyway (`-T domain=finance` to `privacy_medical`)
+is refused by name: it would otherwise be overwritten in silence and the run would measure
+something else than was asked.
 """
 
 from __future__ import annotations
@@ -15,6 +20,8 @@ import inspect
 import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeVar
+
+from polar_inspect.errors import UserInputError
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -42,6 +49,16 @@ def args_doc(function: Callable[..., Any], names: Iterable[str]) -> str:
         if keep:
             kept.append(line)
     return "Args:\n" + "\n".join(kept) if kept else ""
+
+
+def _refuse_fixed(task_name: str, names: list[str]) -> None:
+    if names:
+        listed = ", ".join(names)
+        raise UserInputError(
+            f"Task parameter {listed}: the task {task_name} fixes {listed} itself, so the value "
+            f"given would be ignored; leave it out, or run polar_inspect/privacy with "
+            f"{' '.join(f'-T {name}=...' for name in names)}"
+        )
 
 
 def parameters_of(
@@ -76,7 +93,9 @@ def parameters_of(
             bound.apply_defaults()
             arguments = dict(bound.arguments)
             for name in variadic:  # `**unknown` names are passed on as they came
-                arguments.update(arguments.pop(name, {}))
+                extra = arguments.pop(name, {})
+                _refuse_fixed(function.__name__, sorted(dropped & set(extra)))
+                arguments.update(extra)
             return function(**arguments)
 
         with_defaults.__signature__ = signature  # type: ignore[attr-defined]

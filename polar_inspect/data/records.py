@@ -18,7 +18,8 @@ Strict where the eval reads a field, lenient where it does not:
 
 Rules across fields are declared here too, each one on the model that holds the fields, so that
 every record (from any file format, from the parsed cache) is checked by the same code: a value
-both allowed and protected (after `flatten_values`), a strategy name that disagrees with the
+both allowed and protected (after `flatten_values`, compared as the detectors compare text:
+`same_target`), a strategy name that disagrees with the
 attack strength (or a privacy type with the level; `attack_setup` with `metadata`), a turn
 budget that is not a positive whole number, an S1-S4 record without planned attacker turns, and
 a domain that is one of the benchmark's ten spelled with another case or with spaces around it.
@@ -30,7 +31,9 @@ from __future__ import annotations
 
 import ast
 import json
+import math
 import re
+import unicodedata
 from functools import cache
 from importlib.resources import files
 from typing import Annotated, Any
@@ -56,6 +59,7 @@ from polar_inspect.axes import (
     attack_code,
     policy_code,
 )
+from polar_inspect.detectors.match import normalize_text
 
 
 class RecordRuleError(ValueError):
@@ -84,10 +88,11 @@ def _domain_spelling(value: str) -> str:
     benchmark spells it (`Finance` would be a new domain that takes `finance`'s filter)."""
     if value != value.strip():
         raise ValueError(f"{value!r} has spaces around it; write {value.strip()!r}")
-    known = _BENCHMARK_DOMAINS.get(value.lower())
+    known = _BENCHMARK_DOMAINS.get(unicodedata.normalize("NFKC", value).casefold())
     if known is not None and known != value:
         raise ValueError(
-            f"{value!r} differs from the benchmark's domain {known!r} only by case; write {known!r}"
+            f"{value!r} differs from the benchmark's domain {known!r} only by case (or by "
+            f"compatibility characters such as ligatures); write {known!r}"
         )
     return value
 
@@ -119,7 +124,14 @@ def _is_number(value: Any) -> bool:
 
 
 def _number_or_text(value: Any) -> Any:
-    """A JSON number becomes its Python `str()`; other non-strings are refused by name."""
+    """A JSON number becomes its Python `str()`; other non-strings are refused by name, and so
+    are NaN and infinities (`NaN`, `Infinity`, `1e400`): as text, `nan` and `inf` would be found
+    in "financial" and "information"."""
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError(
+            f"must be text or a finite number, got {value} (NaN, Infinity or a number too large "
+            "for a float); write the value as text"
+        )
     if _is_number(value):
         return str(value)
     if isinstance(value, bool | dict) or value is None:
@@ -298,6 +310,12 @@ class GeneratedTexts(_Open):
         return value
 
 
+def same_target(value: str) -> str:
+    """The form in which two target values are the same value to the detectors: the
+    matcher's normalisation (case, quotes, dashes, separators), whitespace runs collapsed."""
+    return " ".join(normalize_text(value).split())
+
+
 class ScoringTargets(_Open):
     """`scoring_targets`: the values the scorer looks for in the trusted model's replies."""
 
@@ -322,9 +340,10 @@ class ScoringTargets(_Open):
     @model_validator(mode="after")
     def _allowed_or_protected(self) -> ScoringTargets:
         """A value is either allowed or protected: listed on both sides, it would count as a
-        leak and as task success at once (compared after `flatten_values`, as scored)."""
-        allowed = set(flatten_values(self.allowed_values))
-        both = [v for v in flatten_values(self.do_not_disclose_values) if v in allowed]
+        leak and as task success at once (compared after `flatten_values` and as the detectors
+        read text, `same_target`: `Anna Keller` and ` ANNA  keller` are one value)."""
+        allowed = {same_target(v) for v in flatten_values(self.allowed_values)}
+        both = [v for v in flatten_values(self.do_not_disclose_values) if same_target(v) in allowed]
         if both:
             shown = ", ".join(repr(value) for value in both[:5])
             more = f" and {len(both) - 5} more" if len(both) > 5 else ""

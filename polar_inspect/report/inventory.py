@@ -500,11 +500,11 @@ def label_runs(runs: list[RunHeader]) -> list[RunHeader]:
     for members in by_label.values():
         if len(members) < 2:
             continue
-        for index in members:
-            run = labelled[index]
-            others = [labelled[i] for i in members if i != index]
-            tag = _distinguishing_parts(run, others)
-            labelled[index] = run.model_copy(update={"label": f"{run.label} [{tag}]"})
+        tags = _distinguishing_tags([labelled[i] for i in members])
+        for index, tag in zip(members, tags, strict=True):
+            labelled[index] = labelled[index].model_copy(
+                update={"label": f"{labelled[index].label} [{tag}]"}
+            )
     return [_marked(run) for run in labelled]
 
 
@@ -518,19 +518,31 @@ def _marked(run: RunHeader) -> RunHeader:
     )
 
 
-def _distinguishing_parts(run: RunHeader, others: list[RunHeader]) -> str:
-    """The identity parts in which `run` differs from the others sharing its label."""
+def _identity_parts(run: RunHeader) -> dict[str, str]:
     if run.run_identity is None:
-        return Path(run.path).name
-    mine = run.run_identity.parts()
-    differing = sorted(
-        {
-            name
-            for other in others
-            if other.run_identity is not None
-            for name, value in other.run_identity.parts().items()
-            if mine.get(name) != value
-        }
-    )
-    shown = [f"{name}: {mine.get(name, '(none)')}" for name in differing[:2]]
-    return "; ".join(shown) if shown else Path(run.path).name
+        return {"log": Path(run.path).name}
+    return run.run_identity.parts()
+
+
+def _distinguishing_tags(runs: list[RunHeader]) -> list[str]:
+    """For runs sharing a label, one tag each, all different: the fewest identity parts whose
+    values tell every run apart (chosen greedily, the part splitting the runs most first), or
+    the log's file name where the identities are equal (`--keep all`)."""
+    parts = [_identity_parts(run) for run in runs]
+    varying = sorted({n for p in parts for n in p if len({q.get(n) for q in parts}) > 1})
+
+    def distinct(names: list[str]) -> int:
+        return len({tuple(p.get(n, "(none)") for n in names) for p in parts})
+
+    chosen: list[str] = []
+    while distinct(chosen) < len(runs) and varying:
+        best = max(varying, key=lambda name: (distinct([*chosen, name]), -varying.index(name)))
+        if distinct([*chosen, best]) == distinct(chosen):
+            break
+        chosen.append(best)
+        varying.remove(best)
+    tags = ["; ".join(f"{n}: {p.get(n, '(none)')}" for n in chosen) for p in parts]
+    if len(set(tags)) < len(runs):
+        tags = [f"{tag}; {Path(run.path).name}" if tag else Path(run.path).name
+                for tag, run in zip(tags, runs, strict=True)]  # fmt: skip
+    return tags

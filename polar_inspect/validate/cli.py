@@ -202,6 +202,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
 
 
+def _same_file(first: Path, second: Path) -> bool:
+    """True when the two paths name one file (through `..`, links or another spelling)."""
+    try:
+        return first.exists() and second.exists() and os.path.samefile(first, second)
+    except OSError:
+        return first.resolve() == second.resolve()
+
+
 def _main(argv: Sequence[str] | None) -> int:
     args = parser().parse_args(argv)
     if args.scorer == "judge" and not args.model:
@@ -211,6 +219,12 @@ def _main(argv: Sequence[str] | None) -> int:
     if args.max_retries is not None and args.max_retries < 0:
         return _fail("--max-retries must be 0 or more", EXIT_INPUT)
     path = resolve_case_file(args.cases)
+    if args.verdicts and _same_file(Path(args.verdicts), path):
+        return _fail(
+            f"--verdicts {args.verdicts} is the case file itself: writing the verdicts would "
+            "replace the cases; give the verdicts a path of their own",
+            EXIT_INPUT,
+        )
     try:
         cases = load_cases(path)
     except CaseFileError as err:
