@@ -7,6 +7,11 @@ can answer with HTTP errors for a while (`faults`) or for ever (`always_fail`), 
 every answer (`delay`), and can refuse OpenAI `response_format` types it does not know the way
 llama-cpp-python's server does (`response_formats`). Nothing leaves the machine: it binds to
 127.0.0.1 on a free port.
+
+It also speaks the providers' batch APIs (`tests.stub_batches`: OpenAI files + batches, Anthropic
+message batches), checking each batch as the real API would, and can bill input tokens as the
+providers' prompt caches do (`prompt_cache=True`, `tests.stub_cache`). Every model request is
+recorded with how it came (`via`: "direct" or "batch").
 """
 
 from __future__ import annotations
@@ -20,6 +25,9 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from aiohttp import web
+
+from tests.stub_batches import add_batch_routes
+from tests.stub_cache import CacheUse, PromptCache, count_tokens
 
 WireApi = Literal["openai", "anthropic"]
 #: (wire api, request body) -> the assistant's text
@@ -49,6 +57,8 @@ class StubRequest:
     api: WireApi
     body: dict[str, Any]
     status: int
+    via: Literal["direct", "batch"] = "direct"
+    cache: CacheUse | None = None  # how its input tokens were billed (with `prompt_cache`)
 
     @property
     def model(self) -> str:
@@ -77,6 +87,8 @@ class StubServer:
     faults: Iterable[int] = ()
     always_fail: int | None = None
     response_formats: frozenset[str] | None = None
+    prompt_cache: bool = False
+    batch_polls: int = 1
     port: int = field(default_factory=free_port)
     requests: list[StubRequest] = field(default_factory=list)
     in_flight: int = 0
@@ -91,6 +103,9 @@ class StubServer:
         self._loop = asyncio.new_event_loop()
         self._ready = threading.Event()
         self._thread = threading.Thread(target=self._serve, daemon=True)
+        self.cache = PromptCache()
+        #: Batch requests a real API would refuse: (where, why). Tests assert it stays empty.
+        self.refused: list[tuple[str, str]] = []
 
     @property
     def openai_base_url(self) -> str:
@@ -111,6 +126,27 @@ class StubServer:
         """Requests answered with 200, optionally only those for `model`."""
         return [r for r in self.requests if r.status == 200 and (model is None or r.model == model)]
 
+    def answer(self, api: WireApi, body: dict[str, Any], via: str) -> tuple[int, dict[str, Any]]:
+        """One model request served at once (no delay, no faults): HTTP status and JSON body.
+
+        Used for the requests of a batch; a request the real API refuses gets its 400 body.
+        """
+        problem = invalid_request(api, body)
+        if problem is not None:
+            self.requests.append(StubRequest(api=api, body=body, status=400, via=via))  # type: ignore[arg-type]
+            return 400, _invalid_payload(api, problem)
+        cache = self.cache.use(api, body) if self.prompt_cache else None
+        self.requests.append(StubRequest(api=api, body=body, status=200, via=via, cache=cache))  # type: ignore[arg-type]
+        text = self.respond(api, body)
+        return 200, self._reply(api, body, text, cache)
+
+    def _reply(
+        self, api: WireApi, body: dict[str, Any], text: str, cache: CacheUse | None
+    ) -> dict[str, Any]:
+        if api == "openai":
+            return _openai_reply(body, text, self.calls, cache)
+        return _anthropic_reply(body, text, self.calls, cache)
+
     def _next_status(self) -> int:
         with self._lock:
             if self.always_fail is not None:
@@ -128,7 +164,8 @@ class StubServer:
             self.requests.append(StubRequest(api=api, body=body, status=500))
             return _llama_cpp_validation_error(refused, self.response_formats or frozenset())
         status = self._next_status()
-        self.requests.append(StubRequest(api=api, body=body, status=status))
+        cache = self.cache.use(api, body) if self.prompt_cache and status == 200 else None
+        self.requests.append(StubRequest(api=api, body=body, status=status, cache=cache))
         self.in_flight += 1
         self.peak_in_flight = max(self.peak_in_flight, self.in_flight)
         started = time.perf_counter()
@@ -143,8 +180,7 @@ class StubServer:
         if status != 200:
             return _error(api, status)
         text = self.respond(api, body)
-        reply = _openai_reply if api == "openai" else _anthropic_reply
-        return web.json_response(reply(body, text, self.calls))
+        return web.json_response(self._reply(api, body, text, cache))
 
     def _refused_format(self, api: WireApi, body: dict[str, Any]) -> str | None:
         """The `response_format` type of an OpenAI request if this server refuses it."""
@@ -167,6 +203,7 @@ class StubServer:
         app = web.Application(client_max_size=64 * 1024 * 1024)
         app.router.add_post("/v1/chat/completions", self._openai)
         app.router.add_post("/v1/messages", self._anthropic)
+        add_batch_routes(app, self)
         runner = web.AppRunner(app, access_log=None)
         self._loop.run_until_complete(runner.setup())
         site = web.TCPSite(runner, "127.0.0.1", self.port, backlog=1024)
@@ -190,9 +227,15 @@ def _tokens(text: str) -> int:
     return max(1, len(text.split()))
 
 
-def _openai_reply(body: dict[str, Any], text: str, number: int) -> dict[str, Any]:
+def _openai_reply(
+    body: dict[str, Any], text: str, number: int, cache: CacheUse | None = None
+) -> dict[str, Any]:
     prompt = sum(_tokens(str(m.get("content", ""))) for m in body.get("messages", []))
     completion = _tokens(text)
+    details: dict[str, int] = {}
+    if cache is not None:
+        prompt, completion = cache.input_tokens, count_tokens(text)
+        details = {"cached_tokens": cache.cache_read}
     return {
         "id": f"chatcmpl-stub-{number}",
         "object": "chat.completion",
@@ -209,12 +252,23 @@ def _openai_reply(body: dict[str, Any], text: str, number: int) -> dict[str, Any
             "prompt_tokens": prompt,
             "completion_tokens": completion,
             "total_tokens": prompt + completion,
+            **({"prompt_tokens_details": details} if details else {}),
         },
     }
 
 
-def _anthropic_reply(body: dict[str, Any], text: str, number: int) -> dict[str, Any]:
+def _anthropic_reply(
+    body: dict[str, Any], text: str, number: int, cache: CacheUse | None = None
+) -> dict[str, Any]:
     prompt = sum(_tokens(str(m.get("content", ""))) for m in body.get("messages", []))
+    usage: dict[str, int] = {"input_tokens": prompt, "output_tokens": _tokens(text)}
+    if cache is not None:  # Anthropic's input_tokens leave out what was read or written
+        usage = {
+            "input_tokens": cache.uncached,
+            "cache_read_input_tokens": cache.cache_read,
+            "cache_creation_input_tokens": cache.cache_write,
+            "output_tokens": count_tokens(text),
+        }
     return {
         "id": f"msg_stub_{number}",
         "type": "message",
@@ -223,7 +277,7 @@ def _anthropic_reply(body: dict[str, Any], text: str, number: int) -> dict[str, 
         "content": [{"type": "text", "text": text}],
         "stop_reason": "end_turn",
         "stop_sequence": None,
-        "usage": {"input_tokens": prompt, "output_tokens": _tokens(text)},
+        "usage": usage,
     }
 
 
@@ -257,12 +311,14 @@ def invalid_request(api: WireApi, body: dict[str, Any]) -> str | None:
     return None
 
 
-def _invalid(api: WireApi, problem: str) -> web.Response:
+def _invalid_payload(api: WireApi, problem: str) -> dict[str, Any]:
     if api == "openai":
-        payload: dict[str, Any] = {"error": {"message": problem, "type": "invalid_request_error"}}
-    else:
-        payload = {"type": "error", "error": {"type": "invalid_request_error", "message": problem}}
-    return web.json_response(payload, status=400)
+        return {"error": {"message": problem, "type": "invalid_request_error"}}
+    return {"type": "error", "error": {"type": "invalid_request_error", "message": problem}}
+
+
+def _invalid(api: WireApi, problem: str) -> web.Response:
+    return web.json_response(_invalid_payload(api, problem), status=400)
 
 
 def _error(api: WireApi, status: int) -> web.Response:

@@ -98,8 +98,9 @@ def parser() -> argparse.ArgumentParser:
         "--prices",
         default=None,
         metavar="FILE",
-        help="JSON or YAML mapping model name -> {input, output} USD per million tokens: "
-        "adds the cost of each run to the tokens table (a model without a price: unknown)",
+        help="JSON or YAML mapping model name -> {input, output, optional cache_read, "
+        "cache_write} USD per million tokens and an optional batch factor (e.g. 0.5): adds the "
+        "cost of each run to the tokens table (a model or a rate without a price: unknown)",
     )
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     return p

@@ -10,18 +10,18 @@ model) ran on the task's main model. A model that no role explains
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 
 import pandas as pd
-import yaml
 from inspect_ai.log import EvalLog
 from inspect_ai.model import ModelUsage
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel
 
 from polar_inspect.report.markdown import md_table, md_text
+from polar_inspect.report.prices import ModelPrice, PriceFileError, load_prices
+
+__all__ = ["ModelPrice", "PriceFileError", "load_prices"]
 
 TRUSTED_ROLE = "trusted"
 OTHER_ROLE = "other"
@@ -31,8 +31,11 @@ USAGE_COLUMNS = [
     "role",
     "role_model",
     "input_tokens",
+    "cache_read_tokens",
+    "cache_write_tokens",
     "output_tokens",
     "total_tokens",
+    "batched",
 ]
 PRICE_COLUMNS = ["cost_usd", "unpriced_model"]
 #: Column titles of the tokens table on the page and in Markdown.
@@ -42,12 +45,15 @@ USAGE_TITLES = {
     "role": "Role",
     "role_model": "Model in this role",
     "input_tokens": "Input tokens",
+    "cache_read_tokens": "Cache reads",
+    "cache_write_tokens": "Cache writes",
     "output_tokens": "Output tokens",
     "total_tokens": "Total tokens",
+    "batched": "Batch API",
     "cost_usd": "Cost (USD)",
 }
 #: Columns of the tokens table that hold text (the others are numbers).
-TEXT_TITLES = ("Group", "Run", "Role", "Model in this role")
+TEXT_TITLES = ("Group", "Run", "Role", "Model in this role", "Batch API")
 
 
 class RoleUsage(BaseModel):
@@ -55,27 +61,12 @@ class RoleUsage(BaseModel):
 
     role: str
     model: str
-    input_tokens: int = 0
+    input_tokens: int = 0  # input not read from or written to a prompt cache
     output_tokens: int = 0
     total_tokens: int = 0
-
-
-class ModelPrice(BaseModel):
-    """One model's prices in USD per million tokens (an entry of the `--prices` file).
-
-    Every rate is one optional-or-required field here and `cost` is the one place that applies
-    them: a rate added later (cached input, batch) is a new optional field read in `cost`, and
-    price files written for this version stay valid.
-    """
-
-    model_config = ConfigDict(extra="forbid")
-
-    input: float = Field(ge=0, description="USD per million input tokens")
-    output: float = Field(ge=0, description="USD per million output tokens")
-
-    def cost(self, usage: RoleUsage) -> float:
-        """USD for the tokens of `usage` at these prices."""
-        return (usage.input_tokens * self.input + usage.output_tokens * self.output) / 1e6
+    cache_read_tokens: int = 0
+    cache_write_tokens: int = 0
+    batched: bool = False  # its calls went by the provider's batch API
 
 
 class Cost(BaseModel):
@@ -106,19 +97,33 @@ class Cost(BaseModel):
 UNKNOWN_COST = "unknown"
 
 
-class PriceFileError(ValueError):
-    """A `--prices` file cannot be read or has a bad entry."""
-
-
-def _tokens(usage: ModelUsage) -> tuple[int, int, int]:
-    return usage.input_tokens, usage.output_tokens, usage.total_tokens
-
-
-def _entry(role: str, model: str, tokens: Sequence[int]) -> RoleUsage:
-    given, taken, total = tokens
-    return RoleUsage(
-        role=role, model=model, input_tokens=given, output_tokens=taken, total_tokens=total
+def _tokens(usage: ModelUsage) -> tuple[int, int, int, int, int]:
+    return (
+        usage.input_tokens,
+        usage.output_tokens,
+        usage.total_tokens,
+        usage.input_tokens_cache_read or 0,
+        usage.input_tokens_cache_write or 0,
     )
+
+
+def _entry(role: str, model: str, tokens: Sequence[int], batched: bool = False) -> RoleUsage:
+    given, taken, total, read, written = tokens
+    return RoleUsage(
+        role=role,
+        model=model,
+        input_tokens=given,
+        output_tokens=taken,
+        total_tokens=total,
+        cache_read_tokens=read,
+        cache_write_tokens=written,
+        batched=batched,
+    )
+
+
+def _is_batched(batch: object) -> bool:
+    """Whether a config's `batch` value turns the batch API on (True, a size, a BatchConfig)."""
+    return batch is not None and batch is not False and batch != 0
 
 
 def role_usage(log: EvalLog) -> list[RoleUsage]:
@@ -130,12 +135,15 @@ def role_usage(log: EvalLog) -> list[RoleUsage]:
     for role, usage in sorted(stats.role_usage.items()):
         bound = roles.get(role)
         model = bound.model if bound is not None else log.eval.model
-        found.append(_entry(role, model, _tokens(usage)))
+        batched = bound is not None and _is_batched(bound.config.batch)
+        found.append(_entry(role, model, _tokens(usage), batched))
         if model in remaining:
             pairs = zip(remaining[model], _tokens(usage), strict=True)
             remaining[model] = [max(0, left - used) for left, used in pairs]
     main = log.eval.model
-    result = [_entry(TRUSTED_ROLE, main, remaining.pop(main, [0, 0, 0])), *found]
+    main_batched = _is_batched(log.plan.config.batch)
+    trusted = _entry(TRUSTED_ROLE, main, remaining.pop(main, [0] * 5), main_batched)
+    result = [trusted, *found]
     for model, left in sorted(remaining.items()):
         if any(left):
             result.append(_entry(OTHER_ROLE, model, left))
@@ -150,42 +158,18 @@ def role_totals(usage: Sequence[RoleUsage]) -> dict[str, int]:
     return totals
 
 
-def load_prices(path: str | Path) -> dict[str, ModelPrice]:
-    """Read a JSON or YAML mapping `model name -> {input, output}` (USD per million tokens)."""
-    file = Path(path)
-    try:
-        text = file.read_text(encoding="utf-8")
-    except OSError as err:
-        raise PriceFileError(f"cannot read the price file {file}: {err.strerror}") from err
-    try:
-        data = json.loads(text) if file.suffix == ".json" else yaml.safe_load(text)
-    except (json.JSONDecodeError, yaml.YAMLError) as err:
-        raise PriceFileError(f"{file} is not valid JSON/YAML: {err}".splitlines()[0]) from err
-    if not isinstance(data, dict):
-        raise PriceFileError(
-            f"{file} must map model names to {{input: USD, output: USD}} per million tokens"
-        )
-    prices: dict[str, ModelPrice] = {}
-    for model, entry in data.items():
-        try:
-            prices[str(model)] = ModelPrice.model_validate(entry)
-        except ValidationError as err:
-            problem = err.errors()[0]
-            field = ".".join(str(p) for p in problem["loc"]) or "entry"
-            raise PriceFileError(
-                f"{file}: model {model!r}, field {field}: {problem['msg']} (expected "
-                "{input: USD per million input tokens, output: USD per million output tokens})"
-            ) from err
-    return prices
-
-
 def role_cost(item: RoleUsage, prices: Mapping[str, ModelPrice]) -> Cost:
-    """The cost of one role's tokens: unknown (its model listed as unpriced) when the model has
-    tokens and no price; a role that used no token costs nothing, price or not."""
+    """The cost of one role's tokens: unknown (its model listed as unpriced, with the missing
+    rates) when the model has tokens and no price, or tokens of a kind its price has no rate
+    for (cache reads or writes, batch calls); a role that used no token costs nothing."""
     price = prices.get(item.model)
     if price is not None:
+        missing = price.missing_rates(item)
+        if missing:
+            return Cost(unpriced=[f"{item.model} (no {', '.join(missing)} rate)"])
         return Cost(usd=price.cost(item))
-    if item.input_tokens or item.output_tokens or item.total_tokens:
+    used = (item.input_tokens, item.output_tokens, item.total_tokens, item.cache_read_tokens)
+    if any(used) or item.cache_write_tokens:
         return Cost(unpriced=[item.model])
     return Cost()
 
@@ -209,8 +193,11 @@ def usage_frame(
                 "role": item.role,
                 "role_model": item.model,
                 "input_tokens": item.input_tokens,
+                "cache_read_tokens": item.cache_read_tokens,
+                "cache_write_tokens": item.cache_write_tokens,
                 "output_tokens": item.output_tokens,
                 "total_tokens": item.total_tokens,
+                "batched": "yes" if item.batched else "no",
             }
             if prices is not None:
                 cost = role_cost(item, prices)
@@ -259,7 +246,13 @@ def usage_display(frame: pd.DataFrame) -> pd.DataFrame:
     shown = frame.drop(columns=["unpriced_model"], errors="ignore").copy()
     if shown["group"].nunique() <= 1:
         shown = shown.drop(columns=["group"])
-    for column in ("input_tokens", "output_tokens", "total_tokens"):
+    for column in (
+        "input_tokens",
+        "cache_read_tokens",
+        "cache_write_tokens",
+        "output_tokens",
+        "total_tokens",
+    ):
         shown[column] = shown[column].map("{:,}".format)
     if "cost_usd" in shown:
         shown["cost_usd"] = shown["cost_usd"].map(cost_cell)
@@ -276,8 +269,8 @@ def cost_lines(frame: pd.DataFrame) -> list[str]:
 
 
 PRICES_HINT = (
-    "Pass `--prices FILE` (model -> {input, output} USD per million tokens) for the cost of "
-    "each run."
+    "Pass `--prices FILE` (model -> {input, output[, cache_read, cache_write, batch]}, USD per "
+    "million tokens, batch a factor) for the cost of each run."
 )
 
 

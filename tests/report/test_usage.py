@@ -16,6 +16,7 @@ from polar_inspect.report.usage import (
     RoleUsage,
     cost_lines,
     load_prices,
+    role_cost,
     role_usage,
     usage_display,
     usage_frame,
@@ -156,8 +157,11 @@ def test_a_model_without_a_price_costs_unknown_never_zero() -> None:
         "Role",
         "Model in this role",
         "Input tokens",
+        "Cache reads",
+        "Cache writes",
         "Output tokens",
         "Total tokens",
+        "Batch API",
         "Cost (USD)",
     ]
     assert cost_lines(frame) == [
@@ -166,7 +170,7 @@ def test_a_model_without_a_price_costs_unknown_never_zero() -> None:
         "All runs: 3.5000 USD + unknown for 1 model without a price (x/y)",
     ]
     markdown = usage_markdown(frame)
-    assert "| run B | trusted | x/y | 3 | 4 | 7 | unknown |" in markdown
+    assert "| run B | trusted | x/y | 3 | 0 | 0 | 4 | 7 | no | unknown |" in markdown
     assert "- run B: unknown (no price for x/y)" in markdown
 
 
@@ -196,3 +200,51 @@ def test_runs_of_two_groups_with_one_label_are_costed_apart() -> None:
         "All runs: 3.0000 USD",
     ]
     assert list(usage_display(frame).columns)[:2] == ["Group", "Run"]
+
+
+def test_cache_and_batch_rates_price_their_tokens() -> None:
+    usage = RoleUsage(
+        role="trusted",
+        model="a/m",
+        input_tokens=1_000_000,
+        cache_read_tokens=2_000_000,
+        cache_write_tokens=1_000_000,
+        output_tokens=100_000,
+        total_tokens=4_100_000,
+        batched=True,
+    )
+    price = ModelPrice(input=3.0, output=15.0, cache_read=0.3, cache_write=3.75, batch=0.5)
+    assert price.missing_rates(usage) == []
+    # (3 + 2 x 0.3 + 3.75 + 0.1 x 15) x 0.5
+    assert role_cost(usage, {"a/m": price}).usd == pytest.approx(4.425)
+
+
+@pytest.mark.parametrize(
+    ("change", "missing"),
+    [
+        ({"cache_read_tokens": 5}, "cache_read"),
+        ({"cache_write_tokens": 5}, "cache_write"),
+        ({"batched": True}, "batch"),
+    ],
+)
+def test_tokens_without_a_rate_cost_unknown(change: dict[str, object], missing: str) -> None:
+    usage = RoleUsage(role="trusted", model="a/m", input_tokens=10, output_tokens=1).model_copy(
+        update=change
+    )
+    cost = role_cost(usage, {"a/m": ModelPrice(input=1.0, output=1.0)})
+    assert cost.unpriced == [f"a/m (no {missing} rate)"]
+    assert cost.describe() == f"unknown (no price for a/m (no {missing} rate))"
+
+
+def test_a_price_sheet_with_notes_and_cache_rates(tmp_path: Path) -> None:
+    sheet = _write(
+        tmp_path / "prices.json",
+        '{"_date": "2026-11-25", "a/m": {"input": 3, "output": 15, "cache_read": 0.3, '
+        '"cache_write": 3.75, "batch": 0.5}}',
+    )
+    assert load_prices(sheet) == {
+        "a/m": ModelPrice(input=3, output=15, cache_read=0.3, cache_write=3.75, batch=0.5)
+    }
+    bad = _write(tmp_path / "bad.json", '{"a/m": {"input": 3, "output": 15, "batch": 2}}')
+    with pytest.raises(PriceFileError, match=r"model 'a/m', field batch"):
+        load_prices(bad)
