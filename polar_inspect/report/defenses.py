@@ -106,16 +106,24 @@ DEFENSE_NOTE = (
 ROLE_TITLES = {"trusted": "trusted model", "other": "other models"}
 
 
+def _used_roles(rows: pd.DataFrame) -> list[str]:
+    """The model roles that used tokens in some of `rows`, the trusted model first: a role no
+    run of the group used gets no column."""
+    columns = [c for c in rows if c.startswith("tokens_per_sample_") and rows[c].notna().any()]
+    roles = [c.removeprefix("tokens_per_sample_") for c in columns]
+    return sorted(roles, key=lambda role: (role != "trusted", role))
+
+
 def defense_rows(frame: pd.DataFrame) -> list[tuple[str, TextTable]]:
     """The defense table as text: `(group, table)` per comparison group.
 
     The Markdown file and the HTML page both render these, so they show the same table.
     """
-    roles = sorted(c.removeprefix("tokens_per_sample_") for c in frame if c.startswith("tokens_"))
-    titles = [f"Tokens/sample: {ROLE_TITLES.get(role, role)}" for role in roles]
-    header = ["Model", "Defense", "Privacy", "Utility", "Overall", "n", *titles]
     tables = []
     for group, rows in frame.groupby("group", sort=False):
+        roles = _used_roles(rows)
+        titles = [f"Tokens/sample: {ROLE_TITLES.get(role, role)}" for role in roles]
+        header = ["Model", "Defense", "Privacy", "Utility", "Overall", "n", *titles]
         lines, keys = [], []
         for _, row in rows.iterrows():
             defense = f"{row['defense']} ({ORACLE_TAG})" if row["oracle"] else row["defense"]
