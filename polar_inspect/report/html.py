@@ -61,6 +61,7 @@ table.sortable th::after { content: "\\00a0\\2195"; color: #aab; font-weight: 40
 table.sortable th[aria-sort="ascending"]::after { content: "\\00a0\\25B2"; color: var(--ink); }
 table.sortable th[aria-sort="descending"]::after { content: "\\00a0\\25BC"; color: var(--ink); }
 .ci { color: var(--muted); font-size: .92em; }
+.change { font-weight: 600; }
 dl.setup { display: grid; grid-template-columns: minmax(9rem, max-content) 1fr;
   gap: .15rem 1rem; margin: .4rem 0 1rem; padding: .6rem .8rem; background: var(--soft);
   border: 1px solid var(--line); border-radius: 6px; font-size: .9rem; }
@@ -135,10 +136,14 @@ def _esc(value: object) -> str:
 
 
 def _cell_html(text: str) -> str:
-    """A cell's text, escaped; a score's CI in a muted span; the ORACLE mark emphasised."""
+    """A cell's text, escaped; a score's CI in a muted span, its change against the baseline
+    on the next line; the ORACLE mark emphasised."""
     found = _CI.match(text)
     if found:
-        change = f" <b>{_esc(found.group(3).strip())}</b>" if found.group(3) else ""
+        # a change goes on a line of its own, so the score and its CI keep one line without
+        # making the column wide
+        change = found.group(3)
+        change = f'<br><span class="change">{_esc(change.strip())}</span>' if change else ""
         return f'{_esc(found.group(1))} <span class="ci">{_esc(found.group(2))}</span>{change}'
     escaped = _esc(text)
     mark = f"[{ORACLE_TAG}]"

@@ -9,6 +9,7 @@ import re
 
 import pandas as pd
 
+from polar_inspect.report.html import _cell_html
 from polar_inspect.report.tables import arg_text, format_args, leaderboard_view
 from polar_inspect.report.usage import USAGE_TITLES
 from tests.report.conftest import BuiltReport
@@ -95,3 +96,10 @@ def test_the_page_is_responsive_sortable_folded_and_offline(set_report: BuiltRep
     tokens = page.split("<h2>Tokens and cost</h2>")[1].split("</thead>")[0]
     titles = re.findall(r"<th[^>]*>([^<]+)</th>", tokens)
     assert titles == [t for k, t in USAGE_TITLES.items() if k not in ("group", "cost_usd")]
+
+
+def test_a_change_against_the_baseline_goes_below_the_score_and_its_ci() -> None:
+    assert _cell_html("100.0 [100.0, 100.0] (+50.0)") == (
+        '100.0 <span class="ci">[100.0, 100.0]</span><br><span class="change">(+50.0)</span>'
+    )
+    assert _cell_html("64.0 [58.0, 70.0]") == '64.0 <span class="ci">[58.0, 70.0]</span>'
