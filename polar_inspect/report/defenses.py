@@ -122,7 +122,7 @@ def defense_rows(frame: pd.DataFrame) -> list[tuple[str, TextTable]]:
     tables = []
     for group, rows in frame.groupby("group", sort=False):
         roles = _used_roles(rows)
-        titles = [f"Tokens/sample: {ROLE_TITLES.get(role, role)}" for role in roles]
+        titles = [f"Tokens per sample: {ROLE_TITLES.get(role, role)}" for role in roles]
         header = ["Model", "Defense", "Privacy", "Utility", "Overall", "n", *titles]
         lines, keys = [], []
         for _, row in rows.iterrows():

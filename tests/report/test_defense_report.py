@@ -183,7 +183,7 @@ def test_a_group_shows_token_columns_only_for_the_roles_its_runs_used() -> None:
     tables = dict(defense_rows(frame))
     tokens = {group: [h for h in t.header if h.startswith("Tokens")] for group, t in tables.items()}
     assert tokens == {
-        "A": ["Tokens/sample: trusted model", "Tokens/sample: guard"],
-        "B": ["Tokens/sample: trusted model", "Tokens/sample: judge"],
+        "A": ["Tokens per sample: trusted model", "Tokens per sample: guard"],
+        "B": ["Tokens per sample: trusted model", "Tokens per sample: judge"],
     }
     assert tables["A"].rows[1][-2:] == ["100", "40"]
