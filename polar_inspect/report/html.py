@@ -264,7 +264,7 @@ def _model_table(details: pd.DataFrame, model: str) -> str:
             ]
         )
         keys.append([str(axis), str(key), *cells, n])
-    header = ["Axis", "Key", "Privacy", "Utility", "Overall", "n"]
+    header = ["Scores by", "Value", "Privacy", "Utility", "Overall", "n"]
     return render_table(TextTable(header, rows, keys, numeric=set(header[2:])))
 
 
