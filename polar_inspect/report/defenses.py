@@ -106,16 +106,24 @@ DEFENSE_NOTE = (
 ROLE_TITLES = {"trusted": "trusted model", "other": "other models"}
 
 
+def _used_roles(rows: pd.DataFrame) -> list[str]:
+    """The model roles that used tokens in some of `rows`, the trusted model first: a role no
+    run of the group used gets no column."""
+    columns = [c for c in rows if c.startswith("tokens_per_sample_") and rows[c].notna().any()]
+    roles = [c.removeprefix("tokens_per_sample_") for c in columns]
+    return sorted(roles, key=lambda role: (role != "trusted", role))
+
+
 def defense_rows(frame: pd.DataFrame) -> list[tuple[str, TextTable]]:
     """The defense table as text: `(group, table)` per comparison group.
 
     The Markdown file and the HTML page both render these, so they show the same table.
     """
-    roles = sorted(c.removeprefix("tokens_per_sample_") for c in frame if c.startswith("tokens_"))
-    titles = [f"Tokens/sample: {ROLE_TITLES.get(role, role)}" for role in roles]
-    header = ["Model", "Defense", "Privacy", "Utility", "Overall", "n", *titles]
     tables = []
     for group, rows in frame.groupby("group", sort=False):
+        roles = _used_roles(rows)
+        titles = [f"Tokens per sample: {ROLE_TITLES.get(role, role)}" for role in roles]
+        header = ["Model", "Defense", "Privacy", "Utility", "Overall", "n", *titles]
         lines, keys = [], []
         for _, row in rows.iterrows():
             defense = f"{row['defense']} ({ORACLE_TAG})" if row["oracle"] else row["defense"]
@@ -177,10 +185,11 @@ def frontier_figure(frame: pd.DataFrame, out_dir: Path, name: str, heading: str)
     ax = fig.add_subplot(1, 1, 1)
     models = list(dict.fromkeys(frame["model"]))
     defenses = list(dict.fromkeys(frame["defense"]))
-    markers = "os^Dv<>pP*XhH"
+    markers = "os^Dv<>pPXhHd8"
     palette = colormaps["tab10"]
     points = list(zip(frame["privacy"], frame["utility"], strict=True))
-    offsets = spread_offsets(points, 0.015 * 106, marker_points=10.0)
+    tolerance = 0.015 * 106
+    offsets = spread_offsets(points, tolerance, marker_points=10.0)
     for number, model in enumerate(models):
         colour = palette(number % palette.N)
         rows = frame[frame["model"] == model]
@@ -202,14 +211,28 @@ def frontier_figure(frame: pd.DataFrame, out_dir: Path, name: str, heading: str)
                 **style,
             )
             if not base.empty and row["defense"] != NO_DEFENSE:
-                start = base.iloc[0]
-                ax.annotate(
-                    "",
-                    xy=(row["privacy"], row["utility"]),
-                    xytext=(start["privacy"], start["utility"]),
-                    arrowprops={"arrowstyle": "->", "color": colour, "alpha": 0.6},
-                    zorder=1,
+                start = base.index[0]
+                moved = math.hypot(
+                    row["privacy"] - frame.at[start, "privacy"],
+                    row["utility"] - frame.at[start, "utility"],
                 )
+                if moved > tolerance:  # a defense that changed neither score gets no arrow
+                    ax.annotate(
+                        "",
+                        xy=(row["privacy"], row["utility"]),
+                        xycoords=shifted(ax, offsets[frame.index.get_loc(position)]),
+                        xytext=(frame.at[start, "privacy"], frame.at[start, "utility"]),
+                        textcoords=shifted(ax, offsets[frame.index.get_loc(start)]),
+                        arrowprops={
+                            "arrowstyle": "-|>",
+                            "color": colour,
+                            "alpha": 0.7,
+                            "shrinkA": 7,
+                            "shrinkB": 7,
+                            "mutation_scale": 14,
+                        },
+                        zorder=2,
+                    )
         ax.plot([], [], color=colour, linewidth=3, label=shorten(model, 40))
     for defense in defenses:
         marker = markers[defenses.index(defense) % len(markers)]
@@ -239,7 +262,8 @@ def frontier_figure(frame: pd.DataFrame, out_dir: Path, name: str, heading: str)
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8.5, frameon=False)
     caption = (
         "Privacy and utility of each model under each defense stack; an arrow goes from the "
-        "model without defense to the same model with the defense. Colour: model; marker: "
+        "model without defense to the same model with the defense (no arrow where the defense "
+        "changed neither score). Colour: model; marker: "
         f"defense. Hollow markers: {ORACLE_TAG} runs (upper bounds that read the scorer's "
         "targets)."
     )

@@ -57,11 +57,14 @@ th { background: var(--soft); font-weight: 600; }
 td { overflow-wrap: break-word; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 td.nowrap { white-space: nowrap; overflow-wrap: normal; }
+table.wide { font-size: .8rem; }
+table.wide th, table.wide td { padding: .28rem .35rem; }
 table.sortable th { cursor: pointer; user-select: none; }
 table.sortable th::after { content: "\\00a0\\2195"; color: #aab; font-weight: 400; }
 table.sortable th[aria-sort="ascending"]::after { content: "\\00a0\\25B2"; color: var(--ink); }
 table.sortable th[aria-sort="descending"]::after { content: "\\00a0\\25BC"; color: var(--ink); }
 .ci { color: var(--muted); font-size: .92em; }
+.change { font-weight: 600; }
 dl.setup { display: grid; grid-template-columns: minmax(9rem, max-content) 1fr;
   gap: .15rem 1rem; margin: .4rem 0 1rem; padding: .6rem .8rem; background: var(--soft);
   border: 1px solid var(--line); border-radius: 6px; font-size: .9rem; }
@@ -136,14 +139,28 @@ def _esc(value: object) -> str:
 
 
 def _cell_html(text: str) -> str:
-    """A cell's text, escaped; a score's CI in a muted span; the ORACLE mark emphasised."""
+    """A cell's text, escaped; a score's CI in a muted span, its change against the baseline
+    on the next line; the ORACLE mark emphasised."""
     found = _CI.match(text)
     if found:
-        change = f" <b>{_esc(found.group(3).strip())}</b>" if found.group(3) else ""
+        # a change goes on a line of its own, so the score and its CI keep one line without
+        # making the column wide
+        change = found.group(3)
+        change = f' <br><span class="change">{_esc(change.strip())}</span>' if change else ""
         return f'{_esc(found.group(1))} <span class="ci">{_esc(found.group(2))}</span>{change}'
     escaped = _esc(text)
     mark = f"[{ORACLE_TAG}]"
     return escaped.replace(mark, f'<span class="oracle">{mark}</span>')
+
+
+#: A table with more columns than this (ten domains) is set tighter, to fit the page.
+WIDE = 9
+
+
+def _header_html(name: str) -> str:
+    """A column name, escaped, that may break after an underscore (`customer_<wbr>support`), so
+    a table of ten domains fits the page."""
+    return _esc(name).replace("_", "_<wbr>")
 
 
 def render_table(table: TextTable, sortable: bool = True) -> str:
@@ -155,7 +172,7 @@ def render_table(table: TextTable, sortable: bool = True) -> str:
         ]
         return f' class="{" ".join(names)}"' if names else ""
 
-    head = "".join(f'<th{classes(c)} scope="col">{_esc(c)}</th>' for c in table.header)
+    head = "".join(f'<th{classes(c)} scope="col">{_header_html(c)}</th>' for c in table.header)
     body = []
     for index, cells in enumerate(table.rows):
         keys = table.keys[index] if table.keys is not None else [None] * len(cells)
@@ -164,7 +181,8 @@ def render_table(table: TextTable, sortable: bool = True) -> str:
             sort = "" if key is None or isinstance(key, str) else f' data-sort="{_esc(key)}"'
             tds.append(f"<td{classes(name)}{sort}>{_cell_html(cell)}</td>")
         body.append("<tr>" + "".join(tds) + "</tr>")
-    kind = ' class="sortable"' if sortable else ""
+    kinds = [k for k, on in (("sortable", sortable), ("wide", len(table.header) > WIDE)) if on]
+    kind = f' class="{" ".join(kinds)}"' if kinds else ""
     return (
         f'<div class="scroll"><table{kind}><thead><tr>{head}</tr></thead>'
         f"<tbody>{''.join(body)}</tbody></table></div>"
@@ -257,7 +275,7 @@ def _model_table(details: pd.DataFrame, model: str) -> str:
             ]
         )
         keys.append([str(axis), str(key), *cells, n])
-    header = ["Axis", "Key", "Privacy", "Utility", "Overall", "n"]
+    header = ["Scores by", "Value", "Privacy", "Utility", "Overall", "n"]
     return render_table(TextTable(header, rows, keys, numeric=set(header[2:])))
 
 

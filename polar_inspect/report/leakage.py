@@ -19,13 +19,14 @@ from inspect_ai.analysis import SampleColumn, samples_df
 from inspect_ai.log import read_eval_log
 from matplotlib import colormaps
 from matplotlib.lines import Line2D
+from matplotlib.ticker import MaxNLocator
 
 from polar_inspect.report.figstyle import FigureFile, new_figure, save, shorten
 from polar_inspect.report.inventory import RunHeader
 from polar_inspect.report.stats import Group, mean_ci
 
 CURVE_COLUMNS = ["run", "label", "attack", "turn", "leakage", "low", "high", "n"]
-MARKERS = "osD^vP*Xhp<>"
+MARKERS = "osD^vPXhp<>d8"
 
 
 def _fractions(metadata: dict[str, Any] | None) -> list[float] | None:
@@ -188,12 +189,15 @@ def leakage_figure(curves: pd.DataFrame, out_dir: Path, name: str, heading: str)
             ax.fill_between(turns, 100 * low, 100 * high, alpha=0.15, color=colour)
         label = _legend_name([label_of[run] for run in members])
         handles.append(Line2D([], [], label=label, **style))
+    last_turn = int(curves["turn"].max())
     for ax, attack in zip(axes, panels, strict=True):
         ax.set_title("all strategies" if attack == "all" else attack)
         ax.set_xlabel("attacker turns spent")
         ax.set_ylim(-2, 102)
         ax.grid(alpha=0.3)
-        ax.xaxis.get_major_locator().set_params(integer=True)
+        # whole turns only, and a readable axis when every dialogue had a single turn
+        ax.set_xlim(0.5, last_turn + 0.5)
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True, min_n_ticks=1))
     for ax in grid[::columns]:
         ax.set_ylabel("protected values disclosed (%)")
     fig.legend(

@@ -13,6 +13,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.legend import Legend
 from matplotlib.lines import Line2D
+from matplotlib.text import Text
 from matplotlib.transforms import ScaledTranslation
 
 from polar_inspect.report.figstyle import (
@@ -28,9 +29,11 @@ from polar_inspect.report.figstyle import (
     shorten,
     spread_offsets,
 )
+from polar_inspect.report.paper_points import PAPER_POINTS, draw_paper_points, name_paper_points
 from polar_inspect.scorers.parity import SCORE_KEYS
 
-MARKERS = "osD^vP*Xhp<>"
+#: Run markers; no star: the paper's published points (`--paper-points`) are stars.
+MARKERS = "osD^vPXhp<>d8"
 #: Overall-score levels (x100) at which the Pareto figure draws its iso-score lines.
 ISO_LEVELS = (50.0, 70.0, 90.0)
 ISO_COLOURS = ("#6a3d9a", "#a6761d", "#01665e", "#333333")
@@ -223,14 +226,6 @@ def _iso_lines(ax: Axes, lambdas: Sequence[float], limits: tuple[float, float]) 
     return handles
 
 
-#: Points read off the paper's published privacy-utility figure (x100), drawn on the Pareto plot
-#: only when asked (`--paper-points`): published numbers for orientation, not runs of this
-#: report, and not comparable unless the setup matches (see docs/report/README.md).
-PAPER_POINTS: tuple[tuple[str, float, float], ...] = (
-    ("GLM-5.1", 99.3, 89.9),
-    ("GLM-4.7-Flash", 98.9, 61.2),
-)
-PAPER_STYLE = {"marker": "*", "markersize": 13, "color": "#9a9a9a", "markeredgecolor": "#444444"}
 #: Points closer than this share of the axis would cover each other: they are spread.
 COINCIDENT = 0.015
 
@@ -296,8 +291,8 @@ def pareto_figure(
         label = f"#{row.rank} {shorten(row.label)}  (P {privacy[i]:.1f}, U {utility[i]:.1f})"
         model_handles.append(Line2D([], [], linestyle="none", label=label, **marker))
     spread = mark_spread(ax, points, offsets)
-    _number_points(ax, privacy, utility, list(rows["rank"]), offsets, limits)
-    paper_handles = _paper_points(ax) if paper_points else []
+    rank_labels = _number_points(ax, privacy, utility, list(rows["rank"]), offsets, limits)
+    paper_handles = draw_paper_points(ax) if paper_points else []
     ax.set_xlabel("Privacy (x100): share of protected values withheld")
     ax.set_ylabel("Utility (x100): share of task values shared")
     ax.grid(alpha=0.3)
@@ -333,6 +328,9 @@ def pareto_figure(
         handlelength=3.0,
     )
     _place(fig, ax, legend)
+    if paper_points:  # named once the figure has its final size, where no run's mark is
+        markers = [shifted(ax, o).transform(xy) for xy, o in zip(points, offsets, strict=True)]
+        name_paper_points(ax, rank_labels, markers)
     lines = "one line per level" if len(lambdas) == 1 else "one colour and dash per lambda"
     caption = (
         "One point per model, numbered by rank (ties share a number) with 95% confidence "
@@ -350,28 +348,6 @@ def pareto_figure(
             + ", not runs of this report."
         )
     return save(fig, out_dir, name, f"Pareto ({heading})", caption)
-
-
-def _paper_points(ax: Axes) -> list[Line2D]:
-    """Draw the paper's published points (grey stars, named); return their legend handles."""
-    handles = []
-    for model, p, u in PAPER_POINTS:
-        ax.plot([p], [u], linestyle="none", zorder=3, **PAPER_STYLE)
-        ax.annotate(
-            f"{model} (paper)",
-            (p, u),
-            xytext=(-9, 0),
-            textcoords="offset points",
-            ha="right",
-            va="center",
-            fontsize=8.5,
-            color="#444444",
-            style="italic",
-            zorder=4,
-        )
-        label = f"{model}: the paper's published number (P {p:g}, U {u:g}), not a run"
-        handles.append(Line2D([], [], linestyle="none", label=label, **PAPER_STYLE))
-    return handles
 
 
 def _place(fig: Figure, ax: Axes, legend: Legend) -> None:
@@ -393,10 +369,12 @@ def _number_points(
     ranks: list[int],
     offsets: list[Offset],
     limits: tuple[float, float],
-) -> None:
+) -> list[Text]:
     """Write each point's rank beside it; points closer than a few percent of the axis share
-    one label (`#1 ×2, #3`), so that labels never sit on top of each other."""
+    one label (`#1 ×2, #3`), so that labels never sit on top of each other. Returns the
+    labels."""
     span = limits[1] - limits[0]
+    labels = []
     points = list(zip(privacy, utility, strict=True))
     for members in coincident_clusters(points, 0.06 * span):
         p, u = points[members[0]]
@@ -408,7 +386,7 @@ def _number_points(
         reach = max(math.hypot(*offsets[i]) for i in members)
         dx = -(8 + reach) if p > limits[1] - 0.1 * span else 8 + reach
         dy = -(12 + reach) if u > limits[1] - 0.1 * span else 7 + reach
-        ax.annotate(
+        label = ax.annotate(
             text,
             (p, u),
             xytext=(dx, dy),
@@ -418,6 +396,8 @@ def _number_points(
             fontweight="bold",
             zorder=6,
         )
+        labels.append(label)
+    return labels
 
 
 def _palette(count: int) -> list:

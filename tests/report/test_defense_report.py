@@ -159,3 +159,31 @@ def test_no_defense_table_without_defenses(
     result = build_report([tmp_path / "logs"], tmp_path / "report", jobs=1, figures=False)
     assert "defenses.md" not in result.tables
     assert "Defenses" not in (tmp_path / "report" / "index.html").read_text(encoding="utf-8")
+
+
+def _defense_row(group: str, defense: str, **tokens: float) -> dict[str, object]:
+    scores = {f"{k}{s}": 50.0 for k in ("privacy", "utility", "overall") for s in ("", "_low")}
+    scores |= {f"{k}_high": 60.0 for k in ("privacy", "utility", "overall")}
+    deltas = {f"delta_{k}": 0.0 for k in ("privacy", "utility", "overall")}
+    columns = {f"tokens_per_sample_{role}": value for role, value in tokens.items()}
+    row = {"group": group, "model": "m", "defense": defense, "oracle": False, "n": 10}
+    return row | scores | deltas | columns
+
+
+def test_a_group_shows_token_columns_only_for_the_roles_its_runs_used() -> None:
+    nan = float("nan")
+    frame = pd.DataFrame(
+        [
+            _defense_row("A", "none", trusted=100.0, guard=nan, judge=nan),
+            _defense_row("A", "guard", trusted=100.0, guard=40.0, judge=nan),
+            _defense_row("B", "none", trusted=90.0, guard=nan, judge=20.0),
+            _defense_row("B", "spotlight", trusted=95.0, guard=nan, judge=20.0),
+        ]
+    )
+    tables = dict(defense_rows(frame))
+    tokens = {group: [h for h in t.header if h.startswith("Tokens")] for group, t in tables.items()}
+    assert tokens == {
+        "A": ["Tokens per sample: trusted model", "Tokens per sample: guard"],
+        "B": ["Tokens per sample: trusted model", "Tokens per sample: judge"],
+    }
+    assert tables["A"].rows[1][-2:] == ["100", "40"]

@@ -181,3 +181,80 @@ def test_spread_offsets_keep_coincident_markers_apart(count: int) -> None:
     offsets = spread_offsets(points, tolerance=1.0, marker_points=10.0)
     assert offsets[-1] == (0.0, 0.0)  # a lone point stays where it is
     assert _apart([np.array(o) for o in offsets[:count]], 10.0)
+
+
+def _cluster_table(count: int) -> pd.DataFrame:
+    """`count` runs tied at (100, 100), as ORACLE references and a strong model give, five
+    tied at (0, 100) and one at (100, 0), as in an offline defense sweep: the paper's GLM-5.1
+    point sits just below the top-right cluster."""
+    rows = [(f"model-{i}", 1.0, 1.0, 1) for i in range(count)]
+    rows += [(f"leaky-{i}", 0.0, 1.0, count + 1) for i in range(5)] + [("refuse", 1.0, 0.0, 99)]
+    return pd.DataFrame(
+        {
+            "label": label,
+            "rank": rank,
+            **{f"privacy{s}": privacy for s in ("", "_low", "_high")},
+            **{f"utility{s}": utility for s in ("", "_low", "_high")},
+            **{f"overall{s}": (privacy + utility) / 2 for s in ("", "_low", "_high")},
+        }
+        for label, privacy, utility, rank in rows
+    )
+
+
+@pytest.mark.parametrize("count", [1, 4, 10])
+def test_the_papers_names_cover_no_rank_label_and_no_run(
+    count: int, tmp_path: Path, drawn: list[Figure]
+) -> None:
+    pareto_figure(_cluster_table(count), tmp_path, "p.png", (0.5,), "T", paper_points=True)
+    [figure] = drawn
+    figure.canvas.draw()
+    ax = figure.axes[0]
+    names = [t for t in ax.texts if t.get_text().endswith("(paper)")]
+    ranks = [t for t in ax.texts if t.get_text().startswith("#")]
+    assert len(names) == 2 and ranks
+    frame = ax.get_window_extent()
+    runs = [xy for xy, line in _marker_positions(figure) if line.get_markersize() == 8]
+    for name in names:
+        box = name.get_window_extent().padded(2.0)  # not even touching
+        assert frame.x0 <= box.x0 and box.x1 <= frame.x1, name.get_text()
+        assert not any(box.overlaps(r.get_window_extent()) for r in ranks), name.get_text()
+        assert not any(box.contains(*xy) for xy in runs), name.get_text()
+    assert not names[0].get_window_extent().overlaps(names[1].get_window_extent())
+
+
+def test_no_run_is_drawn_as_a_star_like_the_papers_points(
+    tmp_path: Path, drawn: list[Figure]
+) -> None:
+    pareto_figure(_cluster_table(14), tmp_path, "p.png", (0.5,), "T", paper_points=True)
+    [figure] = drawn
+    runs = [line for _, line in _marker_positions(figure) if line.get_markersize() == 8]
+    assert len(runs) == 20 and all(line.get_marker() != "*" for line in runs)
+
+
+def test_frontier_arrows_end_at_the_markers_of_defenses_that_changed_a_score(
+    tmp_path: Path, drawn: list[Figure]
+) -> None:
+    rows = [
+        {"model": "m", "defense": d, "oracle": False, "privacy": p, "utility": 100.0}
+        for d, p in (("none", 0.0), ("spotlight", 0.0), ("guard", 100.0), ("minimize", 100.0))
+    ]
+    frontier_figure(pd.DataFrame(rows), tmp_path, "f.png", "T")
+    [figure] = drawn
+    figure.canvas.draw()
+    arrows = [t for t in figure.axes[0].texts if t.arrow_patch is not None and not t.get_text()]
+    heads = [a for a in arrows if "-|>" in str(a.arrowprops.get("arrowstyle"))]
+    assert len(heads) == 2  # to guard and to minimize; spotlight changed nothing: no arrow
+    markers = {line.get_marker(): xy for xy, line in _marker_positions(figure)}
+    for arrow in heads:
+        end = arrow.xycoords.transform(arrow.xy)  # where the arrow points, in pixels
+        assert any(math.dist(end, xy) < 1.0 for xy in markers.values())
+
+
+def test_a_single_turn_gets_whole_turn_ticks(tmp_path: Path, drawn: list[Figure]) -> None:
+    leakage_figure(_curves({0: ("polar/leaky", [1.0]), 1: ("x", [0.0])}), tmp_path, "l.png", "T")
+    [figure] = drawn
+    figure.canvas.draw()
+    for ax in figure.axes:
+        if ax.get_visible():
+            ticks = [t for t in ax.get_xticks() if ax.get_xlim()[0] <= t <= ax.get_xlim()[1]]
+            assert ticks == [1.0]

@@ -9,7 +9,8 @@ import re
 
 import pandas as pd
 
-from polar_inspect.report.tables import arg_text, format_args, leaderboard_view
+from polar_inspect.report.html import _cell_html, render_table
+from polar_inspect.report.tables import TextTable, arg_text, format_args, leaderboard_view
 from polar_inspect.report.usage import USAGE_TITLES
 from tests.report.conftest import BuiltReport
 
@@ -95,3 +96,18 @@ def test_the_page_is_responsive_sortable_folded_and_offline(set_report: BuiltRep
     tokens = page.split("<h2>Tokens and cost</h2>")[1].split("</thead>")[0]
     titles = re.findall(r"<th[^>]*>([^<]+)</th>", tokens)
     assert titles == [t for k, t in USAGE_TITLES.items() if k not in ("group", "cost_usd")]
+
+
+def test_a_change_against_the_baseline_goes_below_the_score_and_its_ci() -> None:
+    assert _cell_html("100.0 [100.0, 100.0] (+50.0)") == (
+        '100.0 <span class="ci">[100.0, 100.0]</span> <br><span class="change">(+50.0)</span>'
+    )
+    assert _cell_html("64.0 [58.0, 70.0]") == '64.0 <span class="ci">[58.0, 70.0]</span>'
+
+
+def test_a_table_of_ten_domains_is_set_tight_and_breaks_its_names_at_underscores() -> None:
+    domains = ["customer_support", "cybersecurity", *(f"d{i}" for i in range(8))]
+    wide = render_table(TextTable(["#", "Model", *domains], [["1", "m", *["1.0"] * 10]]))
+    assert '<table class="sortable wide">' in wide and ">customer_<wbr>support</th>" in wide
+    narrow = render_table(TextTable(["#", "Model", "Privacy"], [["1", "m", "1.0"]]))
+    assert '<table class="sortable">' in narrow
