@@ -20,6 +20,7 @@ from typing import ClassVar, Literal
 from inspect_ai.model import ChatMessage, ChatMessageUser, GenerateConfig, ModelUsage, get_model
 from pydantic import BaseModel, ConfigDict, Field
 
+from polar_inspect.data.samples import SampleInfo
 from polar_inspect.errors import UserInputError
 from polar_inspect.model_usage import UsageTotals
 from polar_inspect.prompts import LoadedTemplate, load_template
@@ -52,6 +53,19 @@ class DefenseContext(BaseModel):
     attacker_messages: list[str] = Field(default_factory=list)
     sent_replies: list[str] = Field(default_factory=list)
     usage: dict[str, UsageTotals] = Field(default_factory=dict)
+
+    @classmethod
+    def for_sample(cls, info: SampleInfo, sample_id: str) -> DefenseContext:
+        """The context a defense starts from for one sample, before its dialogue."""
+        return cls(
+            sample_id=sample_id,
+            domain=info.domain,
+            policy=info.texts.privacy_policy,
+            task=info.texts.task_instruction,
+            document=info.texts.source_document,
+            protected_values=list(info.protected_values),
+            allowed_values=list(info.allowed_values),
+        )
 
     @property
     def last_attacker_message(self) -> str:

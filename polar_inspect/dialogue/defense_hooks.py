@@ -26,17 +26,7 @@ async def start_defenses(
     stack: DefenseStack, state: TaskState, info: SampleInfo
 ) -> tuple[SampleDefenses, str]:
     """The stack applied to this sample, and the document the trusted model is given."""
-    guarded = stack.start(
-        DefenseContext(
-            sample_id=str(state.sample_id),
-            domain=info.domain,
-            policy=info.texts.privacy_policy,
-            task=info.texts.task_instruction,
-            document=info.texts.source_document,
-            protected_values=list(info.protected_values),
-            allowed_values=list(info.allowed_values),
-        )
-    )
+    guarded = stack.start(DefenseContext.for_sample(info, str(state.sample_id)))
     # the sample's facts, for reference agents a defense calls (scripted guard/minimiser)
     token = current_dialogue.set(sample_facts(str(state.sample_id), info))
     try:

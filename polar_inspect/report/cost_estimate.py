@@ -77,17 +77,7 @@ def dialogue_requests(
     budget = setup.config.max_turns if setup.config.max_turns is not None else info.turn_budget
     seeds = CallSeeds(sample_id="estimate", trusted_model="estimate", attacker_model=None, base=0)
     rounds = _rounds(setup, info, budget, seeds)
-    guarded = setup.defenses.start(
-        DefenseContext(
-            sample_id="estimate",
-            domain=info.domain,
-            policy=info.texts.privacy_policy,
-            task=info.texts.task_instruction,
-            document=info.texts.source_document,
-            protected_values=list(info.protected_values),
-            allowed_values=list(info.allowed_values),
-        )
-    )
+    guarded = setup.defenses.start(DefenseContext.for_sample(info, "estimate"))
     system = guarded.system_message(
         setup.trusted_template.render(
             document=info.texts.source_document,
