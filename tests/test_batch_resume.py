@@ -6,7 +6,10 @@ scored, the stub holds every new batch (the provider still working on it), and t
 killed (SIGKILL: no clean-up of any kind; SIGINT: the user's Ctrl-C). `inspect eval-retry` on
 the same stub must then finish the run with every sample scored exactly once, the samples
 finished before the kill not sent again, and the same scores as an uninterrupted batched run.
-A batch pending at the kill is not picked up again: its requests are sent anew (docs/cost.md).
+What a kill costs is asserted as docs/cost.md states it: the resume unit is the sample. A
+dialogue cut mid-way is played again from its first round, so its requests answered before
+the kill and those in the batch left pending are sent (and billed) again; the pending batch
+is not picked up, nor cancelled.
 """
 
 from __future__ import annotations
@@ -228,11 +231,15 @@ def test_a_batched_run_killed_mid_batch_resumes_with_every_sample_scored_once(
     process.wait(timeout=60)
     killed_file = _only_log(killed_dir)
     killed = read_eval_log(str(killed_file))
+    # SIGKILL leaves the log as it was ("started"); SIGINT lets Inspect close it ("cancelled")
+    assert killed.status == ("started" if kill == signal.SIGKILL else "cancelled")
     done_before = {str(s.id) for s in killed.samples or [] if s.scores and s.error is None}
     assert done_before >= ONE_ROUND
     assert len(done_before) < len(SAMPLES)  # the kill landed with samples unfinished
     pending = [b for b in book.batches.values() if b.held]
     assert pending and not any(b.ended() for b in pending)
+
+    checks_at_kill = [b.checks for b in pending]
 
     # resume: same stub, batches end again
     stub.hold_batches = False
@@ -254,3 +261,4 @@ def test_a_batched_run_killed_mid_batch_resumes_with_every_sample_scored_once(
     assert finished_cases.isdisjoint(resent)
     assert resent == {c: n for c, n in whole_requests.items() if c not in finished_cases}
     assert {r.via for r in stub.requests} == {"batch"}
+    assert [b.checks for b in pending] == checks_at_kill  # the pending batch was not picked up
