@@ -9,7 +9,9 @@ OpenAI Batch API (files + batches):
   `model`, one model for the whole file, no streaming, at most 50,000 lines. A file that
   breaks a rule makes the batch `failed` with one error per broken line (`errors.data`);
 - `GET /v1/batches/{id}`: `in_progress` for `batch_polls` checks, then `completed` with an
-  `output_file_id` (and an `error_file_id` when some requests were refused);
+  `output_file_id` (and an `error_file_id` when some requests were refused); a batch created
+  while `server.hold_batches` is set stays `in_progress` for ever (a batch the provider is
+  still working on when the client dies);
 - `GET /v1/files/{id}/content`: the result JSONL, one line per request
   (`{"id", "custom_id", "response": {"status_code", "request_id", "body"}, "error"}`).
 
@@ -20,7 +22,7 @@ Anthropic Message Batches API:
   `params` has `model`, a positive `max_tokens`, `messages` and no `stream: true`; otherwise a
   `message_batch` in progress;
 - `GET /v1/messages/batches/{id}`: `in_progress` for `batch_polls` checks, then `ended` with a
-  `results_url`;
+  `results_url` (never, for a batch created while `server.hold_batches` is set);
 - `GET /v1/messages/batches/{id}/results`: JSONL of `{"custom_id", "result": {"type":
   "succeeded", "message"} | {"type": "errored", "error"}}` (a request the Messages API refuses
   is `errored` with an `invalid_request_error`).
@@ -61,6 +63,13 @@ class StubBatch:
     results: list[dict[str, Any]] = field(default_factory=list)
     errors: list[dict[str, Any]] = field(default_factory=list)
     checks: int = 0
+    held: bool = False  # created while the server held new batches: it never ends
+
+    def ended(self) -> bool:
+        """Whether the batch has ended (its results can be fetched)."""
+        return (
+            self.info.get("status") == "completed" or self.info.get("processing_status") == "ended"
+        )
 
 
 @dataclass
@@ -203,6 +212,7 @@ def add_batch_routes(app: web.Application, server: StubServer) -> None:
         batch_id = book.next_id("batch_")
         batch = StubBatch(
             kind="openai",
+            held=server.hold_batches,
             info={
                 "id": batch_id,
                 "object": "batch",
@@ -244,7 +254,7 @@ def add_batch_routes(app: web.Application, server: StubServer) -> None:
         if batch.info["status"] == "failed":
             return web.json_response(batch.info)
         batch.checks += 1
-        if batch.checks <= server.batch_polls:
+        if batch.held or batch.checks <= server.batch_polls:
             batch.info["status"] = "in_progress"
             return web.json_response(batch.info)
         if batch.info["status"] != "completed":
@@ -283,6 +293,7 @@ def add_batch_routes(app: web.Application, server: StubServer) -> None:
         now = datetime.datetime.now(datetime.UTC)
         batch = StubBatch(
             kind="anthropic",
+            held=server.hold_batches,
             info={
                 "id": batch_id,
                 "type": "message_batch",
@@ -318,7 +329,8 @@ def add_batch_routes(app: web.Application, server: StubServer) -> None:
         if batch is None or batch.kind != "anthropic":
             return _anthropic_error(404, "no such message batch")
         batch.checks += 1
-        if batch.checks > server.batch_polls and batch.info["processing_status"] != "ended":
+        ends = not batch.held and batch.checks > server.batch_polls
+        if ends and batch.info["processing_status"] != "ended":
             succeeded = sum(1 for r in batch.results if r["result"]["type"] == "succeeded")
             batch.info.update(
                 processing_status="ended",

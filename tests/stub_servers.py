@@ -89,6 +89,8 @@ class StubServer:
     response_formats: frozenset[str] | None = None
     prompt_cache: bool = False
     batch_polls: int = 1
+    #: Batches created while this is set never end (see `tests.stub_batches`).
+    hold_batches: bool = False
     port: int = field(default_factory=free_port)
     requests: list[StubRequest] = field(default_factory=list)
     in_flight: int = 0

@@ -125,3 +125,24 @@ def test_openai_batch_round_trip(server: StubServer) -> None:
     assert set(answers) == {"a", "b"}
     assert all(a["status_code"] == 200 for a in answers.values())
     assert [r.via for r in server.requests] == ["batch", "batch"]
+
+
+def test_batches_created_while_held_never_end_and_others_still_do(server: StubServer) -> None:
+    anthropic_client, openai_client = _anthropic(server), _openai(server)
+    before = anthropic_client.messages.batches.create(
+        requests=[{"custom_id": "a", "params": _params()}]  # type: ignore[list-item]
+    )
+    server.hold_batches = True
+    held = anthropic_client.messages.batches.create(
+        requests=[{"custom_id": "a", "params": _params()}]  # type: ignore[list-item]
+    )
+    held_openai = openai_client.batches.create(
+        input_file_id=_upload(openai_client, [_line("a")]),
+        endpoint="/v1/chat/completions",
+        completion_window="24h",
+    )
+    server.hold_batches = False
+    for _ in range(3):
+        assert anthropic_client.messages.batches.retrieve(held.id).processing_status != "ended"
+        assert openai_client.batches.retrieve(held_openai.id).status == "in_progress"
+    assert anthropic_client.messages.batches.retrieve(before.id).processing_status == "ended"
