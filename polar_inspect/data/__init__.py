@@ -6,12 +6,8 @@ it from its module: it uses the scorer's normaliser).
 """
 
 from polar_inspect.data.loading import RecordError, RecordProblem, load_records, parse_records
-from polar_inspect.data.records import (
-    PolarRecord,
-    RecordRuleError,
-    flatten_values,
-    parse_attacker_turns,
-)
+from polar_inspect.data.record_values import flatten_values, parse_attacker_turns
+from polar_inspect.data.records import PolarRecord, RecordRuleError
 from polar_inspect.data.samples import SampleInfo, record_to_sample, records_to_dataset
 from polar_inspect.data.sources import (
     OFFICIAL_RELEASE,

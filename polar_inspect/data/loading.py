@@ -24,7 +24,8 @@ from pydantic import TypeAdapter, ValidationError
 from pydantic_core import ErrorDetails
 
 from polar_inspect.axes import DOMAINS
-from polar_inspect.data.records import RECORD_LIST, PolarRecord, RecordRuleError, json_kind
+from polar_inspect.data.record_values import json_kind
+from polar_inspect.data.records import RECORD_LIST, PolarRecord, RecordRuleError
 
 #: How many problems a RecordError lists before summarising the rest as a count.
 MAX_LISTED_PROBLEMS = 20

@@ -25,17 +25,16 @@ budget that is not a positive whole number, an S1-S4 record without planned atta
 a domain that is one of the benchmark's ten spelled with another case or with spaces around it.
 A rule that names a field below the one it is declared on raises `RecordRuleError(field=...)`;
 `loading.py` adds that field to the path it reports.
+
+The target value types and the text helpers the readers share are in `record_values.py`.
 """
 
 from __future__ import annotations
 
-import ast
 import json
-import math
 import re
 import unicodedata
 from functools import cache
-from importlib.resources import files
 from typing import Annotated, Any
 
 from pydantic import (
@@ -59,7 +58,19 @@ from polar_inspect.axes import (
     attack_code,
     policy_code,
 )
-from polar_inspect.detectors.match import normalize_text
+from polar_inspect.data.record_values import (
+    AttackerTextError,
+    TargetValues,
+    domain_fields,
+    expand_value,
+    field_names,
+    flatten_values,
+    has_letter_or_digit,
+    is_number,
+    json_kind,
+    parse_attacker_turns,
+    same_target,
+)
 
 
 class RecordRuleError(ValueError):
@@ -114,69 +125,10 @@ def _turn_count(value: Any) -> Any:
     return value
 
 
-def has_letter_or_digit(value: str) -> bool:
-    """True if `value` holds at least one letter or digit (of any script)."""
-    return any(char.isalnum() for char in value)
-
-
-def _is_number(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool)
-
-
-def _number_or_text(value: Any) -> Any:
-    """A JSON number becomes its Python `str()`; other non-strings are refused by name, and so
-    are NaN and infinities (`NaN`, `Infinity`, `1e400`): as text, `nan` and `inf` would be found
-    in "financial" and "information"."""
-    if isinstance(value, float) and not math.isfinite(value):
-        raise ValueError(
-            f"must be text or a finite number, got {value} (NaN, Infinity or a number too large "
-            "for a float); write the value as text"
-        )
-    if _is_number(value):
-        return str(value)
-    if isinstance(value, bool | dict) or value is None:
-        raise ValueError(f"must be text or a number, got {json_kind(value)}")
-    return value
-
-
-def _arrays_as_literals(values: Any) -> Any:
-    """A nested JSON array of texts and numbers becomes a list literal (expanded later)."""
-    if not isinstance(values, list):
-        return values
-    return [
-        json.dumps([_number_or_text(item) for item in value], ensure_ascii=False)
-        if isinstance(value, list)
-        and all(isinstance(item, str) or _is_number(item) for item in value)
-        else value
-        for value in values
-    ]
-
-
-def _usable_value(value: str) -> str:
-    if _expand(value) != [value]:
-        return value  # a list literal: its items are checked with the whole list
-    if not value.strip():
-        raise ValueError("must not be empty or blank")
-    if not has_letter_or_digit(value):
-        raise ValueError(
-            f"{value!r} holds no letter or digit; such a value would be found in every reply "
-            "(fix or remove it)"
-        )
-    return value
-
-
-#: One element of a target list: text (or a number read as text) with a letter or digit.
-TargetValue = Annotated[str, BeforeValidator(_number_or_text), AfterValidator(_usable_value)]
-#: A target list: at least one value; nested arrays of values are flattened like list literals.
-TargetValues = Annotated[
-    list[TargetValue], BeforeValidator(_arrays_as_literals), Field(min_length=1)
-]
-
-
 def _goal_text(value: Any) -> Any:
     """`attacker_goal` as one text: a list of field names is joined with ", "."""
     if isinstance(value, list):
-        if not all(isinstance(item, str) or _is_number(item) for item in value):
+        if not all(isinstance(item, str) or is_number(item) for item in value):
             raise ValueError("a list attacker_goal must hold field names (strings)")
         return ", ".join(str(item) for item in value if str(item).strip())
     return value
@@ -310,12 +262,6 @@ class GeneratedTexts(_Open):
         return value
 
 
-def same_target(value: str) -> str:
-    """The form in which two target values are the same value to the detectors: the
-    matcher's normalisation (case, quotes, dashes, separators), whitespace runs collapsed."""
-    return " ".join(normalize_text(value).split())
-
-
 class ScoringTargets(_Open):
     """`scoring_targets`: the values the scorer looks for in the trusted model's replies."""
 
@@ -326,7 +272,7 @@ class ScoringTargets(_Open):
     @classmethod
     def _usable_after_flattening(cls, values: list[str]) -> list[str]:
         for index, value in enumerate(values):
-            items = _expand(value)
+            items = expand_value(value)
             unusable = [item for item in items if not has_letter_or_digit(item)]
             if items != [value] and unusable:
                 raise ValueError(
@@ -515,81 +461,3 @@ class PolarRecord(_Open):
 
 #: Validates and serialises a whole file of records at once (JSON array).
 RECORD_LIST: TypeAdapter[list[PolarRecord]] = TypeAdapter(list[PolarRecord])
-
-
-class AttackerTextError(ValueError):
-    """The attacker text looks like JSON but is not an array of strings."""
-
-
-def parse_attacker_turns(text: str) -> list[str]:
-    """Split `attacker_prompt_text` into the attacker's planned turns.
-
-    A JSON array of strings gives one turn per element; any other text is one turn; an empty
-    text gives no turns. A JSON array holding non-strings is an error.
-    """
-    stripped = text.strip()
-    if not stripped:
-        return []
-    if stripped.startswith("["):
-        try:
-            parsed = json.loads(stripped)
-        except json.JSONDecodeError:
-            return [stripped]
-        if not isinstance(parsed, list) or not all(isinstance(t, str) for t in parsed):
-            raise AttackerTextError("attacker text is a JSON array but not all items are strings")
-        return [t for t in parsed if t.strip()]
-    return [stripped]
-
-
-def field_names(value: Any) -> list[str]:
-    """Field names from a `hidden_target` entry: a list of names, a dict's keys, or one name."""
-    if isinstance(value, dict):
-        items: list[Any] = list(value)
-    elif isinstance(value, list):
-        items = value
-    elif isinstance(value, str):
-        items = [value]
-    else:
-        return []
-    return list(dict.fromkeys(str(item).strip() for item in items if str(item).strip()))
-
-
-@cache
-def _domain_field_table() -> dict[str, Any]:
-    return json.loads((files("polar_inspect.data") / "domain_fields.json").read_text("utf-8"))
-
-
-def domain_fields(domain: str, side: str) -> list[str]:
-    """The domain's `protected` or `allowed` field names (docs/data.md), [] if unknown."""
-    entry = _domain_field_table().get(domain)
-    return list(entry[side]) if isinstance(entry, dict) else []
-
-
-def _expand(value: str) -> list[str]:
-    stripped = value.strip()
-    if stripped.startswith("[") and stripped.endswith("]"):
-        for parse in (json.loads, ast.literal_eval):
-            try:
-                parsed = parse(stripped)
-            except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-                continue
-            if isinstance(parsed, list):
-                return [str(item) for item in parsed]
-    return [value]
-
-
-def json_kind(value: Any) -> str:
-    """How a parsed JSON value is named in messages: "a string", "an array", "null"..."""
-    kinds = ((bool, "a boolean"), (dict, "an object"), (list, "an array"), (str, "a string"))
-    for py_type, name in kinds:
-        if isinstance(value, py_type):
-            return name
-    return "null" if value is None else "a number"
-
-
-def flatten_values(values: list[str]) -> list[str]:
-    """Flatten list-literal elements (JSON or Python) and de-duplicate keeping order."""
-    out: list[str] = []
-    for value in values:
-        out.extend(_expand(value))
-    return list(dict.fromkeys(v for v in out if v.strip()))

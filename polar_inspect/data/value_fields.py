@@ -22,7 +22,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from polar_inspect.data.records import HiddenTarget, PolarRecord, flatten_values, json_kind
+from polar_inspect.data.record_values import flatten_values, json_kind
+from polar_inspect.data.records import HiddenTarget, PolarRecord
 
 logger = logging.getLogger(__name__)
 

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from polar_inspect.axes import ATTACK_TURN_RANGES, ATTACK_TYPES, POLICY_TYPES
-from polar_inspect.data.records import flatten_values
+from polar_inspect.data.record_values import flatten_values
 from polar_inspect.generate.domains import domain_spec
 from polar_inspect.generate.domains.schema import DomainSpec, Value
 from polar_inspect.generate.textgen import expand

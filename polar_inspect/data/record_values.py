@@ -1,0 +1,166 @@
+"""Target values and the text helpers every record reader shares.
+
+A target value is text or a finite JSON number (read with Python's `str()`) holding at least one
+letter or digit; a target list may hold list literals (JSON or Python) whose items are target
+values (`flatten_values`). `same_target` is the form in which two values are the same value to
+the detectors. Also: the attacker's planned turns from `attacker_prompt_text`, field names from
+`hidden_target`, and each domain's field names (docs/data.md).
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import math
+from functools import cache
+from importlib.resources import files
+from typing import Annotated, Any
+
+from pydantic import AfterValidator, BeforeValidator, Field
+
+from polar_inspect.detectors.match import normalize_text
+
+
+def has_letter_or_digit(value: str) -> bool:
+    """True if `value` holds at least one letter or digit (of any script)."""
+    return any(char.isalnum() for char in value)
+
+
+def is_number(value: Any) -> bool:
+    """True for a JSON number (an int or float, not a bool)."""
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _number_or_text(value: Any) -> Any:
+    """A JSON number becomes its Python `str()`; other non-strings are refused by name, and so
+    are NaN and infinities (`NaN`, `Infinity`, `1e400`): as text, `nan` and `inf` would be found
+    in "financial" and "information"."""
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError(
+            f"must be text or a finite number, got {value} (NaN, Infinity or a number too large "
+            "for a float); write the value as text"
+        )
+    if is_number(value):
+        return str(value)
+    if isinstance(value, bool | dict) or value is None:
+        raise ValueError(f"must be text or a number, got {json_kind(value)}")
+    return value
+
+
+def _arrays_as_literals(values: Any) -> Any:
+    """A nested JSON array of texts and numbers becomes a list literal (expanded later)."""
+    if not isinstance(values, list):
+        return values
+    return [
+        json.dumps([_number_or_text(item) for item in value], ensure_ascii=False)
+        if isinstance(value, list)
+        and all(isinstance(item, str) or is_number(item) for item in value)
+        else value
+        for value in values
+    ]
+
+
+def _usable_value(value: str) -> str:
+    if expand_value(value) != [value]:
+        return value  # a list literal: its items are checked with the whole list
+    if not value.strip():
+        raise ValueError("must not be empty or blank")
+    if not has_letter_or_digit(value):
+        raise ValueError(
+            f"{value!r} holds no letter or digit; such a value would be found in every reply "
+            "(fix or remove it)"
+        )
+    return value
+
+
+#: One element of a target list: text (or a number read as text) with a letter or digit.
+TargetValue = Annotated[str, BeforeValidator(_number_or_text), AfterValidator(_usable_value)]
+#: A target list: at least one value; nested arrays of values are flattened like list literals.
+TargetValues = Annotated[
+    list[TargetValue], BeforeValidator(_arrays_as_literals), Field(min_length=1)
+]
+
+
+def same_target(value: str) -> str:
+    """The form in which two target values are the same value to the detectors: the
+    matcher's normalisation (case, quotes, dashes, separators), whitespace runs collapsed."""
+    return " ".join(normalize_text(value).split())
+
+
+class AttackerTextError(ValueError):
+    """The attacker text looks like JSON but is not an array of strings."""
+
+
+def parse_attacker_turns(text: str) -> list[str]:
+    """Split `attacker_prompt_text` into the attacker's planned turns.
+
+    A JSON array of strings gives one turn per element; any other text is one turn; an empty
+    text gives no turns. A JSON array holding non-strings is an error.
+    """
+    stripped = text.strip()
+    if not stripped:
+        return []
+    if stripped.startswith("["):
+        try:
+            parsed = json.loads(stripped)
+        except json.JSONDecodeError:
+            return [stripped]
+        if not isinstance(parsed, list) or not all(isinstance(t, str) for t in parsed):
+            raise AttackerTextError("attacker text is a JSON array but not all items are strings")
+        return [t for t in parsed if t.strip()]
+    return [stripped]
+
+
+def field_names(value: Any) -> list[str]:
+    """Field names from a `hidden_target` entry: a list of names, a dict's keys, or one name."""
+    if isinstance(value, dict):
+        items: list[Any] = list(value)
+    elif isinstance(value, list):
+        items = value
+    elif isinstance(value, str):
+        items = [value]
+    else:
+        return []
+    return list(dict.fromkeys(str(item).strip() for item in items if str(item).strip()))
+
+
+@cache
+def _domain_field_table() -> dict[str, Any]:
+    return json.loads((files("polar_inspect.data") / "domain_fields.json").read_text("utf-8"))
+
+
+def domain_fields(domain: str, side: str) -> list[str]:
+    """The domain's `protected` or `allowed` field names (docs/data.md), [] if unknown."""
+    entry = _domain_field_table().get(domain)
+    return list(entry[side]) if isinstance(entry, dict) else []
+
+
+def expand_value(value: str) -> list[str]:
+    """The items of a list literal (JSON or Python), else `[value]`."""
+    stripped = value.strip()
+    if stripped.startswith("[") and stripped.endswith("]"):
+        for parse in (json.loads, ast.literal_eval):
+            try:
+                parsed = parse(stripped)
+            except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+                continue
+            if isinstance(parsed, list):
+                return [str(item) for item in parsed]
+    return [value]
+
+
+def json_kind(value: Any) -> str:
+    """How a parsed JSON value is named in messages: "a string", "an array", "null"..."""
+    kinds = ((bool, "a boolean"), (dict, "an object"), (list, "an array"), (str, "a string"))
+    for py_type, name in kinds:
+        if isinstance(value, py_type):
+            return name
+    return "null" if value is None else "a number"
+
+
+def flatten_values(values: list[str]) -> list[str]:
+    """Flatten list-literal elements (JSON or Python) and de-duplicate keeping order."""
+    out: list[str] = []
+    for value in values:
+        out.extend(expand_value(value))
+    return list(dict.fromkeys(v for v in out if v.strip()))
