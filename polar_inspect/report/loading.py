@@ -15,9 +15,9 @@ from polar_inspect.report.inventory import (
     RunHeader,
     SkippedLog,
     expand_inputs,
-    resolve_duplicates,
 )
 from polar_inspect.report.parallel import run_jobs
+from polar_inspect.report.run_labels import resolve_duplicates
 from polar_inspect.report.samples import collect_samples, scan_log, try_read_run_samples
 
 #: Makes a progress callback for a step: (description, total) -> advance().

@@ -1,0 +1,127 @@
+"""Which logs are the same experiment, and what each shown run is called.
+
+Two runs are duplicates only when their full run identities (`run.identity`) are equal; among
+duplicates a run whose dialogues all finished is kept over one with dialogues cut by a limit or
+unfinished samples, then the newest. Runs shown side by side get labels that say what sets them
+apart, and a run with dialogues cut by a limit says so in its label.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from polar_inspect.report.inventory import (
+    CUT_TAG,
+    Inventory,
+    KeepPolicy,
+    RunHeader,
+    SkippedLog,
+)
+
+
+def resolve_duplicates(inventory: Inventory, keep: KeepPolicy = "newest") -> Inventory:
+    """Keep one run per run identity (see the module): a complete run over one with cut or
+    unfinished dialogues, then the newest; with `keep="all"` keep and relabel them instead.
+
+    Runs whose identities differ in anything (a role's model, an argument, a base URL, a
+    template, a limit, the package version...) are all kept: they are different experiments.
+    Runs of one model that differ only in the trusted prompt are labelled by prompt so that
+    they can stand side by side.
+    """
+    by_identity: dict[str, list[RunHeader]] = {}
+    for run in inventory.runs:
+        by_identity.setdefault(run.run_digest or run.path, []).append(run)
+    runs: list[RunHeader] = []
+    skipped = list(inventory.skipped)
+    for group in by_identity.values():
+        group.sort(key=lambda r: (r.complete, r.created, r.path), reverse=True)
+        if len(group) == 1:
+            runs.append(group[0])
+        elif keep == "all":
+            for run in group:
+                stamp = run.created.strftime("%Y-%m-%d %H:%M:%S")
+                runs.append(run.model_copy(update={"label": f"{run.label} @ {stamp}"}))
+        else:
+            kept = group[0]
+            runs.append(kept)
+            for old in group[1:]:
+                why = "newer" if old.complete == kept.complete else "complete"
+                skipped.append(
+                    SkippedLog(
+                        path=old.path,
+                        reason="duplicate",
+                        detail=f"the same run identity as the {why} {Path(kept.path).name}",
+                        model=old.model,
+                        task=old.task,
+                    )
+                )
+    order = {run.path: i for i, run in enumerate(inventory.runs)}
+    runs.sort(key=lambda r: order[r.path])
+    return Inventory(runs=label_runs(runs), skipped=skipped, files_seen=inventory.files_seen)
+
+
+def label_runs(runs: list[RunHeader]) -> list[RunHeader]:
+    """Make every shown run's label unique and telling: `[prompt ...]` for runs whose model and
+    setup recur with another trusted prompt, then, for runs that still share a label, the
+    identity parts that set them apart (a role's model, a limit, the task version...)."""
+    prompts: dict[tuple[str, str], set[str]] = {}
+    for run in runs:
+        prompts.setdefault((run.label, run.group_key), set()).add(run.prompt_key)
+    labelled = [
+        run.model_copy(update={"label": f"{run.label} [prompt {run.prompt}]"})
+        if len(prompts[(run.label, run.group_key)]) > 1
+        else run
+        for run in runs
+    ]
+    by_label: dict[tuple[str, str], list[int]] = {}  # labels are keys within a group
+    for index, run in enumerate(labelled):
+        by_label.setdefault((run.label, run.group_key), []).append(index)
+    for members in by_label.values():
+        if len(members) < 2:
+            continue
+        tags = _distinguishing_tags([labelled[i] for i in members])
+        for index, tag in zip(members, tags, strict=True):
+            labelled[index] = labelled[index].model_copy(
+                update={"label": f"{labelled[index].label} [{tag}]"}
+            )
+    return [_marked(run) for run in labelled]
+
+
+def _marked(run: RunHeader) -> RunHeader:
+    """A run whose dialogues a limit cut short says so in its label, in every table and figure
+    (its privacy is not to be trusted: later rounds, which could have leaked, never ran)."""
+    if not run.cut_samples:
+        return run
+    return run.model_copy(
+        update={"label": f"{run.label} [{CUT_TAG}: {run.cut_samples} dialogues cut by a limit]"}
+    )
+
+
+def _identity_parts(run: RunHeader) -> dict[str, str]:
+    if run.run_identity is None:
+        return {"log": Path(run.path).name}
+    return run.run_identity.parts()
+
+
+def _distinguishing_tags(runs: list[RunHeader]) -> list[str]:
+    """For runs sharing a label, one tag each, all different: the fewest identity parts whose
+    values tell every run apart (chosen greedily, the part splitting the runs most first), or
+    the log's file name where the identities are equal (`--keep all`)."""
+    parts = [_identity_parts(run) for run in runs]
+    varying = sorted({n for p in parts for n in p if len({q.get(n) for q in parts}) > 1})
+
+    def distinct(names: list[str]) -> int:
+        return len({tuple(p.get(n, "(none)") for n in names) for p in parts})
+
+    chosen: list[str] = []
+    while distinct(chosen) < len(runs) and varying:
+        best = max(varying, key=lambda name: (distinct([*chosen, name]), -varying.index(name)))
+        if distinct([*chosen, best]) == distinct(chosen):
+            break
+        chosen.append(best)
+        varying.remove(best)
+    tags = ["; ".join(f"{n}: {p.get(n, '(none)')}" for n in chosen) for p in parts]
+    if len(set(tags)) < len(runs):
+        tags = [f"{tag}; {Path(run.path).name}" if tag else Path(run.path).name
+                for tag, run in zip(tags, runs, strict=True)]  # fmt: skip
+    return tags
