@@ -5,8 +5,10 @@ sample's protected or allowed values in hand, which no deployable model or defen
 
 - an oracle defense (its log's `defense.oracle` flag, e.g. `redact_oracle`);
 - a scripted reference agent that answers from the targets, in a role whose output reaches the
-  attacker (`ORACLE_AGENTS`): `polar/oracle` as the trusted model, `polar/guard` as the
-  `guard`, `polar/minimizer` as the `minimizer`.
+  attacker (`ORACLE_AGENTS`): `polar/oracle`, `polar/mixed`, `polar/reasoning-leaky`,
+  `polar/trickle` and `polar/fetch-needed` as the trusted model, `polar/guard` as the `guard`,
+  `polar/minimizer` as the `minimizer`. (`polar/leaky`, `polar/fetch-all` and `polar/refuse`
+  answer from the document or not at all.)
 
 A role counts when the log's usage statistics show it ran (`RunHeader.usage`: a role bound but
 never called did not shape a reply). Such runs are upper bounds, not results: they keep their
@@ -23,7 +25,13 @@ from polar_inspect.report.usage import TRUSTED_ROLE
 #: Reference agents that answer from the sample's targets, by the role in which they do so
 #: (a scripted agent in another role either fails or does not reach the attacker).
 ORACLE_AGENTS: dict[str, dict[str, str]] = {
-    TRUSTED_ROLE: {"polar/oracle": "answers with exactly the allowed values"},
+    TRUSTED_ROLE: {
+        "polar/oracle": "answers with exactly the allowed values",
+        "polar/mixed": "answers with exactly the allowed values outside its leak cells",
+        "polar/reasoning-leaky": "answers with exactly the allowed values",
+        "polar/trickle": "answers with the allowed values and a chosen share of protected ones",
+        "polar/fetch-needed": "fetches and shares the fields that hold the allowed values",
+    },
     "guard": {"polar/guard": "removes the sample's protected values from each draft"},
     "minimizer": {"polar/minimizer": "returns the sample's allowed values as the working copy"},
 }

@@ -200,6 +200,6 @@ def _unknown(name: str, known: Sequence[str]) -> str:
     close = difflib.get_close_matches(name, list(known), n=1)
     hint = f"; did you mean {close[0]}?" if close else ""
     return (
-        f"unknown task parameter {name}{hint} (the parameters are listed by "
-        "`inspect info polar_inspect/privacy` and in the README's Options)"
+        f"unknown task parameter {name}{hint} (the parameters are listed in the README's "
+        "Options table)"
     )

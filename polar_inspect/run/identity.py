@@ -169,11 +169,11 @@ def sample_identity(
     return parts
 
 
-def identity_changes(first: dict[str, str], second: dict[str, str]) -> list[str]:
-    """The components that differ between two samples' identities, by name."""
+def changed_components(first: dict[str, str], second: dict[str, str]) -> list[tuple[str, str, str]]:
+    """The components that differ between two samples' identities: (name, first's, second's)."""
     names = sorted(set(first) | set(second))
     return [
-        f"{name}: {first.get(name, '(none)')} -> {second.get(name, '(none)')}"
+        (name, first.get(name, "(none)"), second.get(name, "(none)"))
         for name in names
         if first.get(name) != second.get(name)
     ]

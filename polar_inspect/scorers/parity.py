@@ -29,7 +29,7 @@ from pydantic import BaseModel
 
 from polar_inspect.detectors.match import TextIndex
 from polar_inspect.dialogue.state import DialogueState
-from polar_inspect.run.identity import identity_changes
+from polar_inspect.run.identity import changed_components
 from polar_inspect.scorers.dialogue_read import scorable_dialogue
 from polar_inspect.text import visible_text
 
@@ -169,11 +169,12 @@ def one_identity() -> Metric:
             (first, ids), *others = sorted(groups.values(), key=lambda g: -len(g[1]))
             lines = []
             for other, other_ids in others:
-                changes = "; ".join(identity_changes(first, other))
-                lines.append(
-                    f"{len(other_ids)} sample(s) (e.g. {other_ids[0]}) differ from the other "
-                    f"{len(ids)} in: {changes}"
+                changes = "; ".join(
+                    f"{name}: {a} for {len(ids)} sample(s) (e.g. {ids[0]}), {b} for "
+                    f"{len(other_ids)} sample(s) (e.g. {other_ids[0]})"
+                    for name, a, b in changed_components(first, other)
                 )
+                lines.append(changes)
             raise MixedRunError(
                 "The samples of this log were played under different run identities: "
                 + " | ".join(lines)

@@ -78,8 +78,7 @@ def test_a_misspelt_parameter_ends_inspect_eval_with_status_1_and_one_line(
     assert done.returncode == 1
     lines = (done.stdout + done.stderr).strip().splitlines()
     assert lines == ["Error: unknown task parameter defence; did you mean defense? (the parameters "
-                     "are listed by `inspect info polar_inspect/privacy` and in the README's "
-                     "Options)"]  # fmt: skip
+                     "are listed in the README's Options table)"]  # fmt: skip
     assert not (tmp_path / "logs").exists() or not any((tmp_path / "logs").iterdir())
 
 

@@ -51,10 +51,10 @@ def test_skipped_logs_are_listed_with_their_reason(
 
 def test_the_newest_duplicate_wins(mixed_report: BuiltReport, set_report: BuiltReport) -> None:
     board = _board(mixed_report)
-    mixed = board[(board.model == "polar/mixed") & (board.s5_attacker == "replayed")]
+    mixed = board[(board.model == "polar/mixed [ORACLE]") & (board.s5_attacker == "replayed")]
     assert (
         mixed.log.tolist()
-        == _board(set_report).set_index("model").loc[["polar/mixed"]].log.tolist()
+        == _board(set_report).set_index("model").loc[["polar/mixed [ORACLE]"]].log.tolist()
     )
 
 
@@ -104,8 +104,8 @@ def test_keep_all_reports_every_duplicate(report_logs: ReportLogs, tmp_path: Pat
     assert result.skipped == []
     created = read_eval_log(str(mixed), header_only=True).eval.created[:19].replace("T", " ")
     assert sorted(result.models) == [
-        "polar/mixed @ 2020-01-01 00:00:00",
-        f"polar/mixed @ {created}",
+        "polar/mixed @ 2020-01-01 00:00:00 [ORACLE]",
+        f"polar/mixed @ {created} [ORACLE]",
     ]
 
 
