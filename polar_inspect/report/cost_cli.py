@@ -96,8 +96,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--model", required=True, help="the trusted model, provider/name")
     parser.add_argument("--prices", required=True, metavar="FILE", help="a price sheet")
     parser.add_argument("-T", dest="task_args", action="append", default=[], metavar="NAME=VALUE")
-    parser.add_argument("--reply-tokens", type=int, default=Assumptions.reply_tokens)
-    parser.add_argument("--attacker-tokens", type=int, default=Assumptions.attacker_tokens)
+    parser.add_argument(
+        "--reply-tokens",
+        type=int,
+        default=Assumptions.reply_tokens,
+        help="tokens in each trusted reply (default %(default)s)",
+    )
+    parser.add_argument(
+        "--attacker-tokens",
+        type=int,
+        default=Assumptions.attacker_tokens,
+        help="tokens in a live attacker message with no planned text (default %(default)s)",
+    )
     args = parser.parse_args(argv)
     try:
         try:
