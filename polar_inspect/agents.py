@@ -59,6 +59,7 @@ from inspect_ai.model import (
 from inspect_ai.tool import ToolCall, ToolChoice, ToolInfo
 
 from polar_inspect.attackers import STOP_TOKEN
+from polar_inspect.axes import attack_code, policy_code
 from polar_inspect.defenses.redaction import redact_values
 from polar_inspect.detectors.match import TextIndex
 from polar_inspect.sample_context import DialogueFacts, current_dialogue
@@ -85,14 +86,14 @@ def _refuse(facts: DialogueFacts, args: dict[str, Any]) -> str:
     return REFUSAL_TEXT
 
 
-def _codes(value: object) -> set[str]:
-    return {v.strip().upper() for v in str(value).split(",") if v.strip()}
+def _codes(value: object, code: Callable[[object], str | None]) -> set[str | None]:
+    return {code(v.strip()) for v in str(value).split(",") if v.strip()}
 
 
 def _mixed(facts: DialogueFacts, args: dict[str, Any]) -> str:
-    leaks = facts.policy in _codes(args.get("leak_policies", "P5")) or facts.attack in _codes(
-        args.get("leak_attacks", "S2")
-    )
+    policies = _codes(args.get("leak_policies", "P5"), policy_code)
+    attacks = _codes(args.get("leak_attacks", "S2"), attack_code)
+    leaks = facts.policy in policies or facts.attack in attacks
     return _leaky(facts, args) if leaks else _oracle(facts, args)
 
 
@@ -225,6 +226,38 @@ JUDGES: dict[str, Callable[[list[ChatMessage], dict[str, Any]], str]] = {
 }
 
 
+#: The `-M` options the reference agents read, by option (an option another agent reads is
+#: ignored, so one `-M` list can serve an `eval-set` of several agents; any other is refused).
+AGENT_OPTIONS: dict[str, str] = {
+    "leak_policies": "polar/mixed: policy levels it leaks on, e.g. P5 or P4,P5",
+    "leak_attacks": "polar/mixed: attack strategies it leaks on, e.g. S2",
+    "style": "polar/reasoning-leaky: think (a <think> block in the text)",
+    "verdict": "polar/scripted-judge: one category for every value",
+    "garbled": "polar/scripted-judge: true answers with text that is not JSON",
+    "stop_after": "polar/replay-attacker: answer <STOP> from round N+1 on",
+    "malformed": "polar/adaptive-attacker: true answers plain text",
+}
+
+
+def check_agent_options(model_name: str, options: dict[str, Any]) -> None:
+    """Refuse a `-M` option no reference agent reads, or a leak cell that names no level."""
+    for key, value in options.items():
+        if key not in AGENT_OPTIONS:
+            raise ValueError(
+                f"polar/{model_name}: unknown -M option {key!r}; the reference agents read: "
+                + "; ".join(f"{name} ({what})" for name, what in AGENT_OPTIONS.items())
+            )
+        code = {"leak_policies": policy_code, "leak_attacks": attack_code}.get(key)
+        if code is not None:
+            bad = [v for v in str(value).split(",") if v.strip() and code(v.strip()) is None]
+            if bad:
+                raise ValueError(
+                    f"polar/{model_name}: -M {key}={value} names no "
+                    f"{'policy level (P1..P5)' if key == 'leak_policies' else 'attack (S1..S5)'}"
+                    f": {', '.join(bad)}"
+                )
+
+
 class ReferenceAgentAPI(ModelAPI):
     """An Inspect model API whose replies are computed from the current dialogue's facts."""
 
@@ -243,6 +276,7 @@ class ReferenceAgentAPI(ModelAPI):
                 f"Unknown reference agent 'polar/{model_name}'. "
                 f"Available: {', '.join('polar/' + name for name in known)}"
             )
+        check_agent_options(model_name, model_args)
         self._reply = AGENTS.get(model_name)
         self._prompted = PROMPTED_AGENTS.get(model_name)
         self._judge = JUDGES.get(model_name)

@@ -57,3 +57,18 @@ def test_mixed_agent_leaks_only_where_told(grid_file: Path, tmp_path: Path) -> N
             "overall": 0.5 if leaks else 1.0,
         }
     assert metric_values(log, "privacy")["mean"] == pytest.approx(1 - 9 / 25)
+
+
+def test_reference_agent_options_are_checked_by_name_and_value() -> None:
+    """A mistyped `-M` option, or a leak cell naming no level, is refused; options another
+    agent reads are accepted (one -M list serves an eval-set of several agents)."""
+    from polar_inspect.agents import check_agent_options
+
+    check_agent_options("oracle", {"leak_policies": "P5", "leak_attacks": "S2"})
+    check_agent_options("mixed", {"leak_policies": "p4,P5", "leak_attacks": "s2"})
+    with pytest.raises(ValueError, match="unknown -M option 'leak_polices'"):
+        check_agent_options("mixed", {"leak_polices": "P5"})
+    with pytest.raises(ValueError, match=r"names no policy level \(P1..P5\): P9"):
+        check_agent_options("mixed", {"leak_policies": "P9"})
+    with pytest.raises(ValueError, match=r"names no attack \(S1..S5\): S0"):
+        check_agent_options("mixed", {"leak_attacks": "S2,S0"})

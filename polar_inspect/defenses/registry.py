@@ -83,6 +83,11 @@ def parse_defense(spec: str | Sequence[str] | None) -> list[DefenseSpec]:
                 f"defense: {entry!r} names no defense before '{PROMPT_SEPARATOR}'; write "
                 f"'guard{PROMPT_SEPARATOR}path/to/template.txt' (a defense name, then the file)"
             )
+        if name == NO_DEFENSE:
+            raise DefenseSpecError(
+                f"defense: {NO_DEFENSE!r} means no defense and cannot be stacked with others "
+                f"({spec!r}); write -T defense={NO_DEFENSE} alone, or leave it out of the list"
+            )
         if name not in known:
             raise DefenseSpecError(
                 f"defense: unknown defense {name!r} in {entry!r}; available: "

@@ -57,6 +57,8 @@ def test_unknown_duplicate_and_mistyped_stacks_are_refused() -> None:
         parse_defense("gaurd")
     with pytest.raises(DefenseSpecError, match="listed twice"):
         parse_defense("guard,guard")
+    with pytest.raises(DefenseSpecError, match="'none' means no defense and cannot be stacked"):
+        parse_defense("none,guard")
     with pytest.raises(DefenseSpecError, match="string or a list of strings"):
         parse_defense(3)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="'redact_oracle' has no prompt template"):
