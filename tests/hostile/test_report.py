@@ -56,7 +56,7 @@ def _variants(tmp: Path, data: Path) -> dict[str, dict[str, Any]]:
     return {
         "base": base,
         "base again": base,
-        "guard model": {**base, "model_roles": {"guard": get_model("polar/guard", tag="v2"),
+        "guard model": {**base, "model_roles": {"guard": get_model("polar/guard", verdict="v2"),
                                                 "attacker": "polar/replay-attacker"}},
         "attacker arguments": {**base, "model_roles": {
             "guard": "polar/guard", "attacker": get_model("polar/replay-attacker", stop_after=1)}},
@@ -129,7 +129,7 @@ def test_each_label_says_what_sets_its_run_apart(
     _report(capsys, runs.folder, tmp_path / "out")
     by_log = {row["log"]: row["model"] for row in _leaderboard(tmp_path / "out")}
     expected = {
-        "guard model": "tag=v2",
+        "guard model": "verdict=v2",
         "attacker arguments": "stop_after=1",
         "base url": "base_url http://127.0.0.1:9/v1",
         "message limit": '"message_limit": 6',
@@ -207,7 +207,7 @@ def test_text_outputs_escape_what_they_quote(
     raw (`index.html` escaped them)."""
     data = write_json(tmp_path / "<img src=x onerror=alert(1)>.json", extract(strengths=(1, 2)))
     guard = write_text(tmp_path / "<i>guard.txt", GUARD)
-    roles = {"guard": get_model("polar/guard", note=HOSTILE)}
+    roles = {"guard": get_model("polar/guard", verdict=HOSTILE)}
     log = evaluate(data, "polar/leaky", tmp_path / "logs", roles, defense=f"guard@{guard}")
     assert log.status == "success"
     out = tmp_path / "out"
