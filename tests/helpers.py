@@ -3,13 +3,28 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog, EvalSample
 from inspect_ai.model import Model, ModelOutput, ModelUsage, get_model
+from pytest import MonkeyPatch
 
 from polar_inspect.dialogue.state import SampleRecord, read_sample_record
+
+if TYPE_CHECKING:
+    from tests.stub_servers import StubServer
+
+
+def point_providers(monkeypatch: MonkeyPatch, server: StubServer, *, openai: bool = True) -> None:
+    """Point Inspect's Anthropic provider (and OpenAI's, unless `openai=False`) at a stub
+    through their documented environment variables; eval subprocesses inherit them."""
+    if openai:
+        monkeypatch.setenv("OPENAI_API_KEY", "local")
+        monkeypatch.setenv("OPENAI_BASE_URL", server.openai_base_url)
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "local")
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", server.anthropic_base_url)
+    monkeypatch.delenv("ANTHROPIC_AUTH_TOKEN", raising=False)
 
 
 def run(

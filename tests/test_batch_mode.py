@@ -22,7 +22,7 @@ from inspect_ai.event import ModelEvent
 from inspect_ai.model import BatchConfig, GenerateConfig, get_model
 
 from tests.conftest import make_record
-from tests.helpers import score_of
+from tests.helpers import point_providers, score_of
 from tests.stub_servers import StubServer, WireApi
 
 ATTACKS = ["S1", "S2", "S3", "S4", "S5"]
@@ -47,14 +47,7 @@ def polite_or_attacker(api: WireApi, body: dict[str, Any]) -> str:
 def batch_stub(monkeypatch: pytest.MonkeyPatch) -> Iterator[StubServer]:
     """A stub server both first-party providers are pointed at."""
     with StubServer(respond=polite_or_attacker, batch_polls=1) as server:
-        for name, value in (
-            ("OPENAI_API_KEY", "local"),
-            ("OPENAI_BASE_URL", server.openai_base_url),
-            ("ANTHROPIC_API_KEY", "local"),
-            ("ANTHROPIC_BASE_URL", server.anthropic_base_url),
-        ):
-            monkeypatch.setenv(name, value)
-        monkeypatch.delenv("ANTHROPIC_AUTH_TOKEN", raising=False)
+        point_providers(monkeypatch, server)
         yield server
 
 

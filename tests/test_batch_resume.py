@@ -28,7 +28,7 @@ import pytest
 from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log, read_eval_log_sample_summaries
 
 from tests.conftest import DOCUMENT, make_record
-from tests.helpers import score_of
+from tests.helpers import point_providers, score_of
 from tests.stub_servers import StubServer, WireApi
 
 #: (index, policy, attack): distinct cells of `privacy_mini`; three one-round S1 samples, two
@@ -77,14 +77,7 @@ def leaky_on_even_cases(api: WireApi, body: dict[str, Any]) -> str:
 def stub(monkeypatch: pytest.MonkeyPatch) -> Iterator[StubServer]:
     """A stub both first-party providers are pointed at (the eval subprocesses inherit it)."""
     with StubServer(respond=leaky_on_even_cases, batch_polls=1) as server:
-        for name, value in (
-            ("OPENAI_API_KEY", "local"),
-            ("OPENAI_BASE_URL", server.openai_base_url),
-            ("ANTHROPIC_API_KEY", "local"),
-            ("ANTHROPIC_BASE_URL", server.anthropic_base_url),
-        ):
-            monkeypatch.setenv(name, value)
-        monkeypatch.delenv("ANTHROPIC_AUTH_TOKEN", raising=False)
+        point_providers(monkeypatch, server)
         yield server
 
 

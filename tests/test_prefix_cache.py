@@ -20,6 +20,7 @@ from inspect_ai.model import get_model
 from polar_inspect.attackers import ATTACKERS
 from polar_inspect.defenses import NO_DEFENSE, available_defenses
 from tests.conftest import DOCUMENT, make_record
+from tests.helpers import point_providers
 from tests.stub_cache import MIN_CACHED_PREFIX, PromptCache, count_tokens
 from tests.stub_servers import StubServer
 from tests.wire_prefix import anthropic_breakpoints, dialogues, prefix_rounds
@@ -102,9 +103,7 @@ def reply_or_ask(api: str, body: dict[str, Any]) -> str:
 def anthropic_stub(monkeypatch: pytest.MonkeyPatch) -> Iterator[StubServer]:
     """A stub server the Anthropic provider is pointed at."""
     with StubServer(respond=reply_or_ask, prompt_cache=True) as server:
-        monkeypatch.setenv("ANTHROPIC_API_KEY", "local")
-        monkeypatch.setenv("ANTHROPIC_BASE_URL", server.anthropic_base_url)
-        monkeypatch.delenv("ANTHROPIC_AUTH_TOKEN", raising=False)
+        point_providers(monkeypatch, server, openai=False)
         yield server
 
 

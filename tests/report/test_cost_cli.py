@@ -15,6 +15,7 @@ from inspect_ai.model import get_model
 from polar_inspect.report.cost_cli import _selected, main
 from polar_inspect.report.cost_estimate import Assumptions, TokenCount, add_dialogue, estimate
 from tests.conftest import DOCUMENT, make_record
+from tests.helpers import point_providers
 from tests.stub_cache import count_tokens
 from tests.stub_servers import StubServer
 
@@ -85,9 +86,7 @@ def test_the_estimate_is_within_10_percent_of_a_measured_stub_run(
     ]
     data = write_records(records)
     with StubServer(respond=lambda api, body: REPLY, prompt_cache=True) as server:
-        monkeypatch.setenv("ANTHROPIC_API_KEY", "local")
-        monkeypatch.setenv("ANTHROPIC_BASE_URL", server.anthropic_base_url)
-        monkeypatch.delenv("ANTHROPIC_AUTH_TOKEN", raising=False)
+        point_providers(monkeypatch, server, openai=False)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             [log] = inspect_eval(
