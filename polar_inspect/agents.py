@@ -226,6 +226,21 @@ JUDGES: dict[str, Callable[[list[ChatMessage], dict[str, Any]], str]] = {
 }
 
 
+#: Reference agents that answer from the sample's targets, by the role in which they do so;
+#: the report marks their runs ORACLE (report/oracles.py)
+#: (a scripted agent in another role either fails or does not reach the attacker).
+ORACLE_AGENTS: dict[str, dict[str, str]] = {
+    "trusted": {
+        "polar/oracle": "answers with exactly the allowed values",
+        "polar/mixed": "answers with exactly the allowed values outside its leak cells",
+        "polar/reasoning-leaky": "answers with exactly the allowed values",
+        "polar/trickle": "answers with the allowed values and a chosen share of protected ones",
+        "polar/fetch-needed": "fetches and shares the fields that hold the allowed values",
+    },
+    "guard": {"polar/guard": "removes the sample's protected values from each draft"},
+    "minimizer": {"polar/minimizer": "returns the sample's allowed values as the working copy"},
+}
+
 #: The `-M` options the reference agents read, by option (an option another agent reads is
 #: ignored, so one `-M` list can serve an `eval-set` of several agents; any other is refused).
 AGENT_OPTIONS: dict[str, str] = {

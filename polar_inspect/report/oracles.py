@@ -19,22 +19,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from polar_inspect.agents import ORACLE_AGENTS
 from polar_inspect.report.inventory import ORACLE_TAG, RunHeader
 from polar_inspect.report.usage import TRUSTED_ROLE
 
-#: Reference agents that answer from the sample's targets, by the role in which they do so
-#: (a scripted agent in another role either fails or does not reach the attacker).
-ORACLE_AGENTS: dict[str, dict[str, str]] = {
-    TRUSTED_ROLE: {
-        "polar/oracle": "answers with exactly the allowed values",
-        "polar/mixed": "answers with exactly the allowed values outside its leak cells",
-        "polar/reasoning-leaky": "answers with exactly the allowed values",
-        "polar/trickle": "answers with the allowed values and a chosen share of protected ones",
-        "polar/fetch-needed": "fetches and shares the fields that hold the allowed values",
-    },
-    "guard": {"polar/guard": "removes the sample's protected values from each draft"},
-    "minimizer": {"polar/minimizer": "returns the sample's allowed values as the working copy"},
-}
 MARK = f"[{ORACLE_TAG}]"
 
 
