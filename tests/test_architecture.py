@@ -1,15 +1,43 @@
 """The rules of docs/architecture.md hold: the layers (import-linter's contract in
-pyproject.toml) and no import cycle between any two modules."""
+pyproject.toml), no import cycle between any two modules, no module over 400 lines and no
+function over cognitive complexity 15 beyond the known offenders of `.ci/baseline/` (the gates
+of `.ci/gates.py`; its own tests are in test_gates.py)."""
 
 from __future__ import annotations
 
+import importlib.util
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
 
 import grimp
 
 REPO = Path(__file__).resolve().parents[1]
+
+
+def _gates() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("ci_gates", REPO / ".ci" / "gates.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["ci_gates"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _new_offenders(gate: str) -> list[str]:
+    gates = _gates()
+    collect = {"size": gates.size_offences, "complexity": gates.complexity_offences}[gate]
+    baseline = gates.read_baseline(REPO / ".ci" / "baseline" / gates.BASELINE_FILES[gate])
+    return gates.compare(gate, collect(REPO, "polar_inspect"), baseline, 0.0).new
+
+
+def test_no_module_is_over_400_lines_beyond_its_allowance() -> None:
+    assert _new_offenders("size") == [], "split the module (docs/architecture.md)"
+
+
+def test_no_function_is_over_cognitive_complexity_15_beyond_the_baseline() -> None:
+    assert _new_offenders("complexity") == [], "split the function (docs/architecture.md)"
 
 
 def test_every_layer_imports_only_from_the_layers_below() -> None:
