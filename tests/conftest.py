@@ -172,6 +172,7 @@ def _skip_downloads(items: list[pytest.Item]) -> None:
 def _isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Keep caches and Hugging Face lookups inside the test's temp dir, and offline."""
     monkeypatch.setenv("POLAR_CACHE_DIR", str(tmp_path / "polar_cache"))
+    monkeypatch.setenv("INSPECT_CACHE_DIR", str(tmp_path / "inspect_cache"))
     monkeypatch.setenv("HF_HOME", str(tmp_path / "hf_home"))
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     for name in ("HF_HUB_CACHE", "HUGGINGFACE_HUB_CACHE", "HF_ENDPOINT", "POLAR_BUNDLED_PATH"):

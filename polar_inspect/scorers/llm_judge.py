@@ -20,24 +20,27 @@ and `UNUSABLE_IN_A_ROW` unusable answers in a row from one judge model, raise
 `JudgeFailedError`, saying what failed and what to try. A single unusable answer counts as
 `none` for every value of that turn and is counted (`JudgeUsage.unparsed_calls`).
 
-Usable verdicts are cached on disk per judge model and input hash, under `cache_dir()/judge/`,
-with the format that produced them; token use is counted apart from the trusted model's.
+**Answers are cached by Inspect** (`generate(cache=JUDGE_CACHE)`): keyed by the judge model,
+its base URL, the generate config (so the answer format) and the prompt, not by epoch, kept
+until removed (`inspect cache clear --model <judge model>`), under Inspect's cache directory
+(`$INSPECT_CACHE_DIR/generate/`, by default `~/.cache/inspect_ai/generate/`). A repeated call is
+not sent again: it counts in `JudgeUsage.cached_calls`, not in `calls` or tokens. The strict
+reading of the answer is in `judge_answer`; token use is counted apart from the trusted model's.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
-import re
-import unicodedata
 import weakref
 from collections.abc import Sequence
-from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 import anyio
 import anyio.lowlevel
+from inspect_ai.event import Event, ModelEvent
+from inspect_ai.log import transcript
 from inspect_ai.model import (
+    CachePolicy,
     GenerateConfig,
     Model,
     ModelOutput,
@@ -45,18 +48,39 @@ from inspect_ai.model import (
     ResponseSchema,
 )
 from inspect_ai.util import json_schema
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel
 from tenacity import RetryError
 
-from polar_inspect.data.sources import cache_dir
-from polar_inspect.detectors.attribution import Category
 from polar_inspect.errors import UserInputError
 from polar_inspect.prompts import load_template
+from polar_inspect.scorers.judge_answer import (
+    JudgeAnswer,
+    JudgeVerdict,
+    UnusableAnswer,
+    parse_answer,
+)
+
+__all__ = [
+    "JUDGE_CACHE",
+    "JUDGE_ROLE",
+    "UNUSABLE_IN_A_ROW",
+    "AnswerFormatChoice",
+    "JudgeFailedError",
+    "JudgeTurn",
+    "JudgeUsage",
+    "JudgeVerdict",
+    "UnusableAnswer",
+    "answer_format",
+    "judge_prompt",
+    "judge_turn",
+    "parse_answer",
+]
 
 JUDGE_ROLE = "judge"
 JUDGE_CONFIG = GenerateConfig(temperature=0.0, max_tokens=800)
-#: Version of the cache entries (2: strict parsing, the answer format recorded).
-CACHE_VERSION = "2"
+#: Inspect's cache for judge answers: not per epoch (the prompt holds the reply judged), no
+#: expiry; the scope keeps these entries apart from any other use of the same model and prompt.
+JUDGE_CACHE = CachePolicy(expiry=None, per_epoch=False, scopes={"polar_inspect": "judge-3"})
 
 #: How the judge asks for JSON: a JSON schema, JSON mode, or the prompt alone.
 ResponseFormat = Literal["json_schema", "json_object", "text"]
@@ -82,20 +106,6 @@ _ANSWER_ADVICE = (
 
 class JudgeFailedError(UserInputError):
     """The judge model cannot be used: its calls fail, or its answers keep being unusable."""
-
-
-class JudgeVerdict(BaseModel):
-    """The judge's verdict on one value."""
-
-    value: str
-    category: Category
-    reason: str = ""
-
-
-class JudgeAnswer(BaseModel):
-    """The structured answer the judge is asked for."""
-
-    verdicts: list[JudgeVerdict]
 
 
 class JudgeUsage(BaseModel):
@@ -193,98 +203,6 @@ def judge_prompt(attacker_turn: str, reply: str, values: Sequence[tuple[str, str
     return template.render(case=json.dumps(case, ensure_ascii=False, indent=1))
 
 
-# --- strict parsing of the answer ------------------------------------------------------------
-
-
-class UnusableAnswer(ValueError):
-    """A judge answer that cannot be used; the message says why."""
-
-
-_THINK = re.compile(r"^\s*<think>.*?</think>", re.DOTALL)
-_FENCE = re.compile(r"^```[A-Za-z]*[ \t]*\n(.*)\n```$", re.DOTALL)
-
-
-class _StrictVerdict(BaseModel):
-    model_config = ConfigDict(strict=True)
-
-    value: str
-    category: Category
-    reason: str = ""
-
-
-class _StrictAnswer(BaseModel):
-    model_config = ConfigDict(strict=True)
-
-    verdicts: list[_StrictVerdict]
-
-
-def _no_repeated_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    keys = [key for key, _ in pairs]
-    repeated = sorted({key for key in keys if keys.count(key) > 1})
-    if repeated:
-        raise UnusableAnswer(f"the JSON repeats the key {repeated[0]!r}")
-    return dict(pairs)
-
-
-def _only_json_object(text: str) -> dict[str, Any]:
-    """The one JSON object in `text` (optionally in a code fence, with prose around it)."""
-    body = _THINK.sub("", text).strip()
-    fenced = _FENCE.match(body)
-    if fenced:
-        body = fenced.group(1).strip()
-    decoder = json.JSONDecoder(object_pairs_hook=_no_repeated_keys)
-    found: list[Any] = []
-    index = body.find("{")
-    while index >= 0:
-        try:
-            obj, end = decoder.raw_decode(body, index)
-        except json.JSONDecodeError:
-            index = body.find("{", index + 1)
-            continue
-        found.append(obj)
-        index = body.find("{", end)
-    if not found:
-        raise UnusableAnswer("no JSON object in the answer")
-    if len(found) > 1:
-        raise UnusableAnswer(f"{len(found)} JSON objects in the answer, expected one")
-    return found[0]
-
-
-def _key(value: str) -> str:
-    return " ".join(unicodedata.normalize("NFKC", value).casefold().split())
-
-
-def parse_answer(text: str, values: Sequence[str]) -> dict[str, JudgeVerdict]:
-    """The judge's verdicts by value, read strictly; raise UnusableAnswer saying why not.
-
-    The answer must hold exactly one JSON object (a code fence and prose around it are
-    allowed) of the shape `{"verdicts": [{"value", "category", "reason"}]}` with a known
-    category, and give one verdict for every value asked and none for any other (values are
-    matched ignoring case, Unicode form and runs of spaces). Repeated keys, a value given two
-    different verdicts and a value not asked make the answer unusable.
-    """
-    try:
-        answer = _StrictAnswer.model_validate(_only_json_object(text))
-    except ValidationError as err:
-        first = err.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "answer"
-        raise UnusableAnswer(f"{where}: {first['msg']}") from None
-    asked = {_key(value): value for value in values}
-    result: dict[str, JudgeVerdict] = {}
-    for verdict in answer.verdicts:
-        value = asked.get(_key(verdict.value))
-        if value is None:
-            raise UnusableAnswer(f"a verdict for a value not asked: {verdict.value!r}")
-        known = result.get(value)
-        if known is not None and known.category != verdict.category:
-            raise UnusableAnswer(f"two different verdicts for {value!r}")
-        result[value] = JudgeVerdict(value=value, category=verdict.category, reason=verdict.reason)
-    missing = [value for value in values if value not in result]
-    if missing:
-        raise UnusableAnswer(f"no verdict for {missing[0]!r}")
-    return result
-
-
 # --- calling the judge -------------------------------------------------------------------------
 
 
@@ -347,10 +265,31 @@ def _failed(judge: Model, what: str, advice: str = _CALL_ADVICE) -> JudgeFailedE
     return JudgeFailedError(f"judge {judge}: {what}; {advice}")
 
 
-async def _call(judge: Model, prompt: str, response_format: ResponseFormat) -> ModelOutput:
+def _from_cache(events: Sequence[Event], model: str, output: ModelOutput) -> bool:
+    """Whether Inspect answered `output` from its cache (its model event says `read`)."""
+    return any(
+        isinstance(event, ModelEvent)
+        and event.cache == "read"
+        and event.model == model
+        and event.output == output
+        for event in events
+    )
+
+
+async def _generate(judge: Model, prompt: str, config: GenerateConfig) -> tuple[ModelOutput, bool]:
+    """One judge call on Inspect's cache; True when the answer came from the cache."""
+    history = transcript().history
+    start = history.event_count
+    output = await judge.generate(prompt, config=config, cache=JUDGE_CACHE)
+    return output, _from_cache(history.events_from(start), str(judge), output)
+
+
+async def _call(
+    judge: Model, prompt: str, response_format: ResponseFormat
+) -> tuple[ModelOutput, bool]:
     """One judge call in a known format; a call that fails after its retries ends the run."""
     try:
-        return await judge.generate(prompt, config=_format_config(judge, response_format, False))
+        return await _generate(judge, prompt, _format_config(judge, response_format, False))
     except Exception as err:  # noqa: BLE001 - every failure of the judge's call ends the same way
         if isinstance(err, UserInputError):
             raise
@@ -359,13 +298,13 @@ async def _call(judge: Model, prompt: str, response_format: ResponseFormat) -> M
         ) from err
 
 
-async def _first_call(judge: Model, prompt: str, state: _JudgeState) -> ModelOutput:
+async def _first_call(judge: Model, prompt: str, state: _JudgeState) -> tuple[ModelOutput, bool]:
     """The first call to a judge model: try each format in turn and keep the first accepted."""
     for response_format in FORMAT_ORDER:
         last = response_format == FORMAT_ORDER[-1]
         config = _format_config(judge, response_format, trying=not last)
         try:
-            output = await judge.generate(prompt, config=config)
+            answer = await _generate(judge, prompt, config)
         except Exception as err:  # noqa: BLE001 - classified below
             if isinstance(err, UserInputError):
                 raise
@@ -375,37 +314,45 @@ async def _first_call(judge: Model, prompt: str, state: _JudgeState) -> ModelOut
                 raise _failed(judge, f"no call succeeded ({tried})") from err
             continue
         state.choice.format = response_format
-        return output
+        return answer
     raise AssertionError("unreachable: the text format ends the loop")
 
 
-async def _ask(judge: Model, prompt: str) -> tuple[ModelOutput, ResponseFormat]:
-    """Ask the judge, choosing its answer format on the first call (once per judge model)."""
+async def _ask(judge: Model, prompt: str) -> tuple[ModelOutput, bool, ResponseFormat]:
+    """Ask the judge, choosing its answer format on the first call (once per judge model):
+    the answer, whether it came from Inspect's cache, and the format it was asked in."""
     state = _state(judge)
     if state.choice.format is None:
         async with state.lock():
             if state.choice.format is None:
-                output = await _first_call(judge, prompt, state)
+                output, cached = await _first_call(judge, prompt, state)
                 assert state.choice.format is not None
-                return output, state.choice.format
+                return output, cached, state.choice.format
     response_format = state.choice.format
     assert response_format is not None
-    return await _call(judge, prompt, response_format), response_format
-
-
-class _CacheEntry(BaseModel):
-    verdicts: list[JudgeVerdict]
-    response_format: ResponseFormat
-
-
-def _cache_file(model_name: str, prompt: str) -> Path:
-    digest = hashlib.sha256(f"{CACHE_VERSION}\n{model_name}\n{prompt}".encode()).hexdigest()
-    return cache_dir() / "judge" / digest[:2] / f"{digest}.json"
+    output, cached = await _call(judge, prompt, response_format)
+    return output, cached, response_format
 
 
 def _excerpt(text: str, limit: int = 80) -> str:
     flat = " ".join(text.split())
     return flat if len(flat) <= limit else flat[: limit - 3] + "..."
+
+
+def _unusable(judge: Model, err: UnusableAnswer, answer: str, fmt: ResponseFormat) -> str:
+    """Count one unusable answer; the problem in one line, or JudgeFailedError if it is the
+    `UNUSABLE_IN_A_ROW`-th in a row from this judge model."""
+    state = _state(judge)
+    state.unusable_in_a_row += 1
+    problem = f"{err} (answer began: {_excerpt(answer)!r})"
+    if state.unusable_in_a_row >= UNUSABLE_IN_A_ROW:
+        raise _failed(
+            judge,
+            f"{state.unusable_in_a_row} unusable answers in a row in answer format {fmt} "
+            f"(last: {problem}): the model does not follow the judge's answer format",
+            _ANSWER_ADVICE,
+        )
+    return problem
 
 
 async def judge_turn(
@@ -415,70 +362,32 @@ async def judge_turn(
     values: Sequence[tuple[str, str]],
     usage: JudgeUsage,
 ) -> JudgeTurn:
-    """Ask the judge about one turn (or read the cached answer). `values`: (value, field).
+    """Ask the judge about one turn (answered from Inspect's cache when asked before).
+    `values`: (value, field).
 
     Raises JudgeFailedError when the judge's call fails after its retries, or when this
     answer is the `UNUSABLE_IN_A_ROW`-th unusable one in a row from this judge model.
     """
     names = [value for value, _ in values]
-    prompt = judge_prompt(attacker_turn, reply, values)
-    model_name = str(judge)
-    file = _cache_file(model_name, prompt)
-    if file.is_file():
-        try:
-            cached = _CacheEntry.model_validate_json(file.read_text(encoding="utf-8"))
-        except (OSError, ValidationError):
-            pass  # a damaged entry is asked again and rewritten
-        else:
-            usage.cached_calls += 1
-            usage.count_format(cached.response_format)
-            return JudgeTurn(
-                model=model_name,
-                verdicts={v.value: v for v in cached.verdicts},
-                cached=True,
-                parsed=True,
-                response_format=cached.response_format,
-            )
-    output, response_format = await _ask(judge, prompt)
-    usage.calls += 1
-    usage.add(output.usage)
+    output, cached, response_format = await _ask(judge, judge_prompt(attacker_turn, reply, values))
+    if cached:
+        usage.cached_calls += 1
+    else:
+        usage.calls += 1
+        usage.add(output.usage)
     usage.count_format(response_format)
-    state = _state(judge)
+    turn = JudgeTurn(
+        model=str(judge), verdicts={}, cached=cached, parsed=True, response_format=response_format
+    )
     try:
-        verdicts = parse_answer(output.completion, names)
+        turn.verdicts = parse_answer(output.completion, names)
     except UnusableAnswer as err:
         usage.unparsed_calls += 1
-        state.unusable_in_a_row += 1
-        problem = f"{err} (answer began: {_excerpt(output.completion)!r})"
-        if state.unusable_in_a_row >= UNUSABLE_IN_A_ROW:
-            raise _failed(
-                judge,
-                f"{state.unusable_in_a_row} unusable answers in a row in answer format "
-                f"{response_format} (last: {problem}): the model does not follow the judge's "
-                "answer format",
-                _ANSWER_ADVICE,
-            ) from None
-        empty = {
+        turn.problem = _unusable(judge, err, output.completion, response_format)
+        turn.parsed = False
+        turn.verdicts = {
             v: JudgeVerdict(value=v, category="none", reason=f"unusable: {err}") for v in names
         }
-        return JudgeTurn(
-            model=model_name,
-            verdicts=empty,
-            cached=False,
-            parsed=False,
-            response_format=response_format,
-            problem=problem,
-        )
-    state.unusable_in_a_row = 0
-    file.parent.mkdir(parents=True, exist_ok=True)
-    tmp = file.with_suffix(".tmp")
-    entry = _CacheEntry(verdicts=list(verdicts.values()), response_format=response_format)
-    tmp.write_text(entry.model_dump_json(), "utf-8")
-    tmp.replace(file)
-    return JudgeTurn(
-        model=model_name,
-        verdicts=verdicts,
-        cached=False,
-        parsed=True,
-        response_format=response_format,
-    )
+        return turn
+    _state(judge).unusable_in_a_row = 0
+    return turn

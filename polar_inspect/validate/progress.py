@@ -13,7 +13,14 @@ from types import TracebackType
 from typing import TextIO
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+)
 
 
 class CaseProgress:
@@ -34,7 +41,7 @@ class CaseProgress:
         self.live = self.stream.isatty()
         self._started = time.monotonic()
         self._progress: Progress | None = None
-        self._task = None
+        self._task: TaskID | None = None
         self._printed = 0
 
     def __enter__(self) -> CaseProgress:

@@ -8,6 +8,7 @@ import asyncio
 import json
 import re
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -199,14 +200,37 @@ def test_a_server_that_takes_json_schema_keeps_it() -> None:
         assert answer_format(judge).describe() == "json_schema"
 
 
-def test_verdicts_are_cached_with_their_format(llama_cpp_like: StubServer) -> None:
-    ask(stub_judge(llama_cpp_like), ["A-1"])
-    before = llama_cpp_like.calls
+def test_answers_are_cached_by_inspect_with_their_format(
+    llama_cpp_like: StubServer, tmp_path: Path
+) -> None:
+    [first] = ask(stub_judge(llama_cpp_like), ["A-1"])
+    assert not first.cached
+    answered = len(llama_cpp_like.ok_requests())
+    sent = len(llama_cpp_like.requests)
     usage = JudgeUsage()
-    [turn] = ask(stub_judge(llama_cpp_like), ["A-1"], usage)
-    assert llama_cpp_like.calls == before  # answered from the cache
+    [turn] = ask(stub_judge(llama_cpp_like), ["A-1"], usage)  # a new process would do the same
+    # answered from the cache: no answer paid twice; only the refused json_schema probe of the
+    # new judge's first call reached the server again (the format is chosen once per process)
+    assert len(llama_cpp_like.ok_requests()) == answered
+    assert set(formats_sent(llama_cpp_like)[sent:]) == {"json_schema"}
     assert turn.cached and turn.response_format == "json_object"
+    assert turn.verdicts == first.verdicts
     assert usage.formats == {"json_object": 1} and usage.cached_calls == 1
+    assert usage.calls == 0 and usage.total_tokens == 0
+    # in Inspect's cache (conftest points INSPECT_CACHE_DIR at the test's folder)
+    assert list((tmp_path / "inspect_cache" / "generate").rglob("*"))
+
+
+def test_another_prompt_or_another_judge_is_not_answered_from_the_cache(
+    llama_cpp_like: StubServer,
+) -> None:
+    judge = stub_judge(llama_cpp_like)
+    ask(judge, ["A-1"])
+    [other_reply] = ask(judge, ["A-1 and more"])
+    assert not other_reply.cached
+    with StubServer(respond=verdict_reply, response_formats=LLAMA_CPP_FORMATS) as elsewhere:
+        [other_server] = ask(stub_judge(elsewhere), ["A-1"])  # another base URL
+    assert not other_server.cached
 
 
 def test_a_judge_that_answers_garbage_ends_with_one_clear_error() -> None:

@@ -174,12 +174,29 @@ def test_option_errors_are_one_line(args: list[str], message: str, capsys) -> No
     assert err.count("\n") == 1 and message in err
 
 
-def test_argument_errors_are_one_line(capsys) -> None:  # noqa: ANN001
-    with pytest.raises(SystemExit) as exit_:
-        main([str(HELD_OUT), "--scorer", "nosuch"])
-    assert exit_.value.code == 2
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ([str(HELD_OUT), "--scorer", "nosuch"], "'--scorer': 'nosuch' is not one of"),
+        ([str(HELD_OUT), "--max-retries", "two"], "'--max-retries': 'two' is not a valid integer"),
+        ([str(HELD_OUT), "--bogus"], "No such option '--bogus'"),
+        ([], "Missing argument 'CASES'"),
+        ([str(HELD_OUT), str(HELD_OUT)], "unexpected extra argument"),
+    ],
+)
+def test_argument_errors_are_one_line(args: list[str], message: str, capsys) -> None:  # noqa: ANN001
+    assert main(args) == 2  # click's parsing; the command's name and --help on one line
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "invalid choice: 'nosuch'" in err and "--help" in err
+    assert err.count("\n") == 1 and err.startswith("polar-validate: ")
+    assert message in err and "--help" in err
+
+
+def test_help_exits_zero_and_names_the_options(capsys) -> None:  # noqa: ANN001
+    assert main(["--help"]) == 0
+    out = capsys.readouterr().out
+    for option in ("--scorer [parity|strict|judge]", "--model", "--max-retries", "--verdicts"):
+        assert option in out
+    assert "--show-errors" in out and "'bundled'" in out
 
 
 def test_an_unwritable_verdict_file_is_one_line(tmp_path: Path, capsys) -> None:  # noqa: ANN001
