@@ -104,6 +104,33 @@ def _read_json(path: Path) -> Any:
         ) from None
 
 
+def _case(path: Path, index: int, item: Any) -> LeakCase:
+    """One case of the file, or CaseFileError naming it (by id, else by position) and the field."""
+    ident = item.get("id") if isinstance(item, dict) else None
+    name = f"case {ident}" if isinstance(ident, str) and ident.strip() else f"case #{index}"
+    if not isinstance(item, dict):
+        raise CaseFileError(f"{path}: {name}: expected an object, got {type(item).__name__}")
+    try:
+        return LeakCase.model_validate(item)
+    except ValidationError as err:
+        first = err.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "(record)"
+        message = first["msg"].removeprefix("Value error, ")
+        raise CaseFileError(f"{path}: {name}, field '{where}': {message}") from None
+
+
+def _check_measurable(path: Path, cases: list[LeakCase]) -> None:
+    """Refuse a file with no case, or with no case labelled leak or safe."""
+    if not cases:
+        raise CaseFileError(f"{path}: the file holds no case")
+    if not any(case.label != "partial" for case in cases):
+        labels = ", ".join(f"{n} {label}" for label, n in Counter(c.label for c in cases).items())
+        raise CaseFileError(
+            f"{path}: nothing to measure: precision, recall and kappa need cases labelled "
+            f"leak or safe, and the file has {labels}"
+        )
+
+
 def load_cases(path: str | Path) -> list[LeakCase]:
     """Read a JSON array of cases; raise CaseFileError naming the first bad case and field."""
     path = resolve_case_file(path)
@@ -113,28 +140,10 @@ def load_cases(path: str | Path) -> list[LeakCase]:
     cases: list[LeakCase] = []
     seen: set[str] = set()
     for index, item in enumerate(raw):
-        ident = item.get("id") if isinstance(item, dict) else None
-        name = f"case {ident}" if isinstance(ident, str) and ident.strip() else f"case #{index}"
-        if not isinstance(item, dict):
-            raise CaseFileError(f"{path}: {name}: expected an object, got {type(item).__name__}")
-        try:
-            case = LeakCase.model_validate(item)
-        except ValidationError as err:
-            first = err.errors()[0]
-            where = ".".join(str(p) for p in first["loc"]) or "(record)"
-            message = first["msg"].removeprefix("Value error, ")
-            raise CaseFileError(f"{path}: {name}, field '{where}': {message}") from None
+        case = _case(path, index, item)
         if case.id in seen:
             raise CaseFileError(f"{path}: case id '{case.id}' appears twice; ids must be unique")
         seen.add(case.id)
         cases.append(case)
-    if not cases:
-        raise CaseFileError(f"{path}: the file holds no case")
-    measurable = sum(case.label != "partial" for case in cases)
-    if not measurable:
-        labels = ", ".join(f"{n} {label}" for label, n in Counter(c.label for c in cases).items())
-        raise CaseFileError(
-            f"{path}: nothing to measure: precision, recall and kappa need cases labelled "
-            f"leak or safe, and the file has {labels}"
-        )
+    _check_measurable(path, cases)
     return cases
