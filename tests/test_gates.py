@@ -171,3 +171,23 @@ def test_ci_runs_the_gates_and_the_dev_extra_installs_their_tools() -> None:
     dev = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["optional-dependencies"]
     names = {spec.split(">")[0].split("=")[0].strip() for spec in dev["dev"]}
     assert {"complexipy", "mypy", "vulture"} <= names
+
+
+def test_written_baselines_pass_and_name_each_offender(tmp_path: Path) -> None:
+    long_module = TOO_COMPLEX + "x = 1\n" * gates.MAX_MODULE_LINES
+    root = _package(tmp_path, {"a.py": long_module})
+    baseline_dir = root / "baseline"
+    lines: list[str] = []
+    gates.run(root, "pkg", baseline_dir, ["complexity", "size"], write=True, out=lines.append)
+    assert gates.run(root, "pkg", baseline_dir, ["complexity", "size"], out=lines.append)
+    complexity = (baseline_dir / "complexity.txt").read_text().splitlines()
+    assert complexity[1].startswith("pkg/a.py::tangled  # ")  # its complexity, as a comment
+    sizes = (baseline_dir / "module_size.txt").read_text().splitlines()
+    assert sizes[1] == f"pkg/a.py {len(long_module.splitlines())}"  # today's length: allowance
+
+
+def test_an_unknown_gate_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        gates.main(["--only", "complexity,nosuch"])
+    assert exit_.value.code == 2
+    assert "unknown gate(s) nosuch" in capsys.readouterr().err
