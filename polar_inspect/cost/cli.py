@@ -151,12 +151,23 @@ def _role_usd(
     return dollars(calls, price, setting, role.ttl)[0]
 
 
+def _flex_offered(
+    estimates: Sequence[RoleCalls], models: dict[str, RoleModel], prices: dict[str, ModelPrice]
+) -> bool:
+    found = [_price(prices, models[c.role].model) for c in estimates]
+    return any(price is not None and price.flex is not None for price in found)
+
+
 def total_line(
     estimates: Sequence[RoleCalls], models: dict[str, RoleModel], prices: dict[str, ModelPrice]
 ) -> str:
     """The sum over roles per setting (unknown if any role is; flex only where offered)."""
     cells = []
+    offered = _flex_offered(estimates, models, prices)
     for setting in SETTINGS:
+        if setting == "flex" and not offered:
+            cells.append("flex: n/a (no role's model has a flex rate)")
+            continue
         usds = {c.role: _role_usd(c, models[c.role], _price(prices, models[c.role].model), setting)
                 for c in estimates}  # fmt: skip
         unknown = [role for role, usd in usds.items() if usd is None]
