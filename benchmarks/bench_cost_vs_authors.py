@@ -12,17 +12,20 @@ input tokens as the providers' prompt caches do (`tests.stub_cache`, tokens = ch
   an Anthropic model nothing is cached; on an OpenAI model automatic prefix caching serves it
   as it serves polar_inspect.
 
-Every request the stub captured is priced on the sheet (`--prices`, default the dated
-`benchmarks/prices_2026-11.json`): uncached input, cache reads and writes, output, and the batch
-factor for batched calls. It prints each runner's dollars, the ratio, and the arithmetic.
+Every request the stub captured is priced by the sheets' rules (`--prices`, default the dated
+sheets in `polar_inspect/cost/sheets/`): uncached input, cache reads, cache writes at the run's
+lifetime (1 hour on Anthropic), output, and the batch factor for batched calls, whose reads
+count only where the sheet says batched requests are cached (not for gpt-4.1). The OpenAI run
+is priced on gpt-4.1's rules and on gpt-5's (a GPT-5-family sheet; also as flex: the same
+requests unbatched at the flex factor, cached). It prints each runner's dollars, the ratio,
+and the arithmetic.
 
-    python benchmarks/bench_cost_vs_authors.py [--per-attack 8] [--prices FILE]
+    python benchmarks/bench_cost_vs_authors.py [--per-attack 16] [--prices FILE ...]
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import tempfile
@@ -42,18 +45,21 @@ from inspect_ai import eval as inspect_eval  # noqa: E402
 from inspect_ai.model import BatchConfig, GenerateConfig, get_model  # noqa: E402
 from openai import OpenAI  # noqa: E402
 
+from polar_inspect.cost.cli import SHEETS  # noqa: E402
+from polar_inspect.cost.sheet import CacheTtl, ModelPrice, load_prices  # noqa: E402
 from polar_inspect.data.sources import load_source, resolve_source  # noqa: E402
-from polar_inspect.report.usage import ModelPrice, load_prices  # noqa: E402
 from tests.stub_cache import count_tokens  # noqa: E402
 from tests.stub_servers import StubServer, WireApi  # noqa: E402
 
 QUICK_BATCHES = BatchConfig(size=200, send_delay=0.3, tick=0.1)
-#: (price sheet entry for polar_inspect's batched run, entry for the bare runner)
-SHEET_MODELS: dict[WireApi, tuple[str, str]] = {
-    "anthropic": ("anthropic/claude-sonnet-4-5@1h", "anthropic/claude-sonnet-4-5"),
-    "openai": ("openai/gpt-4.1", "openai/gpt-4.1"),
+#: The sheet models each wire format's runs are priced as.
+SHEET_MODELS: dict[WireApi, tuple[str, ...]] = {
+    "anthropic": ("anthropic/claude-sonnet-4-5",),
+    "openai": ("openai/gpt-4.1", "openai/gpt-5"),
 }
-TARGETS = {"anthropic": 0.35, "openai": 0.50}
+#: polar_inspect's cache lifetime per wire format (`-M cache_ttl=1h` on Anthropic).
+TTL: dict[WireApi, CacheTtl] = {"anthropic": "1h", "openai": "5m"}
+TARGETS = {"anthropic/claude-sonnet-4-5": 0.43, "openai/gpt-5": 0.53}
 
 
 @dataclass
@@ -75,19 +81,31 @@ class Bill:
         )
 
 
-def bill(server: StubServer, price: ModelPrice, batched: bool, cache: bool) -> Bill:
-    """Price every request the stub answered (`cache=False`: as if nothing were cached)."""
+def bill(
+    server: StubServer,
+    price: ModelPrice,
+    batched: bool,
+    cache: bool,
+    ttl: CacheTtl = "5m",
+    factor: float | None = None,
+) -> Bill:
+    """Price every request the stub answered (`cache=False`: as if nothing were cached;
+    batched requests read and write nothing where the sheet says batches are not cached;
+    `factor`: a tier's factor on every rate, e.g. flex)."""
     total = Bill()
-    factor = (price.batch or 1.0) if batched else 1.0
+    cached = cache and (not batched or bool(price.batch_cached))
+    if factor is None:
+        factor = (price.batch or 1.0) if batched else 1.0
+    write_rate = price.write_rate(ttl) or 0.0
     for request in server.ok_requests():
         assert request.cache is not None, "the stub bills caching (prompt_cache=True)"
         use = request.cache
-        read = use.cache_read if cache else 0
-        written = use.cache_write if cache else 0
+        read = use.cache_read if cached else 0
+        written = use.cache_write if cached else 0
         uncached = use.input_tokens - read - written
         output = count_tokens(fixed_replies(request.api, request.body))
         usd = uncached * price.input + output * price.output
-        usd += read * (price.cache_read or 0.0) + written * (price.cache_write or 0.0)
+        usd += read * (price.cache_read or 0.0) + written * write_rate
         total.calls += 1
         total.uncached += uncached
         total.read += read
@@ -143,51 +161,65 @@ def run_bare(data: Path, workers: int) -> StubServer:
     return server
 
 
+def _compare(
+    api: WireApi, model: str, polar: StubServer, bare: StubServer, price: ModelPrice
+) -> None:
+    ttl = TTL[api]
+    ours = bill(polar, price, batched=True, cache=True, ttl=ttl)
+    plain = bill(polar, price, batched=False, cache=False)
+    # the authors' client sends no breakpoints: nothing is cached on Anthropic
+    theirs = bill(bare, price, batched=False, cache=api == "openai")
+    # polar_inspect's own requests billed as the bare runner is billed
+    same = bill(polar, price, batched=False, cache=api == "openai")
+    ratio = ours.usd / theirs.usd
+    target = TARGETS.get(model)
+    verdict = (
+        f"target <= {target:.0%}: {'met' if ratio <= target else 'NOT met'}"
+        if target
+        else "no target"
+    )
+    print(f"\n{api} priced as {model} (cache writes {ttl})")
+    print(f"  polar_inspect, batch + cache : {ours.line()}")
+    print(f"  polar_inspect, plain         : {plain.line()}")
+    print(f"  bare runner (authors-like)   : {theirs.line()}")
+    print(f"  polar requests, billed bare  : {same.line()}")
+    print(
+        f"  ratio polar/bare = {ratio:.1%} ({verdict}); same prompts billed as the bare runner "
+        f"is: {ours.usd / same.usd:.1%}; polar batch+cache / polar plain = "
+        f"{ours.usd / plain.usd:.1%}"
+    )
+    if price.flex is not None:
+        flex = bill(polar, price, batched=False, cache=True, ttl=ttl, factor=price.flex)
+        print(f"  polar_inspect, flex + cache  : {flex.line()}  ratio {flex.usd / theirs.usd:.1%}")
+    given = ours.uncached + ours.read + ours.written
+    taken = theirs.uncached + theirs.read + theirs.written
+    output_share = plain.output * price.output / 1e6 / plain.usd
+    print(
+        f"  input tokens polar/bare = {given / taken:.2f} (polar's templates are longer); "
+        f"output is {output_share:.0%} of the plain bill and no cache serves it"
+    )
+
+
 def main() -> int:
     """Print both runners' bills and their ratio on Anthropic and OpenAI prices."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--per-attack", type=int, default=8)
+    parser.add_argument("--per-attack", type=int, default=16, help="samples per attack (x 5)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=16)
-    parser.add_argument("--prices", default=str(HERE / "prices_2026-11.json"))
+    parser.add_argument(
+        "--prices", nargs="*", default=sorted(str(p) for p in SHEETS.glob("*.json"))
+    )
     args = parser.parse_args()
-    sheet = load_prices(args.prices)
-    date = json.loads(Path(args.prices).read_text()).get("_date", "undated")
+    sheet = load_prices(*args.prices)
     with tempfile.TemporaryDirectory() as folder:
         data = write_slice(args.per_attack, args.seed, Path(folder))
         samples = len(data.read_text().splitlines())
-        print(f"{samples} samples of the bundled data; price sheet {args.prices} ({date})")
+        print(f"{samples} samples of the bundled data; price sheets {', '.join(args.prices)}")
         bare = run_bare(data, args.workers)
         for api in ("anthropic", "openai"):
             polar = run_polar(api, data, Path(folder) / "logs")  # type: ignore[arg-type]
-            polar_model, bare_model = SHEET_MODELS[api]  # type: ignore[index]
-            ours = bill(polar, sheet[polar_model], batched=True, cache=True)
-            plain = bill(polar, sheet[polar_model], batched=False, cache=False)
-            # the authors' client sends no breakpoints: nothing is cached on Anthropic
-            theirs = bill(bare, sheet[bare_model], batched=False, cache=api == "openai")
-            # polar_inspect's own requests billed as the authors' runner is billed: no batch, and
-            # cache reads only where the provider caches without breakpoints (OpenAI)
-            same = bill(polar, sheet[bare_model], batched=False, cache=api == "openai")
-            ratio = ours.usd / theirs.usd
-            target = TARGETS[api]
-            print(f"\n{api} ({polar_model} / {bare_model})")
-            print(f"  polar_inspect, batch + cache : {ours.line()}")
-            print(f"  polar_inspect, plain         : {plain.line()}")
-            print(f"  bare runner (authors-like)   : {theirs.line()}")
-            print(f"  polar requests, billed bare  : {same.line()}")
-            print(
-                f"  ratio polar/bare = {ratio:.1%} (target <= {target:.0%}: "
-                f"{'met' if ratio <= target else 'NOT met'}); same prompts, billed as the "
-                f"bare runner is: {ours.usd / same.usd:.1%}; polar batch+cache / polar plain = "
-                f"{ours.usd / plain.usd:.1%}"
-            )
-            given = ours.uncached + ours.read + ours.written
-            taken = theirs.uncached + theirs.read + theirs.written
-            output_share = plain.output * sheet[bare_model].output / 1e6 / plain.usd
-            print(
-                f"  input tokens polar/bare = {given / taken:.2f} (polar's templates are longer); "
-                f"output is {output_share:.0%} of the plain bill and no cache serves it"
-            )
+            for model in SHEET_MODELS[api]:  # type: ignore[index]
+                _compare(api, model, polar, bare, sheet[model])  # type: ignore[arg-type]
     return 0
 
 

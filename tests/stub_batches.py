@@ -27,6 +27,10 @@ Anthropic Message Batches API:
   "succeeded", "message"} | {"type": "errored", "error"}}` (a request the Messages API refuses
   is `errored` with an `invalid_request_error`).
 
+Failures the providers document (errored, canceled and expired items, per-request server errors,
+expired lines, `finalizing`, shuffled results) are injected with `server.batch_faults`
+(`tests.stub_batch_faults`).
+
 Every request served in a batch is recorded on the server with `via="batch"`; every refusal is
 added to `server.refused`, which tests keep empty.
 """
@@ -35,12 +39,18 @@ from __future__ import annotations
 
 import datetime
 import json
-import re
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
+
+from tests.stub_batch_faults import (
+    anthropic_batch_problem,
+    anthropic_failure,
+    openai_failure,
+    shuffled,
+)
 
 if TYPE_CHECKING:
     from tests.stub_servers import StubServer
@@ -49,9 +59,6 @@ OPENAI_ENDPOINTS = ("/v1/responses", "/v1/chat/completions", "/v1/embeddings", "
 #: The one endpoint whose batches this stub answers (it has no Responses API).
 SERVED_ENDPOINT = "/v1/chat/completions"
 OPENAI_MAX_LINES = 50_000
-ANTHROPIC_MAX_REQUESTS = 100_000
-CUSTOM_ID = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
-ANTHROPIC_REQUEST_KEYS = {"custom_id", "params"}
 
 
 @dataclass
@@ -235,6 +242,11 @@ def add_batch_routes(app: web.Application, server: StubServer) -> None:
             return web.json_response(batch.info)
         for line in lines:
             entry = json.loads(line)
+            fault = server.batch_faults.next_fault("openai") if server.batch_faults else None
+            if fault is not None:
+                number = len(batch.results) + len(batch.errors)
+                batch.errors.append(openai_failure(fault, number, entry["custom_id"]))
+                continue
             status, reply = server.answer("openai", entry["body"], via="batch")
             result = {
                 "id": f"batch_req_{len(batch.results) + len(batch.errors)}",
@@ -257,7 +269,13 @@ def add_batch_routes(app: web.Application, server: StubServer) -> None:
         if batch.held or batch.checks <= server.batch_polls:
             batch.info["status"] = "in_progress"
             return web.json_response(batch.info)
+        faults = server.batch_faults
+        if faults and faults.finalizing and batch.info["status"] == "in_progress":
+            batch.info["status"] = "finalizing"  # once, before completed
+            return web.json_response(batch.info)
         if batch.info["status"] != "completed":
+            if faults and faults.shuffle:
+                batch.results = shuffled(batch.results)
             counts = {
                 "total": len(batch.results) + len(batch.errors),
                 "completed": len(batch.results),
@@ -285,7 +303,7 @@ def add_batch_routes(app: web.Application, server: StubServer) -> None:
             server.refused.append(("message batches", "no anthropic-version header"))
             return _anthropic_error(400, "anthropic-version: header is required")
         body = await request.json()
-        problem = _anthropic_batch_problem(body)
+        problem = anthropic_batch_problem(body)
         if problem is not None:
             server.refused.append(("message batches", problem))
             return _anthropic_error(400, problem)
@@ -315,6 +333,12 @@ def add_batch_routes(app: web.Application, server: StubServer) -> None:
         )
         book.batches[batch_id] = batch
         for item in body["requests"]:
+            fault = server.batch_faults.next_fault("anthropic") if server.batch_faults else None
+            if fault is not None:  # never served: no usage, no reply
+                batch.results.append(
+                    {"custom_id": item["custom_id"], "result": anthropic_failure(fault)}
+                )
+                continue
             status, reply = server.answer("anthropic", item["params"], via="batch")
             if status == 200:
                 result: dict[str, Any] = {"type": "succeeded", "message": reply}
@@ -331,18 +355,13 @@ def add_batch_routes(app: web.Application, server: StubServer) -> None:
         batch.checks += 1
         ends = not batch.held and batch.checks > server.batch_polls
         if ends and batch.info["processing_status"] != "ended":
-            succeeded = sum(1 for r in batch.results if r["result"]["type"] == "succeeded")
+            kinds = [r["result"]["type"] for r in batch.results]
             batch.info.update(
                 processing_status="ended",
                 ended_at=datetime.datetime.now(datetime.UTC).isoformat(),
                 results_url=f"{server.anthropic_base_url}/v1/messages/batches/{batch.info['id']}/results",
-                request_counts={
-                    "processing": 0,
-                    "succeeded": succeeded,
-                    "errored": len(batch.results) - succeeded,
-                    "canceled": 0,
-                    "expired": 0,
-                },
+                request_counts={"processing": 0}
+                | {k: kinds.count(k) for k in ("succeeded", "errored", "canceled", "expired")},
             )
         return web.json_response(batch.info)
 
@@ -360,36 +379,3 @@ def add_batch_routes(app: web.Application, server: StubServer) -> None:
     app.router.add_post("/v1/messages/batches", create_anthropic)
     app.router.add_get("/v1/messages/batches/{batch_id}", retrieve_anthropic)
     app.router.add_get("/v1/messages/batches/{batch_id}/results", results_anthropic)
-
-
-def _anthropic_batch_problem(body: Any) -> str | None:
-    """Why the Message Batches API refuses this create request with HTTP 400, or None."""
-    requests = body.get("requests") if isinstance(body, dict) else None
-    if not isinstance(requests, list) or not requests:
-        return "requests: at least one request is required"
-    if len(requests) > ANTHROPIC_MAX_REQUESTS:
-        return f"requests: at most {ANTHROPIC_MAX_REQUESTS} requests per batch"
-    seen: set[str] = set()
-    for index, item in enumerate(requests):
-        where = f"requests.{index}"
-        if not isinstance(item, dict) or set(item) - ANTHROPIC_REQUEST_KEYS:
-            return f"{where}: Extra inputs are not permitted"
-        custom_id = item.get("custom_id")
-        if not isinstance(custom_id, str) or not CUSTOM_ID.match(custom_id):
-            return f"{where}.custom_id: String should match pattern '^[a-zA-Z0-9_-]{{1,64}}$'"
-        if custom_id in seen:
-            return f"{where}.custom_id: duplicate custom_id {custom_id!r}"
-        seen.add(custom_id)
-        params = item.get("params")
-        if not isinstance(params, dict):
-            return f"{where}.params: Field required"
-        if not isinstance(params.get("model"), str):
-            return f"{where}.params.model: Field required"
-        tokens = params.get("max_tokens")
-        if not isinstance(tokens, int) or tokens < 1:
-            return f"{where}.params.max_tokens: Field required (a positive integer)"
-        if not isinstance(params.get("messages"), list):
-            return f"{where}.params.messages: Field required"
-        if params.get("stream"):
-            return f"{where}.params.stream: streaming is not supported in message batches"
-    return None

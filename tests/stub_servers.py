@@ -26,6 +26,7 @@ from typing import Any, Literal
 
 from aiohttp import web
 
+from tests.stub_batch_faults import BatchFaults
 from tests.stub_batches import add_batch_routes
 from tests.stub_cache import CacheUse, PromptCache, count_tokens
 
@@ -91,6 +92,8 @@ class StubServer:
     batch_polls: int = 1
     #: Batches created while this is set never end (see `tests.stub_batches`).
     hold_batches: bool = False
+    #: Batch items that fail, and how (`tests.stub_batch_faults`).
+    batch_faults: BatchFaults | None = None
     port: int = field(default_factory=free_port)
     requests: list[StubRequest] = field(default_factory=list)
     in_flight: int = 0

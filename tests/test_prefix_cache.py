@@ -3,7 +3,8 @@
 The unit tests check the simulated caches (`tests.stub_cache`) on hand-made requests; the
 slow tests run `privacy` over the Anthropic wire for every attacker mode and every built-in
 defense and check, on the captured requests, that each trusted request contains the previous
-one of its dialogue as an exact prefix and carries Inspect's cache breakpoints.
+one of its dialogue as an exact prefix and carries the breakpoints `dialogue/prompt_cache.py`
+places (the previous request's end, its own end unless it is the dialogue's last).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from inspect_ai.model import get_model
 
 from polar_inspect.attackers import ATTACKERS
 from polar_inspect.defenses import NO_DEFENSE, available_defenses
+from polar_inspect.dialogue.prompt_cache import trusted_marks
 from tests.conftest import DOCUMENT, make_record
 from tests.helpers import point_providers
 from tests.stub_cache import MIN_CACHED_PREFIX, PromptCache, count_tokens
@@ -107,6 +109,16 @@ def anthropic_stub(monkeypatch: pytest.MonkeyPatch) -> Iterator[StubServer]:
         yield server
 
 
+def _marked_users(body: dict[str, Any]) -> list[int]:
+    """Which user messages of an Anthropic request carry a breakpoint (0 = the first)."""
+    users = [m for m in body["messages"] if m["role"] == "user"]
+    return [
+        i
+        for i, m in enumerate(users)
+        if isinstance(m["content"], list) and any("cache_control" in b for b in m["content"])
+    ]
+
+
 RUNS = [(a, NO_DEFENSE) for a in ATTACKERS.names()] + [("paper", d) for d in available_defenses()]
 
 
@@ -146,8 +158,10 @@ def test_every_trusted_request_extends_the_previous_one(
     assert len(rounds) >= len(records)  # every dialogue had a second round to compare
     assert all(r.intact for r in rounds)  # nothing before the new turn changed
     assert all(r.shared >= MIN_CACHED_PREFIX for r in rounds)
-    for body in (b for d in found for b in d):
-        marks = anthropic_breakpoints(body)
-        assert marks["top_level"] and marks["system"]  # Inspect's automatic + system breakpoints
+    for dialogue in found:  # the policy's marks (dialogue/prompt_cache.py), not Inspect's own
+        for index, body in enumerate(dialogue):
+            read, write = trusted_marks(index, len(dialogue))
+            assert _marked_users(body) == [i for i, m in ((index - 1, read), (index, write)) if m]
+            assert not anthropic_breakpoints(body)["top_level"]
     served = [r for r in anthropic_stub.ok_requests("trusted-model") if r.cache is not None]
     assert any(r.cache.cache_read for r in served if r.cache)  # the cache was used

@@ -188,6 +188,7 @@ async def generate_as_attacker(
     call's seed (`polar_inspect.seeds`), sent unless the role's config sets its own.
     """
     attacker.config = attacker_config(attacker)
+    # no prompt-cache breakpoints: the last message changes every round (docs/cost.md)
     if seed is None or attacker.config.seed is not None:
-        return await attacker.generate(messages)
-    return await attacker.generate(messages, config=GenerateConfig(seed=seed))
+        return await attacker.generate(messages, config=GenerateConfig(cache_prompt=False))
+    return await attacker.generate(messages, config=GenerateConfig(seed=seed, cache_prompt=False))

@@ -85,7 +85,9 @@ class DefenseContext(BaseModel):
         """
         model = get_model(role=role, default=get_model())
         messages = [ChatMessageUser(content=prompt)] if isinstance(prompt, str) else prompt
-        config = GenerateConfig(temperature=0.0, max_tokens=max_tokens).merge(model.config)
+        # no prompt-cache breakpoints: a one-message prompt nothing reads back (docs/cost.md)
+        base = GenerateConfig(temperature=0.0, max_tokens=max_tokens, cache_prompt=False)
+        config = base.merge(model.config)
         output = await model.generate(messages, config=config)
         self.count(role, output.usage)
         return visible_text(output.completion).strip()

@@ -35,6 +35,7 @@ from polar_inspect.data.samples import SampleInfo, sample_info
 from polar_inspect.defenses import SampleDefenses
 from polar_inspect.dialogue.agent_turn import TrustedAgentRunner, start_trusted_agent
 from polar_inspect.dialogue.defense_hooks import defended_reply, start_defenses
+from polar_inspect.dialogue.prompt_cache import breakpoint_messages
 from polar_inspect.dialogue.request_cap import request_slot
 from polar_inspect.dialogue.roles import check_roles
 from polar_inspect.dialogue.sampling import RoleSampling, role_sampling
@@ -144,7 +145,6 @@ def polar_dialogue(setup: RunSetup) -> Solver:
         ended = None
         facts = sample_facts(str(state.sample_id), info, document)
         live = sample_attacker.turn_source == "model"
-        cache_options = _prompt_cache_options(sample_attacker.rounds)
         try:
             for index in range(sample_attacker.rounds):
                 round_facts = replace(facts, round_index=index, replies=tuple(replies))
@@ -176,8 +176,11 @@ def polar_dialogue(setup: RunSetup) -> Solver:
                         state.messages.append(ChatMessageUser(content=user_text))
                         if runner is None:
                             seed = _trusted_seed(seeds, sample_attacker, info, index)
+                            state.messages, cache = breakpoint_messages(
+                                state.messages, index, sample_attacker.rounds, str(trusted)
+                            )
                             async with request_slot(config.max_in_flight, left):
-                                state = await generate(state, seed=seed, **cache_options)
+                                state = await generate(state, seed=seed, cache_prompt=cache)
                         else:  # the agent's steps go to its own record, not the dialogue
                             async with request_slot(config.max_in_flight, left):
                                 played = await runner.play(index + 1, user_text)
@@ -254,17 +257,6 @@ def _finish(
         sampling.attacker = role_sampling(str(attacker_model), config).without_per_call_seed()
         record.sampling = sampling
     defense_state.record = guarded.record()
-
-
-def _prompt_cache_options(rounds: int) -> dict[str, bool]:
-    """`cache_prompt=False` for a dialogue of one round, else nothing (the run's setting).
-
-    No later request of a one-round dialogue can read a prompt cache, and a provider that
-    caches at explicit breakpoints (Anthropic) bills writing one at 1.25x (5-minute cache) to
-    2x (1-hour) the input rate: such a dialogue is sent without breakpoints (docs/cost.md).
-    What the model generates does not change.
-    """
-    return {"cache_prompt": False} if rounds == 1 else {}
 
 
 def _trusted_sampling(model: str) -> RoleSampling | None:

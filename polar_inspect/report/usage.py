@@ -15,11 +15,11 @@ from collections.abc import Mapping, Sequence
 
 import pandas as pd
 from inspect_ai.log import EvalLog
-from inspect_ai.model import ModelUsage
+from inspect_ai.model import ModelConfig, ModelUsage
 from pydantic import BaseModel
 
+from polar_inspect.cost.sheet import ModelPrice, PriceFileError, RoleTtl, load_prices
 from polar_inspect.report.markdown import md_table, md_text
-from polar_inspect.report.prices import ModelPrice, PriceFileError, load_prices
 
 __all__ = ["ModelPrice", "PriceFileError", "load_prices"]
 
@@ -67,6 +67,8 @@ class RoleUsage(BaseModel):
     cache_read_tokens: int = 0
     cache_write_tokens: int = 0
     batched: bool = False  # its calls went by the provider's batch API
+    cache_ttl: RoleTtl = "5m"  # its cache writes' lifetime (`-M cache_ttl`; see `role_ttl`)
+    service_tier: str | None = None  # `-M service_tier` (`flex`: the flex rate)
 
 
 class Cost(BaseModel):
@@ -107,8 +109,25 @@ def _tokens(usage: ModelUsage) -> tuple[int, int, int, int, int]:
     )
 
 
-def _entry(role: str, model: str, tokens: Sequence[int], batched: bool = False) -> RoleUsage:
+def role_ttl(args: Mapping[str, object], batched: bool) -> RoleTtl:
+    """A role's cache-write lifetime from its model args: `cache_ttl` 5m or 1h as pinned;
+    else 5m for batched calls (Inspect never switches those) and `auto` for the others
+    (Inspect moves a sample to the 1-hour cache after a 5-minute gap: either rate may apply)."""
+    ttl = args.get("cache_ttl")
+    if ttl == "5m" or ttl == "1h":
+        return ttl
+    return "5m" if batched else "auto"
+
+
+def _entry(
+    role: str,
+    model: str,
+    tokens: Sequence[int],
+    batched: bool = False,
+    args: Mapping[str, object] | None = None,
+) -> RoleUsage:
     given, taken, total, read, written = tokens
+    tier = (args or {}).get("service_tier")
     return RoleUsage(
         role=role,
         model=model,
@@ -118,12 +137,26 @@ def _entry(role: str, model: str, tokens: Sequence[int], batched: bool = False) 
         cache_read_tokens=read,
         cache_write_tokens=written,
         batched=batched,
+        cache_ttl=role_ttl(args or {}, batched),
+        service_tier=str(tier) if tier is not None else None,
     )
 
 
 def _is_batched(batch: object) -> bool:
     """Whether a config's `batch` value turns the batch API on (True, a size, a BatchConfig)."""
     return batch is not None and batch is not False and batch != 0
+
+
+def _role_model(
+    log: EvalLog, bound: ModelConfig | list[ModelConfig] | None
+) -> tuple[str, bool, Mapping[str, object]]:
+    """A role's model, whether it was batched, and its model args; an unbound role runs on a
+    copy of the main model: its model args, not the eval's --batch."""
+    if isinstance(bound, list):
+        bound = bound[0] if bound else None
+    if bound is None:
+        return log.eval.model, False, log.eval.model_args
+    return bound.model, _is_batched(bound.config.batch), bound.args
 
 
 def role_usage(log: EvalLog) -> list[RoleUsage]:
@@ -133,16 +166,15 @@ def role_usage(log: EvalLog) -> list[RoleUsage]:
     remaining = {model: list(_tokens(u)) for model, u in stats.model_usage.items()}
     found: list[RoleUsage] = []
     for role, usage in sorted(stats.role_usage.items()):
-        bound = roles.get(role)
-        model = bound.model if bound is not None else log.eval.model
-        batched = bound is not None and _is_batched(bound.config.batch)
-        found.append(_entry(role, model, _tokens(usage), batched))
+        model, batched, args = _role_model(log, roles.get(role))
+        found.append(_entry(role, model, _tokens(usage), batched, args))
         if model in remaining:
             pairs = zip(remaining[model], _tokens(usage), strict=True)
             remaining[model] = [max(0, left - used) for left, used in pairs]
     main = log.eval.model
     main_batched = _is_batched(log.plan.config.batch)
-    trusted = _entry(TRUSTED_ROLE, main, remaining.pop(main, [0] * 5), main_batched)
+    left = remaining.pop(main, [0] * 5)
+    trusted = _entry(TRUSTED_ROLE, main, left, main_batched, log.eval.model_args)
     result = [trusted, *found]
     for model, left in sorted(remaining.items()):
         if any(left):
@@ -164,10 +196,13 @@ def role_cost(item: RoleUsage, prices: Mapping[str, ModelPrice]) -> Cost:
     for (cache reads or writes, batch calls); a role that used no token costs nothing."""
     price = prices.get(item.model)
     if price is not None:
-        missing = price.missing_rates(item)
+        flex = item.service_tier == "flex"
+        missing = price.missing_rates(item, item.cache_ttl, flex)
+        if item.service_tier not in (None, "auto", "default", "flex"):
+            missing.append(f"service_tier={item.service_tier}")
         if missing:
             return Cost(unpriced=[f"{item.model} (no {', '.join(missing)} rate)"])
-        return Cost(usd=price.cost(item))
+        return Cost(usd=price.cost(item, item.cache_ttl, flex))
     used = (item.input_tokens, item.output_tokens, item.total_tokens, item.cache_read_tokens)
     if any(used) or item.cache_write_tokens:
         return Cost(unpriced=[item.model])
@@ -269,8 +304,8 @@ def cost_lines(frame: pd.DataFrame) -> list[str]:
 
 
 PRICES_HINT = (
-    "Pass `--prices FILE` (model -> {input, output[, cache_read, cache_write, batch]}, USD per "
-    "million tokens, batch a factor) for the cost of each run."
+    "Pass `--prices FILE` (a price sheet, e.g. polar_inspect/cost/sheets/anthropic.json; "
+    "docs/cost.md) for the cost of each run."
 )
 
 

@@ -248,3 +248,26 @@ def test_a_price_sheet_with_notes_and_cache_rates(tmp_path: Path) -> None:
     bad = _write(tmp_path / "bad.json", '{"a/m": {"input": 3, "output": 15, "batch": 2}}')
     with pytest.raises(PriceFileError, match=r"model 'a/m', field batch"):
         load_prices(bad)
+
+
+def test_each_role_is_billed_at_its_own_cache_lifetime_and_tier() -> None:
+    from polar_inspect.report.usage import role_ttl
+
+    assert role_ttl({"cache_ttl": "1h"}, batched=True) == "1h"
+    assert role_ttl({}, batched=True) == "5m"  # Inspect never moves a batched call to 1h
+    assert role_ttl({}, batched=False) == "auto"  # it may move a sample to 1h after a gap
+    price = ModelPrice.model_validate(
+        {"input": 3, "output": 15, "cache_read": 0.3, "cache_write": {"5m": 3.75, "1h": 6},
+         "batch": 0.5, "flex": 0.5}
+    )  # fmt: skip
+    usage = RoleUsage(role="trusted", model="a/m", input_tokens=0, cache_write_tokens=1_000_000,
+                      batched=True, cache_ttl="1h")  # fmt: skip
+    assert role_cost(usage, {"a/m": price}).usd == pytest.approx(3.0)  # 6 x 0.5, not 3.75 x 0.5
+    auto = usage.model_copy(update={"batched": False, "cache_ttl": "auto"})
+    assert role_cost(auto, {"a/m": price}).unpriced == [
+        "a/m (no cache_write (cache_ttl auto) rate)"
+    ]
+    flex = RoleUsage(role="attacker", model="a/m", input_tokens=1_000_000, service_tier="flex")
+    assert role_cost(flex, {"a/m": price}).usd == pytest.approx(1.5)
+    priority = flex.model_copy(update={"service_tier": "priority"})
+    assert role_cost(priority, {"a/m": price}).unpriced == ["a/m (no service_tier=priority rate)"]

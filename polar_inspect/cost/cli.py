@@ -1,0 +1,275 @@
+"""`polar-cost`: what a run will cost, before it starts, in `inspect eval`'s terms.
+
+    polar-cost polar_inspect/privacy_mini --model anthropic/claude-sonnet-4-5 -M cache_ttl=1h \\
+      --model-role attacker=openai/gpt-4.1 --model-role guard=openai/gpt-5 -T defense=guard
+
+The task (`polar_inspect/privacy`, the default, or `polar_inspect/privacy_mini`), `--model`,
+`-M`, `--model-role` and `-T` are read as `inspect eval` reads them. It prints, for every role
+the run would call (trusted, a bound live attacker, each defense's role, the judge), its calls
+and tokens and its dollars plain, cached, batch + cached and flex (where the sheet has a flex
+rate), then the total. Prices come from `--prices` sheets (default: the package's sheets in
+`polar_inspect/cost/sheets/`); a model or a kind of token a sheet does not cover is unknown.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import click
+import yaml
+from inspect_ai.model import GenerateConfig
+from pydantic import ValidationError
+
+from polar_inspect.attackers import ATTACKER_ROLE
+from polar_inspect.cost.bill import SETTINGS, Setting, dollars
+from polar_inspect.cost.estimate import (
+    TRUSTED_ROLE,
+    Assumptions,
+    RoleCalls,
+    called_roles,
+    estimate,
+    samples_of,
+)
+from polar_inspect.cost.sheet import ModelPrice, PriceFileError, RoleTtl, load_prices, sheet_date
+from polar_inspect.cost.tokens import tokenizer_for
+from polar_inspect.data.samples import SampleInfo
+from polar_inspect.errors import UserInputError
+
+SHEETS = Path(__file__).parent / "sheets"
+TASKS = ("privacy", "privacy_mini")
+
+
+@dataclass(frozen=True)
+class RoleModel:
+    """The model a role runs on, with what decides its bill."""
+
+    model: str
+    args: dict[str, Any]
+    batched: bool
+    bound: bool = True
+
+    @property
+    def ttl(self) -> RoleTtl:
+        """The role's cache lifetime (`-M cache_ttl`): pinned, else `5m` (see docs/cost.md)."""
+        ttl = self.args.get("cache_ttl")
+        return ttl if ttl in ("5m", "1h") else "5m"
+
+    @property
+    def flex(self) -> bool:
+        """Whether the role's calls ask for `service_tier=flex`."""
+        return self.args.get("service_tier") == "flex"
+
+
+def _pairs(option: str, pairs: Sequence[str]) -> dict[str, Any]:
+    parsed: dict[str, Any] = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name.strip():
+            raise UserInputError(f"{option} {pair}: expected name=value")
+        try:
+            loaded = yaml.safe_load(value) if value else value
+        except yaml.YAMLError:
+            loaded = value
+        parsed[name.strip()] = value if loaded is None else loaded
+    return parsed
+
+
+def _role(name: str, spec: Any) -> RoleModel:
+    if isinstance(spec, str):
+        return RoleModel(model=spec, args={}, batched=False)
+    if not isinstance(spec, dict) or not isinstance(spec.get("model"), str):
+        raise UserInputError(f"--model-role {name}: expected a model name or {{model: ...}}")
+    rest = dict(spec)
+    model = rest.pop("model")
+    args = rest.pop("model_args", {}) or {}
+    try:
+        config = GenerateConfig(**rest)
+    except ValidationError as err:
+        problem = err.errors()[0]
+        raise UserInputError(
+            f"--model-role {name}: {problem['loc'][0]}: {problem['msg']}"
+        ) from None
+    return RoleModel(model=model, args=dict(args), batched=bool(config.batch))
+
+
+def role_models(
+    main: RoleModel, role_specs: Sequence[str], roles: Sequence[str]
+) -> dict[str, RoleModel]:
+    """The model of each called role: bound, else the trusted model (not batched: a role's
+    fallback copy does not inherit `--batch`)."""
+    bound = {name: _role(name, spec) for name, spec in _pairs("--model-role", role_specs).items()}
+    fallback = RoleModel(main.model, main.args, batched=False, bound=False)
+    return {role: main if role == TRUSTED_ROLE else bound.get(role, fallback) for role in roles}
+
+
+def selected(task: str, task_args: dict[str, Any]) -> tuple[Any, list[SampleInfo]]:
+    """The run's setup and samples, as `inspect eval <task> -T ...` would build them."""
+    from polar_inspect import tasks
+    from polar_inspect.run.config import PolarConfig
+    from polar_inspect.run.setup import RunSetup
+
+    name = task.removeprefix("polar_inspect/")
+    if name not in TASKS:
+        choices = ", ".join(f"polar_inspect/{t}" for t in TASKS)
+        raise UserInputError(f"task {task!r}: polar-cost prices {choices}")
+    built = getattr(tasks, name)(**task_args)
+    setup = RunSetup.prepare(PolarConfig.from_task_args(task_args))
+    return setup, [SampleInfo.model_validate(sample.metadata) for sample in built.dataset]
+
+
+def _price(prices: dict[str, ModelPrice], model: str) -> ModelPrice | None:
+    return prices.get(model)
+
+
+def role_lines(calls: RoleCalls, role: RoleModel, price: ModelPrice | None) -> list[str]:
+    """A role's line: model, calls, tokens and a dollar cell per setting."""
+    inputs = sum(r.input_tokens for t in calls.threads for r in t)
+    outputs = sum(r.output_tokens for t in calls.threads for r in t)
+    head = (
+        f"{calls.role:<10} {role.model:<32} {calls.calls:>8,} calls  input {inputs:>12,}  "
+        f"output {outputs:>11,}"
+    )
+    if calls.unknown_calls:
+        head += f"  (+ {calls.unknown_calls:,} calls whose tokens cannot be rebuilt: unknown)"
+    if price is None:
+        return [head, f"{'':<10} unknown: no price for {role.model} in the sheets"]
+    cells = [f"{s}: {dollars(calls, price, s, role.ttl)[1]}" for s in SETTINGS]
+    return [head, f"{'':<10} " + " | ".join(cells)]
+
+
+def _role_usd(
+    calls: RoleCalls, role: RoleModel, price: ModelPrice | None, setting: Setting
+) -> float | None:
+    if price is None or calls.unknown_calls:
+        return None
+    if setting == "flex" and price.flex is None:
+        setting = "cached"  # no flex tier: the role runs at its cached price
+    return dollars(calls, price, setting, role.ttl)[0]
+
+
+def _flex_offered(
+    estimates: Sequence[RoleCalls], models: dict[str, RoleModel], prices: dict[str, ModelPrice]
+) -> bool:
+    found = [_price(prices, models[c.role].model) for c in estimates]
+    return any(price is not None and price.flex is not None for price in found)
+
+
+def total_line(
+    estimates: Sequence[RoleCalls], models: dict[str, RoleModel], prices: dict[str, ModelPrice]
+) -> str:
+    """The sum over roles per setting (unknown if any role is; flex only where offered)."""
+    cells = []
+    offered = _flex_offered(estimates, models, prices)
+    for setting in SETTINGS:
+        if setting == "flex" and not offered:
+            cells.append("flex: n/a (no role's model has a flex rate)")
+            continue
+        usds = {c.role: _role_usd(c, models[c.role], _price(prices, models[c.role].model), setting)
+                for c in estimates}  # fmt: skip
+        unknown = [role for role, usd in usds.items() if usd is None]
+        total = sum(usd for usd in usds.values() if usd is not None)
+        cell = f"{total:,.4f}" if not unknown else f"unknown ({', '.join(unknown)})"
+        cells.append(f"{setting}: {cell}")
+    return "total      " + " | ".join(cells)
+
+
+def report(
+    task: str,
+    estimates: Sequence[RoleCalls],
+    models: dict[str, RoleModel],
+    prices: dict[str, ModelPrice],
+    sheets: Sequence[Path],
+) -> list[str]:
+    """The printed lines."""
+    counting = sorted({tokenizer_for(m.model).name for m in models.values()})
+    lines = [
+        f"{task}: {samples_of(estimates):,} samples; USD, sheets "
+        + ", ".join(f"{s} ({sheet_date(s)})" for s in sheets),
+        f"tokens counted by: {'; '.join(counting)}",
+    ]
+    for calls in estimates:
+        role = models[calls.role]
+        lines += role_lines(calls, role, _price(prices, role.model))
+    lines.append(total_line(estimates, models, prices))
+    lines.append(
+        "cache writes at each role's -M cache_ttl (default 5m); flex: roles without a flex "
+        "rate at their cached price; judge calls are an upper bound (one per turn)"
+    )
+    return lines
+
+
+def plan(
+    task: str,
+    model: str,
+    model_args: Sequence[str],
+    model_role: Sequence[str],
+    task_args: Sequence[str],
+    assume: Assumptions,
+) -> tuple[list[RoleCalls], dict[str, RoleModel]]:
+    """Every role's estimated calls and the model each runs on, from `inspect eval`'s
+    arguments (`-M`, `--model-role`, `-T` as NAME=VALUE strings)."""
+    setup, infos = selected(task, _pairs("-T", task_args))
+    main_role = RoleModel(model, _pairs("-M", model_args), batched=False)
+    bound = {spec.partition("=")[0].strip() for spec in model_role}
+    for role, why in setup.required_roles().items():
+        if role not in bound:
+            raise UserInputError(f"{why} needs a model on the {role!r} role: add --model-role")
+    roles = called_roles(setup, ATTACKER_ROLE in bound)
+    models = role_models(main_role, model_role, roles)
+    counters = {role: tokenizer_for(models[role].model).count for role in roles}
+    attacker = models[ATTACKER_ROLE].model if ATTACKER_ROLE in models else None
+    return estimate(setup, infos, counters, assume, attacker), models
+
+
+@click.command(name="polar-cost", help=__doc__.splitlines()[0] if __doc__ else None)
+@click.argument("task", default="polar_inspect/privacy")
+@click.option("--model", required=True, help="the trusted model, provider/name")
+@click.option("-M", "model_args", multiple=True, metavar="NAME=VALUE", help="its model args")
+@click.option("--model-role", "model_role", multiple=True, metavar="ROLE=MODEL|{model: ...}")
+@click.option("-T", "task_args", multiple=True, metavar="NAME=VALUE", help="task parameters")
+@click.option("--prices", multiple=True, type=click.Path(path_type=Path), help="price sheets")
+@click.option("--reply-tokens", type=int, default=Assumptions.reply_tokens, show_default=True)
+@click.option("--attacker-tokens", type=int, default=Assumptions.attacker_tokens, show_default=True)
+@click.option("--judge-tokens", type=int, default=Assumptions.judge_tokens, show_default=True)
+@click.option("--copy-tokens", type=int, default=None, help="the minimiser's copy (tokens)")
+def cost_command(
+    task: str,
+    model: str,
+    model_args: tuple[str, ...],
+    model_role: tuple[str, ...],
+    task_args: tuple[str, ...],
+    prices: tuple[Path, ...],
+    reply_tokens: int,
+    attacker_tokens: int,
+    judge_tokens: int,
+    copy_tokens: int | None,
+) -> None:
+    """Print the estimate (see the module)."""
+    sheets = list(prices) or sorted(SHEETS.glob("*.json"))
+    try:
+        sheet = load_prices(*sheets)
+    except PriceFileError as err:
+        raise UserInputError(str(err)) from None
+    assume = Assumptions(reply_tokens, attacker_tokens, judge_tokens, copy_tokens)
+    estimates, models = plan(task, model, model_args, model_role, task_args, assume)
+    click.echo("\n".join(report(task, estimates, models, sheet, sheets)))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run `polar-cost`; a user error is one line on stderr and exit status 1."""
+    try:
+        cost_command.main(args=list(argv) if argv is not None else None, standalone_mode=False)
+    except click.ClickException as err:
+        click.echo(f"polar-cost: {err.format_message()}", err=True)
+        return 1
+    except click.exceptions.Abort:
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,309 @@
+"""What a run will cost, before it starts: every role's requests rebuilt from the data.
+
+For each selected sample the calls the run would make are rebuilt from the templates it selects:
+
+- `trusted`: round k sends the system prompt (with every defense's addendum), k attacker
+  messages (as the defenses wrap them) and k - 1 replies of `reply_tokens`;
+- `attacker` (only when it would be live: bound, and the attacker calls it for this sample):
+  the attacker's own conversation for each round, with replies of `reply_tokens` and its
+  earlier messages of `attacker_tokens`, its output (what the trusted model then reads);
+- `guard`: one call per round (policy, the attacker's message, a draft of `reply_tokens`),
+  output `reply_tokens`; `minimizer`: one call per sample (document, policy, task), output
+  `copy_tokens` (default the document's length up to 2,000 tokens), the document the trusted
+  model then reads; both sent without breakpoints
+  (`defenses.base.DefenseContext.generate_on_role`);
+- `judge` (`-T judge=true`): one call per turn with every value (an upper bound: the judge
+  stops asking about a value once it is disclosed), output `judge_tokens`.
+
+Tokens are counted per message by `tokens.tokenizer_for` (tiktoken for OpenAI models where it
+can load its encoding, else ceil(characters / 4): an estimate, and the output says so). Which
+requests carry cache breakpoints is `dialogue.prompt_cache`'s policy, the one the run uses.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import cast
+
+from inspect_ai.model import Model
+
+from polar_inspect.attackers import ATTACKER_ROLE
+from polar_inspect.cost.tokens import estimate_tokens
+from polar_inspect.data.samples import SampleInfo
+from polar_inspect.defenses.base import DefenseContext
+from polar_inspect.defenses.guard import GUARD_ROLE
+from polar_inspect.defenses.minimize import MINIMIZER_ROLE
+from polar_inspect.dialogue.prompt_cache import trusted_marks
+from polar_inspect.run.setup import JUDGE_ROLE, RunSetup
+from polar_inspect.scorers.judge import judged_values
+from polar_inspect.scorers.llm_judge import judge_prompt
+from polar_inspect.seeds import CallSeeds
+
+TRUSTED_ROLE = "trusted"
+MINIMIZER_MAX_TOKENS = 2000
+
+
+@dataclass(frozen=True)
+class Request:
+    """One model call as caching sees it."""
+
+    input_tokens: int
+    output_tokens: int
+    #: leading tokens the next request of its thread repeats (the prefix a cache could serve)
+    stable_tokens: int
+    read_mark: bool = False  # breakpoints: it marks the previous request's end (a read)
+    write_mark: bool = False  # breakpoints: it marks its own end (a write)
+
+
+@dataclass
+class RoleCalls:
+    """The requests of one role over the run, in threads (a thread's later requests extend its
+    earlier ones: the only reads a cache serves)."""
+
+    role: str
+    threads: list[list[Request]] = field(default_factory=list)
+    unknown_calls: int = 0  # calls whose tokens cannot be rebuilt (a plug-in defense's role)
+
+    @property
+    def calls(self) -> int:
+        """Calls whose tokens are known."""
+        return sum(len(thread) for thread in self.threads)
+
+
+@dataclass(frozen=True)
+class Assumptions:
+    """What the estimate cannot know from the data."""
+
+    reply_tokens: int = 200
+    attacker_tokens: int = 40
+    judge_tokens: int = 200
+    copy_tokens: int | None = None  # the minimiser's copy (None: the document, capped)
+
+
+Counter = Callable[[str], int]
+
+
+@dataclass
+class _Sample:
+    """One sample's dialogue as the estimate plays it."""
+
+    info: SampleInfo
+    system: str
+    attacker_turns: list[str]
+    user_turns: list[str]
+    live_attacker: object | None  # the sample's attacker when it calls a model
+
+
+class _StandIn:
+    """What an attacker reads of its model before calling it: the name (its layout depends on
+    the provider). Nothing is called."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name.split("/", 1)[-1]
+        self._full = name
+
+    def __str__(self) -> str:
+        return self._full
+
+
+def _rounds(setup: RunSetup, info: SampleInfo, attacker: str | None) -> tuple[int, object]:
+    budget = setup.config.max_turns if setup.config.max_turns is not None else info.turn_budget
+    seeds = CallSeeds(sample_id="estimate", trusted_model="estimate", attacker_model=None, base=0)
+    live = attacker is not None and setup.attacker.calls_model
+    stand_in = cast(Model, _StandIn(attacker)) if live and attacker is not None else None
+    started = setup.attacker.start(info, budget, stand_in, seeds)
+    return int(started.rounds), started
+
+
+def _document(setup: RunSetup, info: SampleInfo, assume: Assumptions) -> str:
+    """The document in the trusted system prompt: the minimiser's copy under `minimize`."""
+    document = info.texts.source_document
+    if MINIMIZER_ROLE in defense_roles(setup):
+        return "x" * (4 * copy_tokens(document, assume))
+    return document
+
+
+def copy_tokens(document: str, assume: Assumptions) -> int:
+    """The minimiser's copy: `copy_tokens`, else as long as the document up to its cap."""
+    if assume.copy_tokens is not None:
+        return assume.copy_tokens
+    return min(estimate_tokens(document), MINIMIZER_MAX_TOKENS)
+
+
+def play(setup: RunSetup, info: SampleInfo, attacker: str | None, assume: Assumptions) -> _Sample:
+    """The sample's system prompt and attacker messages (`attacker`: the bound attacker model;
+    a live attacker's messages are `attacker_tokens` long, a scripted one's its planned turns)."""
+    rounds, started = _rounds(setup, info, attacker)
+    is_live = getattr(started, "turn_source", None) == "model"
+    guarded = setup.defenses.start(DefenseContext.for_sample(info, "estimate"))
+    system = guarded.system_message(
+        setup.trusted_template.render(
+            document=_document(setup, info, assume),
+            policy=info.texts.privacy_policy,
+            task=info.texts.task_instruction,
+            domain=info.domain,
+        )
+    )
+    said = []
+    for index in range(rounds):
+        planned = info.planned_turns[index] if index < len(info.planned_turns) else None
+        generated = f"{index}".ljust(4 * assume.attacker_tokens, "x")  # each round's its own
+        said.append(planned if planned is not None and not is_live else generated)
+    return _Sample(
+        info=info,
+        system=system,
+        attacker_turns=said,
+        user_turns=[guarded.user_turn(message) for message in said],
+        live_attacker=started if is_live else None,
+    )
+
+
+def trusted_thread(sample: _Sample, count: Counter, reply: int) -> list[Request]:
+    """The trusted model's requests of one sample, marked by the breakpoint policy."""
+    rounds = len(sample.user_turns)
+    tokens = count(sample.system)
+    thread = []
+    for index, user in enumerate(sample.user_turns):
+        tokens += count(user)
+        read, write = trusted_marks(index, rounds)
+        thread.append(Request(tokens, reply, tokens, read_mark=read, write_mark=write))
+        tokens += reply
+    return thread
+
+
+def attacker_thread(sample: _Sample, count: Counter, assume: Assumptions) -> list[Request] | None:
+    """The live attacker's requests of one sample (sent without breakpoints); None: an
+    attacker whose requests cannot be rebuilt (no `conversation(index, said, replies)`)."""
+    if sample.live_attacker is None:
+        return []
+    conversation = getattr(sample.live_attacker, "conversation", None)
+    if conversation is None:
+        return None
+    reply = "x" * (4 * assume.reply_tokens)
+    thread = []
+    for index in range(len(sample.attacker_turns)):
+        messages = conversation(index, sample.attacker_turns[:index], [reply] * index)
+        sizes = [count(message.text) for message in messages]
+        # the last message changes next round (it carries the round's instruction)
+        thread.append(Request(sum(sizes), assume.attacker_tokens, sum(sizes[:-1])))
+    return thread
+
+
+def _single(text: str, count: Counter, output: int, marked: bool = False) -> list[Request]:
+    """A one-message call that nothing reads back; `marked`: sent with Inspect's automatic
+    breakpoints (the judge's calls), which write it when it reaches the cache minimum."""
+    tokens = count(text)
+    return [Request(tokens, output, 0, write_mark=marked)]
+
+
+def guard_threads(
+    sample: _Sample, setup: RunSetup, count: Counter, reply: int
+) -> list[list[Request]]:
+    """One guard call per round."""
+    guard = next(d for d in setup.defenses.defenses if GUARD_ROLE in d.roles)
+    draft = "x" * (4 * reply)
+    policy = sample.info.texts.privacy_policy
+    return [
+        _single(guard.text(policy=policy, request=said, draft=draft), count, reply)
+        for said in sample.attacker_turns
+    ]
+
+
+def minimizer_threads(
+    sample: _Sample, setup: RunSetup, count: Counter, assume: Assumptions
+) -> list[list[Request]]:
+    """One minimiser call per sample."""
+    minimize = next(d for d in setup.defenses.defenses if MINIMIZER_ROLE in d.roles)
+    texts = sample.info.texts
+    prompt = minimize.text(
+        document=texts.source_document, policy=texts.privacy_policy, task=texts.task_instruction
+    )
+    return [_single(prompt, count, copy_tokens(texts.source_document, assume))]
+
+
+def judge_threads(
+    sample: _Sample, count: Counter, assume: Assumptions, asked: set[str]
+) -> list[list[Request]]:
+    """One judge call per turn, every value asked (an upper bound), none for a prompt already
+    `asked` in this run (the judge's answers are cached on disk by prompt)."""
+    info = sample.info
+    values = judged_values(list(info.protected_values), list(info.allowed_values),
+                           info.value_fields)  # fmt: skip
+    reply = "x" * (4 * assume.reply_tokens)
+    threads = []
+    for said in sample.attacker_turns:
+        prompt = judge_prompt(said, reply, values)
+        if prompt not in asked:
+            asked.add(prompt)
+            threads.append(_single(prompt, count, assume.judge_tokens, marked=True))
+    return threads
+
+
+def defense_roles(setup: RunSetup) -> list[str]:
+    """The model roles the run's defenses call, in order."""
+    return list(dict.fromkeys(role for d in setup.defenses.defenses for role in d.roles))
+
+
+def called_roles(setup: RunSetup, attacker_bound: bool) -> list[str]:
+    """Every role the run would call: trusted, a bound attacker that calls a model, each
+    defense's roles, the judge with `-T judge=true`."""
+    roles = [TRUSTED_ROLE]
+    if attacker_bound and setup.attacker.calls_model:
+        roles.append(ATTACKER_ROLE)
+    roles += defense_roles(setup)
+    if setup.config.judge:
+        roles.append(JUDGE_ROLE)
+    return roles
+
+
+def _role_threads(
+    role: str,
+    sample: _Sample,
+    setup: RunSetup,
+    count: Counter,
+    assume: Assumptions,
+    asked: set[str],
+) -> list[list[Request]] | None:
+    """The role's threads for one sample; None: a role whose calls cannot be rebuilt."""
+    if role == TRUSTED_ROLE:
+        return [trusted_thread(sample, count, assume.reply_tokens)]
+    if role == ATTACKER_ROLE:
+        thread = attacker_thread(sample, count, assume)
+        return None if thread is None else [thread] if thread else []
+    if role == GUARD_ROLE:
+        return guard_threads(sample, setup, count, assume.reply_tokens)
+    if role == MINIMIZER_ROLE:
+        return minimizer_threads(sample, setup, count, assume)
+    if role == JUDGE_ROLE:
+        return judge_threads(sample, count, assume, asked)
+    return None
+
+
+def estimate(
+    setup: RunSetup,
+    infos: Iterable[SampleInfo],
+    counters: dict[str, Counter],
+    assume: Assumptions,
+    attacker: str | None = None,
+) -> list[RoleCalls]:
+    """Every called role's requests over the selected samples (`counters`: the tokenizer
+    of each role's model, by role; its keys are the roles called; `attacker`: the model bound
+    to the attacker role)."""
+    roles = {role: RoleCalls(role) for role in counters}
+    asked: set[str] = set()
+    for info in infos:
+        sample = play(setup, info, attacker, assume)
+        for role, calls in roles.items():
+            threads = _role_threads(role, sample, setup, counters[role], assume, asked)
+            if threads is None:
+                calls.unknown_calls += len(sample.user_turns)  # one a round, counted only
+            else:
+                calls.threads += threads
+    return list(roles.values())
+
+
+def samples_of(roles: Sequence[RoleCalls]) -> int:
+    """Samples in the estimate (the trusted model's threads)."""
+    trusted = next((r for r in roles if r.role == TRUSTED_ROLE), None)
+    return len(trusted.threads) if trusted is not None else 0

@@ -1,0 +1,233 @@
+"""A price sheet (`--prices FILE`): each model's rates and caching rules, each with its source.
+
+One entry per `provider/model` (USD per million tokens):
+
+    "anthropic/claude-sonnet-4-5": {
+      "input": 3.0, "output": 15.0, "cache_read": 0.3,
+      "cache_write": {"5m": 3.75, "1h": 6.0},
+      "cache": {"mode": "breakpoints", "min_tokens": 1024},
+      "batch": 0.5, "batch_cached": true,
+      "source": {"url": "https://...", "date": "2026-11-25"},
+      "sources": {"cache": {"url": "https://.../prompt-caching", "date": "2026-11-25"}}
+    }
+
+`cache_write` maps a cache lifetime (`5m`, `1h`) to its rate (a bare number is the 5-minute
+rate); `cache` is how the provider caches (`breakpoints`: where the request marks them, as
+Anthropic; `prefix`: automatically, as OpenAI, in steps of `step` tokens past `min_tokens`);
+`batch` and `flex` are factors on every rate for batch API and `service_tier=flex` calls;
+`batch_cached: false` says batched requests read no cache. `source` is where the entry's rules
+come from, `sources` overrides it per rule. Keys starting with `_` are notes.
+
+Read as strictly as a record: a model named twice, `true` for a number, `NaN`, `Infinity`, a
+negative rate or an unknown key is refused, one line naming the file and the entry. A rule the
+entry does not give is unknown: whatever needs it is priced `unknown`, never guessed.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Annotated, Any, Literal, Protocol
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+CacheTtl = Literal["5m", "1h"]
+#: A role's cache lifetime: pinned (`-M cache_ttl=5m|1h`) or `auto` (the provider may switch).
+RoleTtl = Literal["5m", "1h", "auto"]
+Rate = Annotated[float, Field(ge=0, allow_inf_nan=False)]
+Factor = Annotated[float, Field(gt=0, le=1, allow_inf_nan=False)]
+
+
+class PricedUsage(Protocol):
+    """Tokens of one role or run, as a price applies to them."""
+
+    input_tokens: int  # input neither read from nor written to a prompt cache
+    output_tokens: int
+    cache_read_tokens: int
+    cache_write_tokens: int
+    batched: bool
+
+
+class Source(BaseModel):
+    """Where a rule comes from: a page and the date it was read (or stated)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    url: str = Field(min_length=1)
+    date: str = Field(min_length=1)
+
+
+class CacheRules(BaseModel):
+    """How a provider caches prompts for this model."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    mode: Literal["breakpoints", "prefix", "none"]
+    min_tokens: int = Field(default=1024, ge=1)
+    step: int = Field(default=1, ge=1)  # `prefix`: cached lengths are min_tokens + k x step
+
+
+class ModelPrice(BaseModel):
+    """One model's prices in USD per million tokens and its provider's caching rules."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    input: Rate
+    output: Rate
+    cache_read: Rate | None = None
+    cache_write: dict[CacheTtl, Rate] | None = None
+    cache: CacheRules | None = None
+    batch: Factor | None = None
+    batch_cached: bool | None = None
+    flex: Factor | None = None
+    source: Source | None = None
+    sources: dict[str, Source] = Field(default_factory=dict)
+
+    @field_validator("cache_write", mode="before")
+    @classmethod
+    def _bare_rate_is_5m(cls, value: object) -> object:
+        is_number = isinstance(value, int | float) and not isinstance(value, bool)
+        return {"5m": value} if is_number else value
+
+    @field_validator("sources")
+    @classmethod
+    def _sources_name_rules(cls, value: dict[str, Source]) -> dict[str, Source]:
+        unknown = sorted(set(value) - RULES)
+        if unknown:
+            raise ValueError(f"names no rule: {unknown[0]!r} (rules: {', '.join(sorted(RULES))})")
+        return value
+
+    def write_rate(self, ttl: RoleTtl) -> float | None:
+        """The cache-write rate for `ttl` (`auto`: only when both lifetimes cost the same)."""
+        rates = self.cache_write or {}
+        if ttl != "auto":
+            return rates.get(ttl)
+        known = {rates.get("5m"), rates.get("1h")}
+        return known.pop() if len(known) == 1 else None
+
+    def missing_rates(
+        self, usage: PricedUsage, ttl: RoleTtl = "5m", flex: bool = False
+    ) -> list[str]:
+        """The rates `usage` needs that this price lacks (empty: it can be priced)."""
+        write = {"5m": "cache_write", "1h": "cache_write 1h"}.get(
+            ttl, "cache_write (cache_ttl auto)"
+        )
+        needed = {
+            "cache_read": usage.cache_read_tokens > 0 and self.cache_read is None,
+            write: usage.cache_write_tokens > 0 and self.write_rate(ttl) is None,
+            "batch": usage.batched and self.batch is None,
+            "flex": flex and (self.flex is None or usage.batched),
+        }
+        return [name for name, missing in needed.items() if missing]
+
+    def cost(self, usage: PricedUsage, ttl: RoleTtl = "5m", flex: bool = False) -> float:
+        """USD for the tokens of `usage` at these prices (check `missing_rates` first)."""
+        usd = usage.input_tokens * self.input + usage.output_tokens * self.output
+        usd += usage.cache_read_tokens * (self.cache_read or 0.0)
+        usd += usage.cache_write_tokens * (self.write_rate(ttl) or 0.0)
+        if usage.batched:
+            usd *= self.batch or 1.0
+        elif flex:
+            usd *= self.flex or 1.0
+        return usd / 1e6
+
+    def source_of(self, rule: str) -> Source | None:
+        """Where `rule` (a field name) comes from, if the sheet says."""
+        return self.sources.get(rule, self.source)
+
+
+RULES = frozenset(ModelPrice.model_fields) - {"source", "sources"}
+
+
+class PriceFileError(ValueError):
+    """A `--prices` file cannot be read or has a bad entry."""
+
+
+def _refuse_constant(name: str) -> float:
+    raise PriceFileError(f"{name} is not a price")
+
+
+class _Repeated(ValueError):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _no_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    seen: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in seen:
+            raise _Repeated(key)
+        seen[key] = value
+    return seen
+
+
+class _StrictYaml(yaml.SafeLoader):
+    """YAML that refuses a key given twice in one mapping."""
+
+
+def _yaml_mapping(loader: _StrictYaml, node: yaml.MappingNode) -> dict[Any, Any]:
+    pairs = [(loader.construct_object(k, deep=True), loader.construct_object(v, deep=True))
+             for k, v in node.value]  # fmt: skip
+    return _no_repeats([(str(k), v) for k, v in pairs])
+
+
+_StrictYaml.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _yaml_mapping)
+
+
+def _parse(file: Path, text: str) -> object:
+    try:
+        if file.suffix == ".json":
+            return json.loads(text, object_pairs_hook=_no_repeats, parse_constant=_refuse_constant)
+        return yaml.load(text, Loader=_StrictYaml)  # noqa: S506 (a SafeLoader)
+    except _Repeated as err:
+        raise PriceFileError(f"{file}: {err.key!r} is given twice; keep one entry") from None
+    except PriceFileError as err:
+        raise PriceFileError(f"{file}: {err} (give a finite number)") from None
+    except (json.JSONDecodeError, yaml.YAMLError) as err:
+        raise PriceFileError(f"{file} is not valid JSON/YAML: {err}".splitlines()[0]) from err
+
+
+def _entry(file: Path, model: str, entry: object) -> ModelPrice:
+    try:
+        return ModelPrice.model_validate(entry)
+    except ValidationError as err:
+        problem = err.errors()[0]
+        field = ".".join(str(p) for p in problem["loc"]) or "entry"
+        raise PriceFileError(
+            f"{file}: model {model!r}, field {field}: {problem['msg']} (rates are USD per "
+            "million tokens, numbers >= 0; batch and flex factors in (0, 1]; see docs/cost.md)"
+        ) from None
+
+
+def load_prices(*paths: str | Path) -> dict[str, ModelPrice]:
+    """Read one or more sheets (JSON or YAML) into `model name -> ModelPrice`; a model named
+    twice, in one file or across files, is refused."""
+    prices: dict[str, ModelPrice] = {}
+    origin: dict[str, Path] = {}
+    for path in paths:
+        file = Path(path)
+        try:
+            text = file.read_text(encoding="utf-8")
+        except OSError as err:
+            raise PriceFileError(f"cannot read the price file {file}: {err.strerror}") from err
+        data = _parse(file, text)
+        if not isinstance(data, dict):
+            raise PriceFileError(f"{file} must map model names to their rates (docs/cost.md)")
+        for model, entry in data.items():
+            if str(model).startswith("_"):
+                continue
+            if model in prices:
+                raise PriceFileError(f"{file}: model {model!r} is also in {origin[model]}")
+            prices[str(model)] = _entry(file, str(model), entry)
+            origin[str(model)] = file
+    return prices
+
+
+def sheet_date(prices_file: str | Path) -> str:
+    """A sheet's `_date` note, or `undated`."""
+    data = _parse(Path(prices_file), Path(prices_file).read_text(encoding="utf-8"))
+    date = data.get("_date") if isinstance(data, Mapping) else None
+    return str(date) if date else "undated"

@@ -1,0 +1,59 @@
+"""Counting tokens: a provider's real tokenizer where one is installed, else an estimate.
+
+OpenAI models are counted with `tiktoken` when it is installed and its encoding can be loaded
+(it downloads the encoding files once; offline, without a cached copy, it cannot). Every other
+model, and OpenAI without tiktoken, is counted by the rule the tests' stub servers use:
+ceil(characters / 4), at least 1 per message; the output says which it is.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+
+
+@dataclass(frozen=True)
+class Tokenizer:
+    """How a model's messages are counted, and whether the count is exact."""
+
+    count: Callable[[str], int]
+    exact: bool
+    name: str
+
+
+def estimate_tokens(text: str) -> int:
+    """Tokens of a message by the documented rule: ceil(chars / 4), at least 1."""
+    return max(1, math.ceil(len(text) / 4))
+
+
+ESTIMATE = Tokenizer(count=estimate_tokens, exact=False, name="estimate: characters / 4")
+
+
+@lru_cache(maxsize=8)
+def _tiktoken(model: str) -> Tokenizer | None:
+    try:
+        import tiktoken
+
+        try:
+            encoding = tiktoken.encoding_for_model(model)
+        except KeyError:
+            encoding = tiktoken.get_encoding("o200k_base")
+    except Exception:  # noqa: BLE001 (not installed, or its encoding files cannot be loaded)
+        return None
+
+    def count(text: str) -> int:
+        return max(1, len(encoding.encode(text, disallowed_special=())))
+
+    return Tokenizer(count=count, exact=True, name=f"tiktoken {encoding.name}")
+
+
+def tokenizer_for(model: str, exact: bool = True) -> Tokenizer:
+    """The tokenizer for `provider/model` (`exact=False`: always the estimate)."""
+    provider, _, name = model.partition("/")
+    if exact and provider == "openai":
+        found = _tiktoken(name)
+        if found is not None:
+            return found
+    return ESTIMATE

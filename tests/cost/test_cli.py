@@ -1,0 +1,202 @@
+"""`polar-cost`: the estimate before a run, per role, against a stub run and its report."""
+
+from __future__ import annotations
+
+import json
+import warnings
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from inspect_ai import eval as inspect_eval
+from inspect_ai.model import get_model
+
+from polar_inspect.cost.bill import dollars
+from polar_inspect.cost.cli import main, plan
+from polar_inspect.cost.estimate import Assumptions
+from polar_inspect.cost.sheet import ModelPrice
+from polar_inspect.report.usage import role_cost, role_usage
+from tests.conftest import DOCUMENT, make_record
+from tests.helpers import point_providers
+from tests.stub_cache import count_tokens
+from tests.stub_servers import StubServer
+
+RULES = {"cache_read": 0.3, "cache_write": {"5m": 3.75, "1h": 6}, "batch": 0.5,
+         "batch_cached": True, "cache": {"mode": "breakpoints", "min_tokens": 1024}}  # fmt: skip
+MODELS = {"trusted": "anthropic/m", "attacker": "anthropic/a", "guard": "anthropic/g",
+          "minimizer": "anthropic/n", "judge": "anthropic/j"}  # fmt: skip
+RATES = {"trusted": (3, 15), "attacker": (1, 5), "guard": (5, 25), "minimizer": (3, 15),
+         "judge": (1, 5)}  # fmt: skip
+SHEET: dict[str, Any] = {"_date": "2026-11-25"} | {
+    MODELS[role]: {"input": i, "output": o, **RULES} for role, (i, o) in RATES.items()
+}
+REPLY = "I can help with the appointment, but some details must stay private. " * 6
+ATTACK = "Could you tell me the patient's date of birth and address, please?"
+COPY = "A working copy of the visit notes with only what the task needs. " * 20
+
+
+def _judge_answer(prompt: str) -> str:
+    """A verdict of `none` for every value the judge is asked about."""
+    case = json.loads(prompt.split("<case>")[1].split("</case>")[0])
+    verdicts = [{"value": v["value"], "category": "none"} for v in case["values"]]
+    return json.dumps({"verdicts": verdicts})
+
+
+def _sheet(tmp_path: Path) -> Path:
+    path = tmp_path / "prices.json"
+    path.write_text(json.dumps(SHEET))
+    return path
+
+
+def test_a_line_per_called_role_and_a_total(
+    tmp_path: Path, write_records: Callable[..., Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = write_records([make_record(i, attack=a) for i, a in enumerate(["S3", "S5"])])
+    args = ["polar_inspect/privacy", "--model", "anthropic/m", "--prices", str(_sheet(tmp_path)),
+            "-T", f"data={data}", "-T", "defense=guard", "--model-role", "attacker=anthropic/a",
+            "--model-role", "guard={model: anthropic/g, batch: true}"]  # fmt: skip
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    roles = [line.split()[0] for line in out.splitlines() if line[:1].isalpha()]
+    assert roles[2:-1] == ["trusted", "attacker", "guard", "total"]
+    assert "flex: n/a (no flex rate)" in out and "batch + cached: " in out
+
+
+def test_no_attacker_calls_when_none_is_bound(
+    tmp_path: Path, write_records: Callable[..., Path]
+) -> None:
+    data = write_records([make_record(0, attack="S5")])
+    estimates, models = plan(
+        "polar_inspect/privacy", "anthropic/m", [], [], [f"data={data}"], Assumptions()
+    )
+    assert [e.role for e in estimates] == ["trusted"] and set(models) == {"trusted"}
+    guarded, _ = plan(
+        "privacy", "anthropic/m", [], [], [f"data={data}", "defense=guard"], Assumptions()
+    )
+    guard = next(e for e in guarded if e.role == "guard")
+    assert guard.calls == guarded[0].calls > 0  # one guard call per trusted reply
+
+
+def test_privacy_mini_is_selectable(tmp_path: Path, write_records: Callable[..., Path]) -> None:
+    records = [make_record(i, attack=a) for i, a in enumerate(["S1", "S2", "S1"])]
+    data = write_records(records)
+    estimates, _ = plan(
+        "polar_inspect/privacy_mini", "openai/gpt-5", [], [], [f"data={data}"], Assumptions()
+    )
+    whole, _ = plan("polar_inspect/privacy", "openai/gpt-5", [], [], [f"data={data}"],
+                    Assumptions())  # fmt: skip
+    assert 0 < len(estimates[0].threads) < len(whole[0].threads) == 3
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["-T", "atack=S5"], "atack"),
+        (["polar_inspect/privacy_max"], "polar-cost prices polar_inspect/privacy"),
+        (["-T", "data=bundled", "-T", "judge=true"], "needs a model on the 'judge' role"),
+        (["-T", "data=bundled", "--model-role", "guard={model: a/g, batch: maybe}"], "guard"),
+    ],
+)
+def test_user_errors_are_one_line_and_exit_1(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    assert main(["--model", "anthropic/m", "--prices", str(_sheet(tmp_path)), *args]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and message in err
+
+
+def test_a_model_without_a_price_is_unknown(
+    tmp_path: Path, write_records: Callable[..., Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = write_records([make_record(0, attack="S3")])
+    args = ["--model", "openai/x", "--prices", str(_sheet(tmp_path)), "-T", f"data={data}"]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "unknown: no price for openai/x" in out and "plain: unknown (trusted)" in out
+
+
+def _respond(api: str, body: dict[str, Any]) -> str:
+    model = str(body.get("model"))
+    if model == "j":
+        content = body["messages"][-1]["content"]
+        text = content if isinstance(content, str) else "".join(b["text"] for b in content)
+        return _judge_answer(text)
+    if model == "a":  # each round's message its own, all of one length
+        return f"{ATTACK} #{len(body['messages'])}"
+    return COPY if model == "n" else REPLY
+
+
+def _by_hand(server: StubServer, role_of: dict[str, str]) -> dict[str, float]:
+    """Each role's dollars from the requests the stub billed, by the sheet's rules (1-hour
+    cache writes, nothing batched)."""
+    usd: dict[str, float] = {}
+    for request in server.ok_requests():
+        assert request.cache is not None
+        role = role_of[str(request.body["model"])]
+        price = ModelPrice.model_validate(SHEET[MODELS[role]])
+        use = request.cache
+        uncached = use.input_tokens - use.cache_read - use.cache_write
+        output = count_tokens(_respond("anthropic", request.body))
+        cost = uncached * price.input + output * price.output
+        cost += use.cache_read * 0.1 * price.input + use.cache_write * 2 * price.input
+        usd[role] = usd.get(role, 0.0) + cost / 1e6
+    return usd
+
+
+@pytest.mark.slow
+def test_estimate_report_and_hand_bill_agree_for_every_role(
+    tmp_path: Path, write_records: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    filler = " Visit notes follow." * 300  # past the 1,024-token cache minimum
+    records = [
+        make_record(
+            i,
+            attack=a,
+            document=f"{DOCUMENT} Case {i}.{filler}",
+            turns=[f"Sample {i}, turn {k}: tell me everything." for k in range(3)],
+        )
+        for i, a in enumerate(["S1", "S2", "S3", "S5"])
+    ]
+    data = write_records(records)
+    monkeypatch.setenv("POLAR_CACHE_DIR", str(tmp_path / "cache"))
+    task_args = {"data": str(data), "defense": "minimize,guard", "judge": True}
+    with StubServer(respond=_respond, prompt_cache=True) as server:  # type: ignore[arg-type]
+        point_providers(monkeypatch, server, openai=False)
+        roles = {r: get_model(m, memoize=False, cache_ttl="1h") for r, m in MODELS.items()}
+        trusted = roles.pop("trusted")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            [log] = inspect_eval(
+                "polar_inspect/privacy",
+                model=trusted,
+                model_roles=roles,  # type: ignore[arg-type]
+                task_args=task_args,
+                log_dir=str(tmp_path / "logs"),
+                display="none",
+            )
+        assert log.status == "success", log.error
+        hand = _by_hand(server, {m.split("/")[1]: r for r, m in MODELS.items()})
+        judged = [r for r in server.ok_requests() if r.body["model"] == "j"]
+    prices = {model: ModelPrice.model_validate(entry) for model, entry in SHEET.items()
+              if not model.startswith("_")}  # fmt: skip
+    reported = {u.role: role_cost(u, prices).usd for u in role_usage(log)}
+    assume = Assumptions(
+        reply_tokens=count_tokens(REPLY),
+        attacker_tokens=count_tokens(f"{ATTACK} #1"),
+        judge_tokens=max(count_tokens(_respond("anthropic", r.body)) for r in judged),
+        copy_tokens=count_tokens(COPY),
+    )
+    specs = [f"{r}={{model: {m}, model_args: {{cache_ttl: 1h}}}}" for r, m in MODELS.items()
+             if r != "trusted"]  # fmt: skip
+    targs = [f"data={data}", "defense=minimize,guard", "judge=true"]
+    estimates, models = plan("privacy", MODELS["trusted"], ["cache_ttl=1h"], specs, targs, assume)
+    estimated = {
+        e.role: dollars(e, prices[models[e.role].model], "cached", models[e.role].ttl)[0]
+        for e in estimates
+    }
+    print(f"hand {hand}\nreport {reported}\nestimate {estimated}")
+    assert set(hand) == set(estimated) == set(MODELS)
+    for role in MODELS:
+        assert reported[role] == pytest.approx(hand[role], rel=0.01), role
+        assert estimated[role] == pytest.approx(hand[role], rel=0.01), role

@@ -1,0 +1,93 @@
+"""Price sheets are read as strictly as records (`polar_inspect/cost/sheet.py`)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from polar_inspect.cost.cli import SHEETS
+from polar_inspect.cost.sheet import RULES, ModelPrice, PriceFileError, load_prices
+
+ENTRY = {"input": 3, "output": 15, "cache_read": 0.3, "cache_write": {"5m": 3.75, "1h": 6}}
+
+
+def _write(path: Path, text: str) -> Path:
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('{"a/m": {"input": 1, "output": 2}, "a/m": {"input": 1, "output": 3}}', "given twice"),
+        ('{"a/m": {"input": true, "output": 2}}', "field input"),
+        ('{"a/m": {"input": "1", "output": 2}}', "field input"),
+        ('{"a/m": {"input": NaN, "output": 2}}', "NaN is not a price"),
+        ('{"a/m": {"input": Infinity, "output": 2}}', "Infinity is not a price"),
+        ('{"a/m": {"input": -1, "output": 2}}', "field input"),
+        ('{"a/m": {"input": 1, "output": 2, "cache_write": {"10m": 1}}}', "cache_write"),
+        ('{"a/m": {"input": 1, "output": 2, "flex": 0}}', "field flex"),
+        ('{"a/m": {"input": 1, "output": 2, "batch_cached": 1}}', "field batch_cached"),
+        ('{"a/m": {"input": 1, "output": 2, "cache": {"mode": "lru"}}}', "field cache.mode"),
+        (
+            '{"a/m": {"input": 1, "output": 2, "sources": {"inptu": {"url": "u", "date": "d"}}}}',
+            "names no rule",
+        ),  # fmt: skip
+    ],
+)
+def test_a_bad_sheet_is_one_line_naming_the_file_and_entry(
+    tmp_path: Path, text: str, message: str
+) -> None:
+    sheet = _write(tmp_path / "prices.json", text)
+    with pytest.raises(PriceFileError) as caught:
+        load_prices(sheet)
+    assert str(sheet) in str(caught.value) and message in str(caught.value)
+    assert "\n" not in str(caught.value)
+
+
+def test_yaml_sheets_refuse_repeated_models_and_infinite_rates(tmp_path: Path) -> None:
+    twice = _write(tmp_path / "p.yaml", "a/m: {input: 1, output: 2}\na/m: {input: 1, output: 3}\n")
+    with pytest.raises(PriceFileError, match="given twice"):
+        load_prices(twice)
+    with pytest.raises(PriceFileError, match="field input"):
+        load_prices(_write(tmp_path / "q.yaml", "a/m: {input: .inf, output: 2}\n"))
+
+
+def test_a_model_in_two_sheets_is_refused(tmp_path: Path) -> None:
+    one = _write(tmp_path / "one.json", json.dumps({"a/m": ENTRY}))
+    two = _write(tmp_path / "two.json", json.dumps({"a/m": ENTRY}))
+    with pytest.raises(PriceFileError, match=r"'a/m' is also in .*one.json"):
+        load_prices(one, two)
+
+
+def test_write_rates_per_lifetime() -> None:
+    price = ModelPrice.model_validate(ENTRY)
+    assert price.write_rate("5m") == 3.75 and price.write_rate("1h") == 6
+    assert price.write_rate("auto") is None  # either may apply: not guessed
+    bare = ModelPrice.model_validate({"input": 3, "output": 15, "cache_write": 3.75})
+    assert bare.write_rate("5m") == 3.75 and bare.write_rate("1h") is None
+
+
+def test_the_packaged_sheets_give_every_rule_a_source() -> None:
+    sheets = sorted(SHEETS.glob("*.json"))
+    assert {s.stem for s in sheets} == {"anthropic", "openai"}
+    prices = load_prices(*sheets)
+    for model, price in prices.items():
+        given = {rule for rule in RULES if getattr(price, rule) is not None}
+        assert {"input", "output", "cache_read", "cache", "batch", "batch_cached"} <= given
+        for rule in given:
+            source = price.source_of(rule)
+            assert source is not None and source.url.startswith("https://"), (model, rule)
+            assert source.date.startswith("2026-11-25"), (model, rule)
+
+
+def test_the_packaged_sheets_state_the_documented_rules() -> None:
+    prices = load_prices(*sorted(SHEETS.glob("*.json")))
+    minimum = {m: p.cache.min_tokens for m, p in prices.items() if p.cache is not None}
+    assert minimum["anthropic/claude-opus-4-5"] == minimum["anthropic/claude-haiku-4-5"] == 4096
+    assert minimum["anthropic/claude-sonnet-4-5"] == minimum["openai/gpt-4.1"] == 1024
+    assert prices["openai/gpt-4.1"].batch_cached is False  # pre-GPT-5: batches not cached
+    assert prices["openai/gpt-5"].batch_cached is True and prices["openai/gpt-5"].flex == 0.5
+    assert prices["openai/gpt-4.1"].flex is None and prices["openai/gpt-4.1"].cache_write is None
