@@ -47,7 +47,7 @@ def figure_jobs(
     lambdas: Sequence[float],
     paper_points: bool = False,
 ) -> list[Job]:
-    """The figures of one comparison group, as `(function, args)` jobs for `parallel.call`.
+    """The figures of one comparison group, as `(function, args)` jobs for `timing.timed_call`.
 
     `lambdas` are the Pareto plot's iso-score families; `paper_points` adds the paper's
     published points to it."""
