@@ -154,6 +154,13 @@ def full_sample_rows(path: str) -> pd.DataFrame:
     )
 
 
+def _has_scores(samples: list[Any]) -> bool:
+    """True when every reduced sample carries the three polar scores."""
+    return bool(samples) and all(
+        isinstance(s.value, dict) and all(k in s.value for k in SCORE_KEYS) for s in samples
+    )
+
+
 def reduction_rows(log: EvalLog) -> pd.DataFrame | None:
     """The header's per-sample reduced scores as rows (no axes, epoch 1, no error), or None
     when no reduction carries the three scores for every sample.
@@ -165,9 +172,7 @@ def reduction_rows(log: EvalLog) -> pd.DataFrame | None:
     by_scorer = {r.scorer: {str(s.sample_id): s for s in r.samples} for r in reductions}
     for reduction in reductions:
         samples = reduction.samples
-        if not samples or not all(
-            isinstance(s.value, dict) and all(k in s.value for k in SCORE_KEYS) for s in samples
-        ):
+        if not _has_scores(samples):
             continue
         rows = []
         for sample in samples:
