@@ -85,6 +85,6 @@ def figure_jobs(
             figures.append((heatmaps.breakdown_figure, args))
     group_epochs = epochs[epochs["run"].isin(group.runs)] if not epochs.empty else epochs
     if not group_epochs.empty:
-        args = (table, group_epochs, out_dir, f"epochs{suffix}.png", heading)
-        figures.append((plots.epochs_figure, args))
+        spread = (table, group_epochs, out_dir, f"epochs{suffix}.png", heading)
+        figures.append((plots.epochs_figure, spread))
     return figures
