@@ -1,19 +1,24 @@
-"""Time `polar-report` on 20 release-sized logs (7,875 samples each) and print its peak memory.
+"""Time `polar-report` on 1 and 8 full-run logs: wall time, peak memory, time by section.
 
 One real log is made by running `polar/mixed` (leaks on P5 or S2, answers like the oracle
 elsewhere) through `inspect eval` over a release-sized synthetic file (7,875 records with
-multi-turn attacker scripts, from `make_release_sized_file.py`) or over `--data FILE`. This
-takes minutes and is cached in `--work`. Twenty logs are then derived from it with different
-model names through the inspect_ai log API (the samples are copied, the header rewritten), and
-the report command runs on them in a child process, so that its time and peak RSS are its own.
+multi-turn attacker scripts, from `make_release_sized_file.py`), over `--data FILE`, or taken
+as it is with `--log FILE` (e.g. a full bundled run: `inspect eval polar_inspect/privacy
+--model polar/mixed -M leak_policies=P5 -T data=bundled`). Making one takes minutes and is
+cached in `--work`. For each count in `--logs` (default 1 and 8), that many logs are derived
+from it with different model names through the inspect_ai log API (the samples are copied,
+the header rewritten), and the report runs on them in a child process, so that its time and
+peak RSS are its own. Each count is measured twice: with an empty read cache (`--cold`) and
+again with the cache the first run filled (a second report over the same folder).
 
-    python benchmarks/bench_report.py [--work benchmarks/out/bench_report] [--logs 20]
-        [--records 7875] [--data FILE] [--jobs N]
+    python benchmarks/bench_report.py [--work benchmarks/out/bench_report] [--logs 1,8]
+        [--records 7875] [--data FILE | --log FILE] [--jobs N] [--figures]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import resource
 import shutil
@@ -133,46 +138,72 @@ def watch(child: subprocess.Popen) -> tuple[int, float]:
     return peak, max(sum(seen.values()), own.ru_utime + own.ru_stime)
 
 
-def main(argv: list[str] | None = None) -> None:
-    """Build or reuse the logs, run the report in a child process, print time and memory."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--work", type=Path, default=BENCH_DIR / "out" / "bench_report")
-    parser.add_argument("--logs", type=int, default=20)
-    parser.add_argument("--records", type=int, default=7875)
-    parser.add_argument("--data", type=Path, default=None, help="release-format data file")
-    parser.add_argument("--jobs", type=int, default=None, help="polar-report --jobs")
-    args = parser.parse_args(argv)
-    args.work.mkdir(parents=True, exist_ok=True)
-    base = base_log(args.work, args.records, args.data)
-    header = read_eval_log(base, header_only=True)
-    samples = header.results.scores[0].scored_samples if header.results else 0
-    started = time.perf_counter()
-    logs = derive_logs(base, args.work / "logs", args.logs)
-    print(f"derived {len(logs)} logs of {samples} samples in {time.perf_counter() - started:.1f} s")
-    size = sum(p.stat().st_size for p in logs) / 1e6
-    out = args.work / "report"
+#: Runs the report in the child process and prints its seconds by section as JSON.
+CHILD = """
+import json, sys
+from polar_inspect.report import build_report
+jobs = int(sys.argv[3]) if sys.argv[3] != "-" else None
+result = build_report([sys.argv[1]], sys.argv[2], jobs=jobs, figures=sys.argv[4] == "1")
+print(json.dumps({"figures": len(result.figures), "seconds": result.seconds}))
+"""
+
+
+def measure(folder: Path, out: Path, jobs: int | None, figures: bool, cache: Path) -> dict:
+    """Run the report over `folder` in a child process: wall, CPU, peak RSS, its sections."""
     shutil.rmtree(out, ignore_errors=True)
-    command = [sys.executable, "-m", "polar_inspect.report", str(args.work / "logs")]
-    if args.jobs is not None:
-        command += ["--jobs", str(args.jobs)]
+    command = [sys.executable, "-c", CHILD, str(folder), str(out), str(jobs or "-")]
     load_before = os.getloadavg()[0]
     started = time.perf_counter()
-    child = subprocess.Popen(
-        [*command, "--out", str(out), "--quiet"], stdout=subprocess.PIPE, text=True
-    )
+    env = {**os.environ, "POLAR_CACHE_DIR": str(cache)}
+    child = subprocess.Popen([*command, "1" if figures else "0"], stdout=subprocess.PIPE,
+                             text=True, env=env)  # fmt: skip
     peak, cpu = watch(child)
     elapsed = time.perf_counter() - started
     stdout = child.stdout.read() if child.stdout else ""
     if child.returncode != 0:
-        raise SystemExit(f"polar-report failed ({child.returncode})")
-    figures = len(list((out / "figures").glob("*.png")))
-    print(stdout.strip())
+        raise SystemExit(f"the report failed ({child.returncode})")
+    found = json.loads(stdout.strip().splitlines()[-1])
+    return {"wall": elapsed, "cpu": cpu, "peak": peak, "load": load_before, **found}
+
+
+def show(label: str, count: int, samples: int, size: float, run: dict) -> None:
+    """Print one measurement and its time by section."""
     print(
-        f"report: {len(logs)} logs x {samples} samples ({size:.0f} MB of logs), {figures} "
-        f"figures: {elapsed:.1f} s wall, {cpu:.1f} s CPU (all processes), peak RSS "
-        f"{peak / 1e6:.0f} MB summed over the report's processes (targets: < 60 s, < 2 GB); "
-        f"load average before: {load_before:.1f} on {os.cpu_count()} CPUs"
+        f"{label}: {count} log(s) x {samples} samples ({size:.0f} MB), {run['figures']} figures: "
+        f"{run['wall']:.1f} s wall, {run['cpu']:.1f} s CPU (all processes), peak RSS "
+        f"{run['peak'] / 1e6:.0f} MB summed over the report's processes; load average "
+        f"before: {run['load']:.1f} on {os.cpu_count()} CPUs"
     )
+    for name, seconds in sorted(run["seconds"].items(), key=lambda item: -item[1]):
+        print(f"    {seconds:7.2f} s  {name}")
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Build or reuse the logs, run the report in a child process, print time and memory."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--work", type=Path, default=BENCH_DIR / "out" / "bench_report")
+    parser.add_argument("--logs", default="1,8", help="log counts to measure, e.g. 1,8")
+    parser.add_argument("--records", type=int, default=7875)
+    parser.add_argument("--data", type=Path, default=None, help="release-format data file")
+    parser.add_argument("--log", type=Path, default=None, help="an existing full-run log")
+    parser.add_argument("--jobs", type=int, default=None, help="polar-report --jobs")
+    parser.add_argument("--figures", action="store_true", help="draw the figures too")
+    args = parser.parse_args(argv)
+    args.work.mkdir(parents=True, exist_ok=True)
+    base = str(args.log) if args.log else base_log(args.work, args.records, args.data)
+    header = read_eval_log(base, header_only=True)
+    samples = header.results.scores[0].scored_samples if header.results else 0
+    for count in (int(c) for c in args.logs.split(",")):
+        folder = args.work / f"logs_{count}"
+        logs = derive_logs(base, folder, count)
+        size = sum(p.stat().st_size for p in logs) / 1e6
+        cache = args.work / f"cache_{count}"
+        shutil.rmtree(cache, ignore_errors=True)
+        out = args.work / f"report_{count}"
+        cold = measure(folder, out, args.jobs, args.figures, cache)
+        show("cold cache", count, samples, size, cold)
+        warm = measure(folder, out, args.jobs, args.figures, cache)
+        show("warm cache", count, samples, size, warm)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,8 @@
 """Attribution per attack: when the first leak happens and how much of what the replies repeat
 is only an echo of the attacker.
 
-Read from the strict scorer's per-sample metadata (logs written before it existed have none and
+Read from the strict scorer's per-sample metadata (its scalar keys, kept in the sample
+summaries and the header's reduced scores) (logs written before it existed have none and
 are listed as such). Per run and attack strategy: samples with a strict leak, the mean and
 median first-leak turn over those samples, the echo share (protected values only echoed, over
 values echoed or disclosed) and the mean reasoning-leak rate. The echo share makes S5 live and
@@ -14,12 +15,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pandas as pd
-from inspect_ai.log import read_eval_log_samples
 
 from polar_inspect.report.inventory import RunHeader
 from polar_inspect.report.markdown import md_table
 
-STRICT_SCORER = "polar_strict_scorer"
 COLUMNS = [
     "model",
     "attack",
@@ -33,53 +32,38 @@ COLUMNS = [
 ]
 
 
-def _rows(run: RunHeader) -> list[dict[str, object]]:
-    rows: list[dict[str, object]] = []
-    for sample in read_eval_log_samples(run.path, all_samples_required=False):
-        score = (sample.scores or {}).get(STRICT_SCORER)
-        if score is None or not score.metadata:
-            continue
-        meta = score.metadata
-        rows.append(
-            {
-                "attack": (sample.metadata or {}).get("attack", ""),
-                "first_leak_turn": meta.get("first_leak_turn"),
-                "leaked": meta.get("leaked_count", 0),
-                "echoed": meta.get("echoed_count", 0),
-                "reasoning_leak": (score.value or {}).get("reasoning_leak", 0.0)
-                if isinstance(score.value, dict)
-                else 0.0,
-            }
-        )
-    return rows
+def attribution_frame(runs: Sequence[RunHeader], samples: pd.DataFrame) -> pd.DataFrame:
+    """One row per run and attack strategy (runs without strict scores are left out).
 
-
-def attribution_frame(runs: Sequence[RunHeader]) -> pd.DataFrame:
-    """One row per run and attack strategy (runs without strict scores are left out)."""
+    `samples` is the report's sample frame (`run` = position in `runs`); its strict columns
+    come from the sample summaries or the header's reduced scores, never from the messages.
+    """
     out: list[dict[str, object]] = []
-    for run in runs:
-        frame = pd.DataFrame(_rows(run))
+    strict = samples[samples["strict"].astype(bool)] if "strict" in samples else samples.iloc[:0]
+    for index, run in enumerate(runs):
+        frame = strict[strict["run"] == index]
         if frame.empty:
             continue
-        for attack, part in frame.groupby("attack", sort=True):
-            turns = part["first_leak_turn"].dropna()
-            touched = part["leaked"].sum() + part["echoed"].sum()
-            out.append(
-                {
-                    "model": run.label,
-                    "attack": attack,
-                    "samples": len(part),
-                    "leaking_samples": int(turns.size),
-                    "first_leak_turn_mean": round(float(turns.mean()), 3) if turns.size else None,
-                    "first_leak_turn_median": float(turns.median()) if turns.size else None,
-                    "echo_share": round(float(part["echoed"].sum() / touched), 4)
-                    if touched
-                    else None,
-                    "reasoning_leak": round(float(part["reasoning_leak"].mean()), 4),
-                    "log": run.path,
-                }
-            )
+        attacks = frame["attack"].astype(object).where(frame["attack"].notna(), "").astype(str)
+        for attack, part in frame.groupby(attacks.to_numpy(), sort=True):
+            out.append(_attack_row(run, str(attack), part))
     return pd.DataFrame(out, columns=COLUMNS)
+
+
+def _attack_row(run: RunHeader, attack: str, part: pd.DataFrame) -> dict[str, object]:
+    turns = part["first_leak_turn"].dropna()
+    touched = part["leaked_count"].sum() + part["echoed_count"].sum()
+    return {
+        "model": run.label,
+        "attack": attack,
+        "samples": len(part),
+        "leaking_samples": int(turns.size),
+        "first_leak_turn_mean": round(float(turns.mean()), 3) if turns.size else None,
+        "first_leak_turn_median": float(turns.median()) if turns.size else None,
+        "echo_share": round(float(part["echoed_count"].sum() / touched), 4) if touched else None,
+        "reasoning_leak": round(float(part["reasoning_leak"].mean()), 4),
+        "log": run.path,
+    }
 
 
 def attribution_markdown(frame: pd.DataFrame) -> str:
@@ -120,9 +104,9 @@ def attribution_markdown(frame: pd.DataFrame) -> str:
     return head + "\n".join(lines) + "\n" + note
 
 
-def write_attribution(out: Path, runs: Sequence[RunHeader]) -> list[str]:
+def write_attribution(out: Path, runs: Sequence[RunHeader], samples: pd.DataFrame) -> list[str]:
     """Write attribution.csv and append its table to report.md; return the file names."""
-    frame = attribution_frame(runs)
+    frame = attribution_frame(runs, samples)
     frame.to_csv(out / "attribution.csv", index=False)
     report = out / "report.md"
     if report.exists():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -16,12 +17,12 @@ from polar_inspect.report.figstyle import FigureFile
 from polar_inspect.report.figures import Job, figure_jobs
 from polar_inspect.report.html import write_html
 from polar_inspect.report.inventory import KeepPolicy, SkippedLog
-from polar_inspect.report.leakage import leakage_curves, leakage_figure, read_leakage
+from polar_inspect.report.leakage import curve_frames, leakage_curves, leakage_figure
 from polar_inspect.report.loading import Stepper, load_runs
 from polar_inspect.report.oracles import is_oracle, mark_oracles
 from polar_inspect.report.outdir import prepare_out_dir, staged_report
 from polar_inspect.report.outputs import write_tables
-from polar_inspect.report.parallel import call, default_jobs, run_jobs, worker_pool
+from polar_inspect.report.parallel import default_jobs, run_jobs, worker_pool
 from polar_inspect.report.stats import (
     PAPER_WEIGHT,
     Group,
@@ -30,6 +31,7 @@ from polar_inspect.report.stats import (
     epoch_means,
     run_summary,
 )
+from polar_inspect.report.timing import Timings, section_of, timed_call
 from polar_inspect.report.usage import ModelPrice, usage_frame
 
 
@@ -48,6 +50,7 @@ class ReportResult(BaseModel):
     figures: list[FigureFile]
     tables: list[str]
     html: str
+    seconds: dict[str, float] = {}  # wall time by step (figures: summed over workers)
 
 
 @contextmanager
@@ -160,8 +163,10 @@ def _build(
 ) -> _Built | _NoRuns:
     """Write the whole report into `out` (the staging folder)."""
     workers = jobs or default_jobs()
+    timings = Timings()
     with _progress(progress) as step, worker_pool(workers) as pool:
-        inventory, samples = load_runs(inputs, keep=keep, pool=pool, workers=workers, step=step)
+        with timings.step("read logs (headers, reduced scores, summaries)"):
+            inventory, samples = load_runs(inputs, keep=keep, pool=pool, workers=workers, step=step)
         inventory = inventory.model_copy(update={"runs": mark_oracles(inventory.runs)})
         logs = tables.inventory_frame(inventory)
         logs.to_csv(out / "logs.csv", index=False)
@@ -173,13 +178,13 @@ def _build(
             return _NoRuns(message=message, files=["logs.csv"])
         runs = inventory.runs
         groups = comparison_groups(runs)
-        summary = run_summary(runs, samples, groups, weight)
-        summary["oracle"] = [is_oracle(runs[int(i)]) for i in summary["run"]]
-        rows = breakdown(runs, samples, weight)
-        epochs = epoch_means(runs, samples, weight)
-        read = run_jobs(pool, read_leakage, runs, step("reading leakage curves", len(runs)))
-        frames = {i: frame for i, frame in enumerate(read) if not isinstance(frame, str)}
-        curves = leakage_curves(runs, frames, samples, groups)
+        with timings.step("leaderboard, breakdowns, epochs"):
+            summary = run_summary(runs, samples, groups, weight)
+            summary["oracle"] = [is_oracle(runs[int(i)]) for i in summary["run"]]
+            rows = breakdown(runs, samples, weight)
+            epochs = epoch_means(runs, samples, weight)
+        with timings.step("leakage by turn"):
+            curves = leakage_curves(runs, curve_frames(samples, len(runs)), samples, groups)
         planned: list[tuple[str, Job]] = [
             (group.name, job)
             for group in groups
@@ -212,12 +217,15 @@ def _build(
                 heading = f"Group {group.name}" if len(groups) > 1 else "POLAR-Bench"
                 job = (leakage_figure, (mine, out, f"leakage_by_turn{suffix}.png", heading))
                 planned.append((group.name, job))
-        drawn = run_jobs(
-            pool, call, [job for _, job in planned], step("drawing figures", len(planned))
-        )
+        with timings.step("figures (wall, all sections)"):
+            drawn = run_jobs(
+                pool, timed_call, [job for _, job in planned], step("drawing figures", len(planned))
+            )
     by_group: dict[str, list[FigureFile]] = {group.name: [] for group in groups}
-    for (group_name, _), figure in zip(planned, drawn, strict=True):
+    for (group_name, job), (figure, seconds) in zip(planned, drawn, strict=True):
         by_group[group_name].append(figure)
+        timings.add(section_of(job), seconds)
+    tables_started = time.perf_counter()
     compared_names = {group.name for group in compared}
     defense_table = defense_table[defense_table["group"].isin(compared_names)]
     order = [int(i) for i in summary["run"]]
@@ -235,7 +243,8 @@ def _build(
         out, runs, groups, summary, rows, epochs, logs, weight, by_group, usage, defense_table,
         access_table,
     )  # fmt: skip
-    written += write_attribution(out, runs)
+    with timings.step("attribution"):
+        written += write_attribution(out, runs, samples)
     if not curves.empty:
         curves.to_csv(out / "leakage_by_turn.csv", index=False)
         written.append("leakage_by_turn.csv")
@@ -262,5 +271,7 @@ def _build(
         tables=written,
         html=page.name,
     )
+    timings.add("tables and page (incl. attribution)", time.perf_counter() - tables_started)
+    report.seconds = timings.seconds
     files = [*written, page.name, *(f.path for f in report.figures)]
     return _Built(report=report, files=files)

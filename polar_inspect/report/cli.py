@@ -2,108 +2,118 @@
 
 from __future__ import annotations
 
-import argparse
 import signal
 import sys
 import threading
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from typing import Any
+
+import click
 
 from polar_inspect.report.build import NoUsableLogsError, ReportResult, build_report
 from polar_inspect.report.inventory import ReportInputError
 from polar_inspect.report.stats import PAPER_WEIGHT
 from polar_inspect.report.usage import PriceFileError, load_prices
 
-
-def _lambdas(text: str) -> list[float]:
-    try:
-        values = [float(part) for part in text.split(",") if part.strip()]
-    except ValueError as err:
-        raise argparse.ArgumentTypeError(f"not a comma-separated list of numbers: {text}") from err
-    if not values or any(not 0.0 <= v <= 1.0 for v in values):
-        raise argparse.ArgumentTypeError(f"each lambda must be within [0, 1]: {text}")
-    return values
+DESCRIPTION = (
+    "Turn polar_inspect logs (.eval or .json files, log directories, eval-set directories) "
+    "into a leaderboard, the paper's figures and an HTML page."
+)
 
 
-def _weight(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError as err:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from err
-    if not 0.0 <= value <= 1.0:
-        raise argparse.ArgumentTypeError(f"must be within [0, 1]: {text}")
-    return value
+class Lambdas(click.ParamType):
+    """A comma-separated list of lambdas, each within [0, 1]."""
+
+    name = "L1,L2,..."
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        """`0.3,0.5` -> [0.3, 0.5]."""
+        if isinstance(value, list):
+            return value
+        try:
+            values = [float(part) for part in str(value).split(",") if part.strip()]
+        except ValueError:
+            self.fail(f"not a comma-separated list of numbers: {value}", param, ctx)
+        if not values or any(not 0.0 <= v <= 1.0 for v in values):
+            self.fail(f"each lambda must be within [0, 1]: {value}", param, ctx)
+        return values
 
 
-def _jobs(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError as err:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from err
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1 (1 = no worker processes): {text}")
-    return value
+class Weight(click.ParamType):
+    """A number within [0, 1]."""
+
+    name = "WEIGHT"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        """`0.5` -> 0.5."""
+        if isinstance(value, float):
+            return value
+        try:
+            number = float(value)
+        except ValueError:
+            self.fail(f"not a number: {value!r}", param, ctx)
+        if not 0.0 <= number <= 1.0:
+            self.fail(f"must be within [0, 1]: {value}", param, ctx)
+        return number
 
 
-def parser() -> argparse.ArgumentParser:
-    """The command line parser."""
-    p = argparse.ArgumentParser(
-        prog="polar-report",
-        description=(
-            "Turn polar_inspect logs (.eval or .json files, log directories, eval-set "
-            "directories) into a leaderboard, the paper's figures and an HTML page."
-        ),
-    )
-    p.add_argument("logs", nargs="+", help="log files and/or directories (searched recursively)")
-    p.add_argument("--out", required=True, help="folder to write the report to")
-    p.add_argument(
-        "--weight",
-        type=_weight,
-        default=PAPER_WEIGHT,
-        help="lambda for overall = lambda*privacy + (1-lambda)*utility (default 0.5, the paper's)",
-    )
-    p.add_argument(
-        "--iso-lambdas",
-        "--lambdas",
-        dest="iso_lambdas",
-        type=_lambdas,
-        default=None,
-        metavar="L1,L2,...",
-        help="lambdas of the Pareto plot's iso-score line families, e.g. 0.3,0.5,0.7 "
-        "(default: one family, at --weight)",
-    )
-    p.add_argument(
-        "--paper-points",
-        action="store_true",
-        help="also draw the paper's published points (GLM-5.1, GLM-4.7-Flash) on the Pareto "
-        "plot, labelled as published numbers, not runs",
-    )
-    p.add_argument(
-        "--keep",
-        choices=["newest", "all"],
-        default="newest",
-        help="duplicate logs (same model, task and setup): keep the newest (default) or all",
-    )
-    p.add_argument(
-        "--jobs",
-        type=_jobs,
-        default=None,
-        help="worker processes for reading logs and drawing (default: CPUs, at most 4; 1 = none)",
-    )
-    p.add_argument(
-        "--tables-only", action="store_true", help="write tables and HTML only, no figures"
-    )
-    p.add_argument(
-        "--prices",
-        default=None,
-        metavar="FILE",
-        help="JSON or YAML mapping model name -> {input, output, optional cache_read, "
-        "cache_write} USD per million tokens and an optional batch factor (e.g. 0.5): adds the "
-        "cost of each run to the tokens table (a model or a rate without a price: unknown)",
-    )
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
-    return p
+class Jobs(click.ParamType):
+    """A whole number of worker processes, at least 1."""
+
+    name = "JOBS"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        """`4` -> 4."""
+        if isinstance(value, int):
+            return value
+        try:
+            number = int(value)
+        except ValueError:
+            self.fail(f"not a whole number: {value!r}", param, ctx)
+        if number < 1:
+            self.fail(f"must be at least 1 (1 = no worker processes): {value}", param, ctx)
+        return number
+
+
+PRICES_HELP = (
+    "JSON or YAML mapping model name -> {input, output, optional cache_read, cache_write} USD "
+    "per million tokens and an optional batch factor (e.g. 0.5): adds the cost of each run to "
+    "the tokens table (a model or a rate without a price: unknown)"
+)
+
+
+@click.command("polar-report", help=DESCRIPTION)
+@click.argument("logs", nargs=-1, required=True)
+@click.option("--out", required=True, metavar="DIR", help="folder to write the report to")
+@click.option("--weight", type=Weight(), default=PAPER_WEIGHT,
+              help="lambda for overall = lambda*privacy + (1-lambda)*utility "
+              "(default 0.5, the paper's)")  # fmt: skip
+@click.option("--iso-lambdas", "--lambdas", "iso_lambdas", type=Lambdas(), default=None,
+              help="lambdas of the Pareto plot's iso-score line families, e.g. 0.3,0.5,0.7 "
+              "(default: one family, at --weight)")  # fmt: skip
+@click.option("--paper-points", is_flag=True,
+              help="also draw the paper's published points (GLM-5.1, GLM-4.7-Flash) on the "
+              "Pareto plot, labelled as published numbers, not runs")  # fmt: skip
+@click.option("--keep", type=click.Choice(["newest", "all"]), default="newest",
+              help="duplicate logs (same model, task and setup): keep the newest (default) "
+              "or all")  # fmt: skip
+@click.option("--jobs", type=Jobs(), default=None,
+              help="worker processes for reading logs and drawing (default: CPUs, at most 4; "
+              "1 = none)")  # fmt: skip
+@click.option("--tables-only", is_flag=True, help="write tables and HTML only, no figures")
+@click.option("--prices", default=None, metavar="FILE", help=PRICES_HELP)
+@click.option("--quiet", is_flag=True, help="no progress bar")
+def command(**options: Any) -> int:
+    """The `polar-report` command (see DESCRIPTION)."""
+    return _report(**options)
+
+
+def parse(argv: Sequence[str]) -> dict[str, Any]:
+    """The command line's options by name, as the command receives them."""
+    with command.make_context("polar-report", list(argv)) as ctx:
+        return dict(ctx.params)
 
 
 def _summary(result: ReportResult) -> str:
@@ -146,29 +156,49 @@ def _terminate_as_exit() -> Iterator[None]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command; returns the exit status (0 ok, 1 no usable log, 2 bad input)."""
+    """Run the command; returns the exit status (0 ok, 1 no usable log, 2 bad input).
+
+    A malformed option exits (SystemExit 2) with `polar-report: --option: what is wrong`.
+    """
     with _terminate_as_exit():
-        return _run(argv)
+        try:
+            status = command.main(
+                args=list(sys.argv[1:] if argv is None else argv),
+                prog_name="polar-report",
+                standalone_mode=False,
+            )
+        except click.MissingParameter as err:
+            print(f"polar-report: {err.format_message()}", file=sys.stderr)
+            raise SystemExit(2) from None
+        except click.BadParameter as err:
+            where = err.param.opts[0] if err.param is not None and err.param.opts else ""
+            print(f"polar-report: {where}: {err.message}", file=sys.stderr)
+            raise SystemExit(2) from None
+        except click.ClickException as err:
+            print(f"polar-report: {err.format_message()}", file=sys.stderr)
+            raise SystemExit(err.exit_code) from None
+        except click.exceptions.Exit as done:  # --help
+            return int(done.exit_code)
+        return int(status) if isinstance(status, int) else 0
 
 
-def _run(argv: Sequence[str] | None) -> int:
-    args = parser().parse_args(argv)
+def _report(**options: Any) -> int:
     try:
-        prices = load_prices(args.prices) if args.prices else None
+        prices = load_prices(options["prices"]) if options["prices"] else None
     except PriceFileError as err:
         print(f"polar-report: {err}", file=sys.stderr)
         return 2
     try:
         result = build_report(
-            args.logs,
-            args.out,
-            weight=args.weight,
-            iso_lambdas=args.iso_lambdas,
-            paper_points=args.paper_points,
-            keep=args.keep,
-            jobs=args.jobs,
-            figures=not args.tables_only,
-            progress=not args.quiet,
+            list(options["logs"]),
+            options["out"],
+            weight=options["weight"],
+            iso_lambdas=options["iso_lambdas"],
+            paper_points=options["paper_points"],
+            keep=options["keep"],
+            jobs=options["jobs"],
+            figures=not options["tables_only"],
+            progress=not options["quiet"],
             prices=prices,
         )
     except ReportInputError as err:

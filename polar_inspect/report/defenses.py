@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 from matplotlib import colormaps
@@ -197,7 +198,7 @@ def frontier_figure(frame: pd.DataFrame, out_dir: Path, name: str, heading: str)
         for position, row in rows.iterrows():
             oracle = bool(row["oracle"])
             marker = markers[defenses.index(row["defense"]) % len(markers)]
-            style = {"marker": marker, "color": colour, "markeredgecolor": "black"}
+            style: dict[str, Any] = {"marker": marker, "color": colour, "markeredgecolor": "black"}
             if oracle:
                 style |= {"markerfacecolor": "white", "markeredgecolor": colour}
                 style |= {"markeredgewidth": 2.2}
@@ -238,7 +239,11 @@ def frontier_figure(frame: pd.DataFrame, out_dir: Path, name: str, heading: str)
         marker = markers[defenses.index(defense) % len(markers)]
         ax.plot([], [], marker=marker, color="grey", linestyle="none", label=defense)
     if frame["oracle"].astype(bool).any():
-        hollow = {"marker": "o", "markerfacecolor": "white", "markeredgecolor": "grey"}
+        hollow: dict[str, Any] = {
+            "marker": "o",
+            "markerfacecolor": "white",
+            "markeredgecolor": "grey",
+        }
         label = f"hollow: {ORACLE_TAG} run (reads the scorer's targets)"
         ax.plot([], [], linestyle="none", markeredgewidth=2.2, label=label, **hollow)
     spread = mark_spread(ax, points, offsets)

@@ -47,7 +47,7 @@ def figure_jobs(
     lambdas: Sequence[float],
     paper_points: bool = False,
 ) -> list[Job]:
-    """The figures of one comparison group, as `(function, args)` jobs for `parallel.call`.
+    """The figures of one comparison group, as `(function, args)` jobs for `timing.timed_call`.
 
     `lambdas` are the Pareto plot's iso-score families; `paper_points` adds the paper's
     published points to it."""
@@ -85,6 +85,6 @@ def figure_jobs(
             figures.append((heatmaps.breakdown_figure, args))
     group_epochs = epochs[epochs["run"].isin(group.runs)] if not epochs.empty else epochs
     if not group_epochs.empty:
-        args = (table, group_epochs, out_dir, f"epochs{suffix}.png", heading)
-        figures.append((plots.epochs_figure, args))
+        spread = (table, group_epochs, out_dir, f"epochs{suffix}.png", heading)
+        figures.append((plots.epochs_figure, spread))
     return figures

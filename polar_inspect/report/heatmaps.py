@@ -18,6 +18,7 @@ from polar_inspect.report.figstyle import (
     MISSING_COLOUR,
     SCORE_TITLES,
     FigureFile,
+    FigureKind,
     new_figure,
     save,
     shorten,
@@ -91,13 +92,14 @@ def surface_figure(
     axes[0].set_yticks(range(5), [f"{p} {POLICY_LABELS[p]}" for p in POLICIES])
     axes[0].set_ylabel("policy level")
     axes[1].set_yticks(range(5), [p for p in POLICIES])
+    assert image is not None  # two panels were drawn
     fig.colorbar(image, cax=fig.add_axes(SURFACE_COLORBAR), label="score (x100, fixed 0-100 scale)")
     fig.suptitle(title, y=0.975)
     caption = (
         "Mean privacy (left) and utility (right) per policy level x attack strategy cell, x100, "
         "with the number of scored samples (n) in each cell; grey cells have no scored sample."
     )
-    kind = "main" if model is None else "model"
+    kind: FigureKind = "main" if model is None else "model"
     return save(fig, out_dir, name, title, caption, kind=kind, model=model)
 
 

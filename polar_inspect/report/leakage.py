@@ -8,15 +8,12 @@ Curves are per run (model) and attack strategy, plus `all`, as a mean with a 95%
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
-from inspect_ai.analysis import SampleColumn, samples_df
-from inspect_ai.log import read_eval_log
 from matplotlib import colormaps
 from matplotlib.lines import Line2D
 from matplotlib.ticker import MaxNLocator
@@ -29,61 +26,22 @@ CURVE_COLUMNS = ["run", "label", "attack", "turn", "leakage", "low", "high", "n"
 MARKERS = "osD^vPXhp<>d8"
 
 
-def _fractions(metadata: dict[str, Any] | None) -> list[float] | None:
-    """Leaked share by turn from a score's metadata, or None when it carries no curve."""
-    meta = metadata or {}
-    by_turn, total = meta.get("leaked_by_turn"), meta.get("protected_count")
-    if isinstance(by_turn, list) and isinstance(total, int) and total > 0:
-        return [float(count) / total for count in by_turn]
-    return None
+def curve_frames(samples: pd.DataFrame, runs: int) -> dict[int, pd.DataFrame]:
+    """Each run's per-sample leakage curves (`id`, `fractions`), from the report's sample frame.
 
-
-def _curve_of(sample: Any) -> str | None:
-    """A sample summary's leakage curve as a JSON list, or None."""
-    for score in (sample.scores or {}).values():
-        fractions = _fractions(score.metadata)
-        if fractions is not None:
-            return json.dumps(fractions)
-    return None
-
-
-SUMMARY_COLUMNS: list[SampleColumn] = [
-    SampleColumn("id", path="id", required=True, type=str),
-    SampleColumn("curve", path=_curve_of, type=str),
-]
-
-
-def _from_header(header: Any) -> pd.DataFrame | None:
-    """Curves from the header's per-sample reduced scores, when every sample carries one."""
-    for reduction in header.reductions or []:
-        rows = [(str(s.sample_id), _fractions(s.metadata)) for s in reduction.samples]
-        if rows and all(fractions is not None for _, fractions in rows):
-            return pd.DataFrame(rows, columns=["id", "fractions"])
-    return None
-
-
-def read_leakage(run: RunHeader) -> pd.DataFrame | str:
-    """One log's per-sample leakage curves (`id`, `fractions`), or an error message.
-
-    Read from the log header's reduced scores when they carry the curve (single-epoch logs),
-    else from the sample summaries (one row per epoch). Samples without a curve (logs written
-    before it was recorded, errored samples) are left out; the CSV's `n` counts the rest, and
-    a single-epoch log written before curves were recorded costs no summary read.
+    Samples without a curve (logs written before it was recorded, errored samples) are left
+    out; the CSV's `n` counts the rest. A run whose samples carry no curve at all gets an
+    empty frame (`runs`: how many runs the frame's `run` column numbers).
     """
-    try:
-        header = read_eval_log(run.path, header_only=True)
-        found = _from_header(header)
-        if found is not None:
-            return found
-        if run.epochs == 1 and header.reductions:
-            # An older log: its reduced scores would carry the curve if it had one.
-            return pd.DataFrame({"id": pd.Series(dtype=str), "fractions": pd.Series(dtype=object)})
-        frame = samples_df(header, columns=SUMMARY_COLUMNS, quiet=True)
-    except Exception as err:  # reported by the caller, never fatal to the report
-        return f"{run.path}: cannot read leakage curves: {err}"
-    frame = frame.dropna(subset=["curve"])
-    fractions = [json.loads(curve) for curve in frame["curve"]]
-    return pd.DataFrame({"id": frame["id"].astype(str).to_list(), "fractions": fractions})
+    with_curve = samples[samples["curve"].notna()]
+    parts = dict(iter(with_curve.groupby("run", sort=True)))
+    frames: dict[int, pd.DataFrame] = {}
+    for run in range(runs):
+        kept = parts.get(run, with_curve.iloc[:0])
+        frames[run] = pd.DataFrame(
+            {"id": kept["id"].astype(str).to_list(), "fractions": kept["curve"].to_list()}
+        )
+    return frames
 
 
 def _at_turn(fractions: list[float], turn: int) -> float:
@@ -178,7 +136,7 @@ def leakage_figure(curves: pd.DataFrame, out_dir: Path, name: str, heading: str)
     handles: list[Any] = []
     for position, members in enumerate(families):
         colour = palette(position % palette.N)
-        style = {"marker": MARKERS[position % len(MARKERS)], "color": colour}
+        style: dict[str, Any] = {"marker": MARKERS[position % len(MARKERS)], "color": colour}
         for ax, attack in zip(axes, panels, strict=True):
             line = curves[(curves["run"] == members[0]) & (curves["attack"] == attack)]
             if line.empty:

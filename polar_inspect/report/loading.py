@@ -37,7 +37,8 @@ def _scan_all(
     soon as that source is first seen, so the slow read overlaps the remaining scans."""
     if pool is None:
         return run_jobs(None, scan_log, paths, advance), {}
-    queue, running = deque(enumerate(paths)), {}
+    queue = deque(enumerate(paths))
+    running: dict[Future, int] = {}
     scanned: dict[int, Scanned] = {}
     prefetch: dict[str, tuple[str, Future]] = {}
     sources: set[str] = set()

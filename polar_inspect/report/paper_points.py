@@ -9,6 +9,7 @@ its setup matches the paper's (docs/report/README.md).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 from matplotlib.axes import Axes
@@ -21,7 +22,12 @@ PAPER_POINTS: tuple[tuple[str, float, float], ...] = (
     ("GLM-5.1", 99.3, 89.9),
     ("GLM-4.7-Flash", 98.9, 61.2),
 )
-PAPER_STYLE = {"marker": "*", "markersize": 13, "color": "#9a9a9a", "markeredgecolor": "#444444"}
+PAPER_STYLE: dict[str, Any] = {
+    "marker": "*",
+    "markersize": 13,
+    "color": "#9a9a9a",
+    "markeredgecolor": "#444444",
+}
 #: Where a name may go, in order of preference: offset (points) and alignment.
 LABEL_SIDES: tuple[tuple[tuple[float, float], str, str], ...] = (
     ((-9, 0), "right", "center"),
@@ -54,7 +60,7 @@ def name_paper_points(ax: Axes, taken: Sequence[Text], markers: Sequence[np.ndar
     stays inside the axes and covers none of the `taken` texts (the runs' rank labels), no run
     marker (display positions, pixels) and no name already written."""
     fig = ax.figure
-    renderer = fig.canvas.get_renderer()
+    renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]  # Agg canvas
     half, clearance = MARKER_HALF * fig.dpi / 72, CLEARANCE * fig.dpi / 72
     boxes = [text.get_window_extent(renderer) for text in taken]
     boxes += [Bbox.from_extents(x - half, y - half, x + half, y + half) for x, y in markers]

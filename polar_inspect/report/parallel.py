@@ -11,7 +11,7 @@ import os
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
-from typing import Any, TypeVar
+from typing import TypeVar
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -69,9 +69,3 @@ def run_jobs(
         if advance is not None:
             advance()
     return [done[index] for index in range(len(items))]
-
-
-def call(job: tuple[Callable[..., Any], tuple[Any, ...]]) -> Any:
-    """Run one `(function, args)` job (a picklable way to send mixed jobs to a pool)."""
-    function, args = job
-    return function(*args)

@@ -6,6 +6,7 @@ import math
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -188,7 +189,7 @@ def _iso_lines(ax: Axes, lambdas: Sequence[float], limits: tuple[float, float]) 
     handles = []
     for i, lam in enumerate(lambdas):
         colour, dash = ISO_COLOURS[i % len(ISO_COLOURS)], ISO_DASHES[i % len(ISO_DASHES)]
-        style = {"color": colour, "linestyle": dash, "linewidth": 1.3}
+        style: dict[str, Any] = {"color": colour, "linestyle": dash, "linewidth": 1.3}
         handles.append(Line2D([], [], label=f"λ = {lam:g}", **style))
         for level in ISO_LEVELS:
             segment = iso_segment(lam, level, low, high)
@@ -207,11 +208,12 @@ def _iso_lines(ax: Axes, lambdas: Sequence[float], limits: tuple[float, float]) 
         marks.sort()
         spread = _spread([m[0] for m in marks], 0.035 * span, low + 0.01 * span, high)
         for place, (_, text, colour) in zip(spread, marks, strict=True):
-            xy, offset, align = {
+            places: dict[str, tuple[Any, Any, dict[str, Any]]] = {
                 "right": ((high, place), (3, 0), {"ha": "left", "va": "center"}),
                 "top": ((place, high), (0, 2), {"ha": "center", "va": "bottom"}),
                 "bottom": ((place, low), (0, 2), {"ha": "center", "va": "bottom"}),
-            }[edge]
+            }
+            xy, offset, align = places[edge]
             ax.annotate(
                 text,
                 xy,
@@ -265,7 +267,7 @@ def pareto_figure(
     ax.set_ylim(*limits)
     ax.set_aspect("equal")
     front = pareto_front(list(privacy), list(utility))
-    front_style = {"color": "black", "alpha": 0.35, "linewidth": 2.5, "marker": "o"}
+    front_style: dict[str, Any] = {"color": "black", "alpha": 0.35, "linewidth": 2.5, "marker": "o"}
     front_style |= {"markersize": 17, "markerfacecolor": "none", "markeredgewidth": 1.5}
     ax.plot(privacy[front], utility[front], zorder=1, **front_style)
     iso_handles = _iso_lines(ax, lambdas, limits)
@@ -356,7 +358,8 @@ def _place(fig: Figure, ax: Axes, legend: Legend) -> None:
     left, bottom, top, gap, right = PARETO_MARGINS
     height = fig.get_size_inches()[1]
     side = height - bottom - top
-    legend_width = legend.get_window_extent(fig.canvas.get_renderer()).width / fig.dpi
+    renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]  # Agg canvas
+    legend_width = legend.get_window_extent(renderer).width / fig.dpi
     width = max(6.0, math.ceil(4 * (left + side + gap + legend_width + right)) / 4)
     fig.set_size_inches(width, height)
     ax.set_position((left / width, bottom / height, side / width, side / height))
@@ -374,7 +377,7 @@ def _number_points(
     one label (`#1 ×2, #3`), so that labels never sit on top of each other. Returns the
     labels."""
     span = limits[1] - limits[0]
-    labels = []
+    labels: list[Text] = []
     points = list(zip(privacy, utility, strict=True))
     for members in coincident_clusters(points, 0.06 * span):
         p, u = points[members[0]]

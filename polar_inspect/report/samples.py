@@ -1,13 +1,14 @@
-"""Per-sample scores of the used logs.
+"""Per-sample rows of the used logs (`sample_rows`: scores, axes, curve, attribution).
 
-Two Inspect readers supply them:
+Two Inspect readers supply them, never the samples' messages or events:
 
 - the log header (`read_eval_log(header_only=True)`) carries each sample's score reduced over
   epochs (`EvalLog.reductions`): enough for single-epoch logs without errors;
-- `inspect_ai.analysis.samples_df` reads the sample summaries: per-epoch scores, errors and the
+- the sample summaries (`read_eval_log_sample_summaries`): per-epoch scores, errors and the
   sample metadata (domain, policy, attack, cell). Reading summaries is the slow part (seconds
   per thousand samples), so it is done once per data source for the metadata, and for every
-  log that has several epochs, errored samples or no reductions.
+  log that has several epochs, errored samples or no reductions; each read is cached by the
+  log's identity (`read_cache`), so a second report over the same logs reads no summaries.
 
 The metadata of a sample depends only on the data it came from, so logs that share a data
 file (same checksum and polar_inspect version) share one id -> axes table.
@@ -16,81 +17,40 @@ file (same checksum and polar_inspect version) share one id -> axes table.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
 
 import pandas as pd
-from inspect_ai.analysis import SampleColumn, samples_df
-from inspect_ai.log import EvalLog, read_eval_log
 
 from polar_inspect.report.inventory import RunHeader, SkippedLog, read_header
-from polar_inspect.scorers.parity import SCORE_KEYS
+from polar_inspect.report.read_cache import cached
+from polar_inspect.report.sample_rows import AXES, ROW_COLUMNS, reduction_rows, summary_rows
 
-#: Sample metadata the report breaks scores down by.
-AXES = ("domain", "policy", "attack", "cell")
-FRAME_COLUMNS = ["run", "id", "epoch", *AXES, *SCORE_KEYS, "error"]
+__all__ = ["AXES", "FRAME_COLUMNS", "collect_samples", "read_run_samples", "scan_log"]
+
+FRAME_COLUMNS = ["run", *ROW_COLUMNS]
 
 
 class SampleReadError(RuntimeError):
     """A log's samples could not be read."""
 
 
-def _score_value(key: str) -> Callable[[Any], float | None]:
-    """Read one side of the polar scorer's dict value from a sample summary."""
-
-    def extract(sample: Any) -> float | None:
-        for score in (sample.scores or {}).values():
-            value = score.value
-            if isinstance(value, dict) and key in value:
-                return float(value[key])
-        return None
-
-    return extract
-
-
-COLUMNS: list[SampleColumn] = [
-    SampleColumn("id", path="id", required=True, type=str),
-    SampleColumn("epoch", path="epoch", required=True, type=int),
-    *(SampleColumn(axis, path=f"metadata.{axis}", type=str) for axis in AXES),
-    *(SampleColumn(key, path=_score_value(key), type=float) for key in SCORE_KEYS),
-    SampleColumn("error", path="error", default="", type=str),
-]
-
-
-def reduced_scores(log: EvalLog) -> pd.DataFrame | None:
-    """The header's per-sample scores (id, privacy, utility, overall), or None if absent."""
-    for reduction in log.reductions or []:
-        rows = [
-            (str(s.sample_id), *(float(s.value[k]) for k in SCORE_KEYS))
-            for s in reduction.samples
-            if isinstance(s.value, dict) and all(k in s.value for k in SCORE_KEYS)
-        ]
-        if rows and len(rows) == len(reduction.samples):
-            return pd.DataFrame(rows, columns=["id", *SCORE_KEYS])
-    return None
-
-
 def scan_log(path: str) -> tuple[RunHeader | SkippedLog, pd.DataFrame | None]:
     """Read and classify one log's header; for a usable run, also its reduced scores."""
     result, header = read_header(path)
     if isinstance(result, RunHeader) and header is not None:
-        return result, reduced_scores(header)
+        return result, reduction_rows(header)
     return result, None
 
 
+#: Reads one log's rows by path (replaced by the full-sample reader in the parity test).
+ROW_READER: Callable[[str], pd.DataFrame] = summary_rows
+
+
 def read_run_samples(run: RunHeader) -> pd.DataFrame:
-    """One log's sample summaries: id, epoch, the four axes, the three scores, error text."""
+    """One log's rows from its sample summaries (cached by the log's identity)."""
     try:
-        # A header-only log, not its path: `samples_df` skips .json files given by a path
-        # unless their names follow Inspect's timestamped pattern.
-        header = read_eval_log(run.path, header_only=True)
-        frame = samples_df(header, columns=COLUMNS, quiet=True)
+        return cached(run.path, "rows", ROW_READER)
     except Exception as err:
         raise SampleReadError(f"{run.path}: cannot read samples: {err}") from err
-    frame = frame.reindex(columns=FRAME_COLUMNS[1:])
-    frame["error"] = frame["error"].fillna("").astype(str)
-    for key in SCORE_KEYS:
-        frame[key] = pd.to_numeric(frame[key], errors="coerce").astype(float)
-    return frame
 
 
 def try_read_run_samples(run: RunHeader) -> pd.DataFrame | str:

@@ -122,7 +122,7 @@ class TextTable:
 
     header: list[str]
     rows: list[list[str]]
-    keys: list[list[object]] | None = None
+    keys: Sequence[Sequence[object]] | None = None
     numeric: set[str] = field(default_factory=set)
     nowrap: set[str] = field(default_factory=set)
 
@@ -248,7 +248,7 @@ def leaderboard_markdown(board: pd.DataFrame, groups: Sequence[Group], weight: f
 
 
 def _count(value: object) -> str:
-    return "–" if value is None or pd.isna(value) else str(int(value))  # type: ignore[arg-type]
+    return "–" if value is None or pd.isna(value) else str(int(value))  # type: ignore[arg-type, call-overload]
 
 
 def limits_cell(row: pd.Series) -> str:

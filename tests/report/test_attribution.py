@@ -24,6 +24,6 @@ def test_attribution_csv_per_model_and_attack(set_report) -> None:  # noqa: ANN0
 
 
 def test_logs_without_strict_scores_give_an_explained_empty_table() -> None:
-    frame = attribution_frame([])
+    frame = attribution_frame([], pd.DataFrame())
     assert frame.empty
     assert "No log carries strict-scorer attribution" in attribution_markdown(frame)

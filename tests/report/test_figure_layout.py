@@ -13,7 +13,7 @@ import pytest
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
-from polar_inspect.report.cli import parser
+from polar_inspect.report.cli import parse
 from polar_inspect.report.defenses import frontier_figure
 from polar_inspect.report.figstyle import spread_offsets
 from polar_inspect.report.leakage import leakage_figure
@@ -48,11 +48,11 @@ def test_the_report_uses_its_weight_for_the_one_default_family(set_report: Built
 
 
 def test_the_command_line_takes_iso_lambdas_and_paper_points() -> None:
-    args = parser().parse_args(["logs", "--out", "r", "--iso-lambdas", "0.3,0.5,0.7"])
-    assert args.iso_lambdas == [0.3, 0.5, 0.7] and args.paper_points is False
-    assert parser().parse_args(["logs", "--out", "r"]).iso_lambdas is None  # -> --weight
-    old = parser().parse_args(["logs", "--out", "r", "--lambdas", "0.25", "--paper-points"])
-    assert old.iso_lambdas == [0.25] and old.paper_points is True
+    args = parse(["logs", "--out", "r", "--iso-lambdas", "0.3,0.5,0.7"])
+    assert args["iso_lambdas"] == [0.3, 0.5, 0.7] and args["paper_points"] is False
+    assert parse(["logs", "--out", "r"])["iso_lambdas"] is None  # -> --weight
+    old = parse(["logs", "--out", "r", "--lambdas", "0.25", "--paper-points"])
+    assert old["iso_lambdas"] == [0.25] and old["paper_points"] is True
 
 
 def test_paper_points_are_drawn_only_when_asked(tmp_path: Path, drawn: list[Figure]) -> None:

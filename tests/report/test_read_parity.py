@@ -1,0 +1,94 @@
+"""polar-report reads the least each section needs (header reductions, sample summaries, a
+cache), and every number it writes equals the one read from the full samples."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from polar_inspect.report import build_report, read_cache, sample_rows, samples
+
+TABLES = ("*.csv", "*.md")
+
+
+def _inputs(logs) -> list[Path]:  # noqa: ANN001
+    return [logs.eval_set_dir, logs.extra_logs_dir, logs.epochs_dir]
+
+
+def _written(out: Path) -> dict[str, str]:
+    files = [path for pattern in TABLES for path in sorted(out.glob(pattern))]
+    return {path.name: path.read_text(encoding="utf-8") for path in files}
+
+
+def test_every_table_equals_the_full_sample_path(
+    report_logs, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:  # noqa: ANN001
+    fast = tmp_path / "fast"
+    build_report(_inputs(report_logs), fast, figures=False, keep="all")
+    with monkeypatch.context() as patch:
+        # The old way: every run's rows from its full samples, none from the header.
+        patch.setattr(samples, "ROW_READER", sample_rows.full_sample_rows)
+        patch.setattr(samples, "needs_summaries", lambda run, reduced: True)
+        patch.setenv(read_cache.ENV_SWITCH, "0")
+        slow = tmp_path / "slow"
+        build_report(_inputs(report_logs), slow, figures=False, keep="all", jobs=1)
+    fast_files, slow_files = _written(fast), _written(slow)
+    assert {"attribution.csv", "leakage_by_turn.csv", "leaderboard.csv"} <= set(fast_files)
+    assert fast_files.keys() == slow_files.keys()
+    for name, text in fast_files.items():
+        assert text == slow_files[name], name
+    attribution = fast_files["attribution.csv"]
+    assert attribution.count("\n") > 10  # several runs, five attacks each
+
+
+def test_a_second_report_reads_no_sample_summaries(
+    report_logs, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:  # noqa: ANN001
+    first = tmp_path / "first"
+    build_report(_inputs(report_logs), first, figures=False, jobs=1)
+
+    def refuse(path: str) -> object:
+        raise AssertionError(f"read again: {path}")
+
+    monkeypatch.setattr(samples, "ROW_READER", refuse)
+    second = tmp_path / "second"
+    build_report(_inputs(report_logs), second, figures=False, jobs=1)
+    assert _written(first) == _written(second)
+
+
+def test_a_log_rewritten_in_place_misses_the_cache(tmp_path: Path) -> None:
+    log = tmp_path / "run.eval"
+    log.write_bytes(b"x" * 100_000)
+    key = read_cache.log_key(str(log), "rows")
+    assert key == read_cache.log_key(str(log), "rows")
+    assert key != read_cache.log_key(str(log), "other")
+    stat = log.stat()
+    os.utime(log, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1))
+    touched = read_cache.log_key(str(log), "rows")
+    assert touched != key
+    with log.open("r+b") as handle:  # same size and time, other content at the end
+        handle.seek(99_999)
+        handle.write(b"y")
+    os.utime(log, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1))
+    assert read_cache.log_key(str(log), "rows") != touched
+
+
+def test_the_cache_returns_what_was_read_and_can_be_turned_off(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    log = tmp_path / "run.json"
+    log.write_text("{}", encoding="utf-8")
+    calls: list[str] = []
+
+    def read(path: str) -> list[str]:
+        calls.append(path)
+        return [path, "rows"]
+
+    assert read_cache.cached(str(log), "k", read) == [str(log), "rows"]
+    assert read_cache.cached(str(log), "k", read) == [str(log), "rows"]
+    assert len(calls) == 1
+    monkeypatch.setenv(read_cache.ENV_SWITCH, "0")
+    read_cache.cached(str(log), "k", read)
+    assert len(calls) == 2
