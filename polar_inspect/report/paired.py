@@ -8,7 +8,9 @@ samples are never paired (their intervals are compared only by eye, on the leade
 - interval: a paired bootstrap (the samples resampled with replacement, the mean difference
   recomputed; the 2.5th and 97.5th percentiles), with a fixed seed so a report is repeatable;
 - test: a paired sign-flip permutation test of mean difference 0 (each difference's sign
-  flipped at random; two-sided p, with the observed arrangement counted);
+  flipped at random; two-sided p, with the observed arrangement counted); above 500 samples,
+  where that test and the paired z-test agree to well under the resampling noise, the z-test
+  (the mean difference over its standard error), which costs nothing;
 - per cell (policy x attack), the cells' p-values are adjusted for the 25 tests with Holm's
   method, so "distinguishable in 3 cells" does not count chance findings.
 
@@ -18,6 +20,7 @@ bootstrap interval then almost always excludes 0 as well. docs/results.md#paired
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -31,6 +34,7 @@ __all__ = [
     "bootstrap_interval",
     "holm_adjust",
     "paired_differences",
+    "paired_p_value",
     "compare_pair",
     "sign_flip_p_value",
 ]
@@ -38,6 +42,7 @@ __all__ = [
 ALPHA = 0.05
 BOOTSTRAP_RESAMPLES = 2000
 PERMUTATION_RESAMPLES = 4000
+EXACT_TEST_LIMIT = 500
 SEED = 20_260_519  # fixed: the same logs give the same intervals and p-values
 _CHUNK_VALUES = 2_000_000  # resampled values held at once (memory bound)
 
@@ -76,6 +81,22 @@ def bootstrap_interval(
         means.append(differences[picks].mean(axis=1))
     low, high = np.percentile(np.concatenate(means), [2.5, 97.5])
     return (float(low), float(high))
+
+
+def _z_test_p_value(differences: np.ndarray) -> float:
+    sd = float(np.std(differences, ddof=1))
+    if sd == 0:
+        return 1.0 if float(differences.mean()) == 0 else 0.0
+    z = abs(float(differences.mean())) / (sd / math.sqrt(len(differences)))
+    return math.erfc(z / math.sqrt(2))
+
+
+def paired_p_value(differences: np.ndarray) -> float:
+    """Two-sided p-value of a mean difference of 0: sign flips for up to 500 samples, the
+    paired z-test above (see the module)."""
+    if len(differences) > EXACT_TEST_LIMIT:
+        return _z_test_p_value(differences)
+    return sign_flip_p_value(differences)
 
 
 def sign_flip_p_value(
@@ -134,7 +155,7 @@ def _row(run_a: int, run_b: int, scope: str, score: str, frame: pd.DataFrame) ->
         "difference": float(differences.mean()),
         "low": low,
         "high": high,
-        "p_value": sign_flip_p_value(differences),
+        "p_value": paired_p_value(differences),
     }
 
 

@@ -12,6 +12,7 @@ from polar_inspect.report.paired import (
     compare_pair,
     holm_adjust,
     paired_differences,
+    paired_p_value,
     sign_flip_p_value,
 )
 
@@ -92,3 +93,11 @@ def test_sign_flip_p_value_of_one_sided_differences_is_small() -> None:
 def test_holm_adjustment() -> None:
     assert holm_adjust([0.01, 0.04, 0.03]) == pytest.approx([0.03, 0.06, 0.06])
     assert holm_adjust([0.5, 0.9]) == [1.0, 1.0]
+
+
+def test_large_samples_use_the_z_test_which_agrees_with_sign_flips() -> None:
+    rng = np.random.default_rng(4)
+    differences = rng.choice([-1.0, 0.0, 0.0, 1.0, 1.0], size=600)
+    assert paired_p_value(differences) == pytest.approx(
+        sign_flip_p_value(differences, resamples=20000), abs=0.02
+    )
