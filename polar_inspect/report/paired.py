@@ -1,0 +1,178 @@
+"""Paired comparisons: is run A better than run B on the same samples?
+
+Two runs are paired only when they scored exactly the same sample ids (after reducing epochs
+by their mean, as the headline metrics do): each sample then gives one difference A - B, and
+the question is whether the mean difference is distinguishable from 0. Runs on different
+samples are never paired (their intervals are compared only by eye, on the leaderboard).
+
+- interval: a paired bootstrap (the samples resampled with replacement, the mean difference
+  recomputed; the 2.5th and 97.5th percentiles), with a fixed seed so a report is repeatable;
+- test: a paired sign-flip permutation test of mean difference 0 (each difference's sign
+  flipped at random; two-sided p, with the observed arrangement counted); above 500 samples,
+  where that test and the paired z-test agree to well under the resampling noise, the z-test
+  (the mean difference over its standard error), which costs nothing;
+- per cell (policy x attack), the cells' p-values are adjusted for the 25 tests with Holm's
+  method, so "distinguishable in 3 cells" does not count chance findings.
+
+A difference is *distinguishable* when its p-value (adjusted, per cell) is below 0.05; the
+bootstrap interval then almost always excludes 0 as well. docs/results.md#paired-comparisons.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from polar_inspect.scorers.parity import SCORE_KEYS
+
+__all__ = [
+    "ALPHA",
+    "PAIRED_COLUMNS",
+    "bootstrap_interval",
+    "holm_adjust",
+    "paired_differences",
+    "paired_p_value",
+    "compare_pair",
+    "sign_flip_p_value",
+]
+
+ALPHA = 0.05
+BOOTSTRAP_RESAMPLES = 2000
+PERMUTATION_RESAMPLES = 4000
+EXACT_TEST_LIMIT = 500
+SEED = 20_260_519  # fixed: the same logs give the same intervals and p-values
+_CHUNK_VALUES = 2_000_000  # resampled values held at once (memory bound)
+
+PAIRED_COLUMNS = [
+    "run_a",
+    "run_b",
+    "scope",
+    "score",
+    "n",
+    "mean_a",
+    "mean_b",
+    "difference",
+    "low",
+    "high",
+    "p_value",
+    "distinguishable",
+]
+
+
+def _chunks(total: int, n: int) -> list[int]:
+    size = max(1, _CHUNK_VALUES // max(n, 1))
+    return [min(size, total - start) for start in range(0, total, size)]
+
+
+def bootstrap_interval(
+    differences: np.ndarray, *, resamples: int = BOOTSTRAP_RESAMPLES, seed: int = SEED
+) -> tuple[float, float]:
+    """The paired bootstrap's 95% percentile interval of the mean difference."""
+    n = len(differences)
+    if n == 0:
+        return (float("nan"), float("nan"))
+    rng = np.random.default_rng(seed)
+    means = []
+    for count in _chunks(resamples, n):
+        picks = rng.integers(0, n, size=(count, n))
+        means.append(differences[picks].mean(axis=1))
+    low, high = np.percentile(np.concatenate(means), [2.5, 97.5])
+    return (float(low), float(high))
+
+
+def _z_test_p_value(differences: np.ndarray) -> float:
+    sd = float(np.std(differences, ddof=1))
+    if sd == 0:
+        return 1.0 if float(differences.mean()) == 0 else 0.0
+    z = abs(float(differences.mean())) / (sd / math.sqrt(len(differences)))
+    return math.erfc(z / math.sqrt(2))
+
+
+def paired_p_value(differences: np.ndarray) -> float:
+    """Two-sided p-value of a mean difference of 0: sign flips for up to 500 samples, the
+    paired z-test above (see the module)."""
+    if len(differences) > EXACT_TEST_LIMIT:
+        return _z_test_p_value(differences)
+    return sign_flip_p_value(differences)
+
+
+def sign_flip_p_value(
+    differences: np.ndarray, *, resamples: int = PERMUTATION_RESAMPLES, seed: int = SEED
+) -> float:
+    """Two-sided p-value of a mean difference of 0, by random sign flips."""
+    n = len(differences)
+    observed = abs(float(differences.mean())) if n else 0.0
+    if n == 0 or not np.any(differences):
+        return 1.0
+    rng = np.random.default_rng(seed)
+    extreme = 0
+    for count in _chunks(resamples, n):
+        signs = rng.integers(0, 2, size=(count, n), dtype=np.int8) * 2 - 1
+        flipped = np.abs((signs * differences).mean(axis=1))
+        extreme += int(np.count_nonzero(flipped >= observed - 1e-12))
+    return (extreme + 1) / (resamples + 1)
+
+
+def holm_adjust(p_values: Sequence[float]) -> list[float]:
+    """Holm's step-down adjustment of a family of p-values (same order as given)."""
+    order = sorted(range(len(p_values)), key=lambda i: p_values[i])
+    adjusted = [1.0] * len(p_values)
+    running = 0.0
+    for rank, index in enumerate(order):
+        running = max(running, min(1.0, (len(p_values) - rank) * p_values[index]))
+        adjusted[index] = running
+    return adjusted
+
+
+def paired_differences(reduced: pd.DataFrame, run_a: int, run_b: int) -> pd.DataFrame | None:
+    """Both runs' per-sample scores side by side (`<score>_a`, `<score>_b`), with the sample's
+    cell; None when the two runs did not score exactly the same sample ids."""
+    a = reduced[reduced["run"] == run_a].set_index("id")
+    b = reduced[reduced["run"] == run_b].set_index("id")
+    if a.empty or set(a.index) != set(b.index):
+        return None
+    joined = a[[*SCORE_KEYS, "cell"]].add_suffix("_a").join(b[list(SCORE_KEYS)].add_suffix("_b"))
+    joined = joined.rename(columns={"cell_a": "cell"})
+    return joined.dropna(subset=[f"{k}_{side}" for k in SCORE_KEYS for side in "ab"])
+
+
+def _row(run_a: int, run_b: int, scope: str, score: str, frame: pd.DataFrame) -> dict[str, object]:
+    a = frame[f"{score}_a"].to_numpy(dtype=float)
+    b = frame[f"{score}_b"].to_numpy(dtype=float)
+    differences = a - b
+    low, high = bootstrap_interval(differences)
+    return {
+        "run_a": run_a,
+        "run_b": run_b,
+        "scope": scope,
+        "score": score,
+        "n": len(differences),
+        "mean_a": float(a.mean()),
+        "mean_b": float(b.mean()),
+        "difference": float(differences.mean()),
+        "low": low,
+        "high": high,
+        "p_value": paired_p_value(differences),
+    }
+
+
+def compare_pair(reduced: pd.DataFrame, run_a: int, run_b: int) -> pd.DataFrame:
+    """Every score's paired difference A - B, over all samples ("all") and per cell; empty
+    when the runs are not on the same samples. Columns: PAIRED_COLUMNS."""
+    frame = paired_differences(reduced, run_a, run_b)
+    if frame is None or frame.empty:
+        return pd.DataFrame(columns=PAIRED_COLUMNS)
+    rows = [_row(run_a, run_b, "all", score, frame) for score in SCORE_KEYS]
+    cells = sorted(str(c) for c in frame["cell"].dropna().unique())
+    for score in SCORE_KEYS:
+        cell_rows = [_row(run_a, run_b, c, score, frame[frame["cell"] == c]) for c in cells]
+        adjusted = holm_adjust([float(r["p_value"]) for r in cell_rows])  # type: ignore[arg-type]
+        for row, p_value in zip(cell_rows, adjusted, strict=True):
+            row["p_value"] = p_value
+        rows.extend(cell_rows)
+    table = pd.DataFrame(rows)
+    table["distinguishable"] = table["p_value"] < ALPHA
+    return table[PAIRED_COLUMNS]
