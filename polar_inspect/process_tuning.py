@@ -15,10 +15,14 @@ It is done at run time and only while samples run, never when a task is built:
   and the thresholds are raised to `TUNED_THRESHOLDS`: a young collection every 50,000
   allocations instead of 700, a full one after 20 middle ones. Cyclic garbage is still
   collected, in larger batches;
-- when the last running sample is done (the task's per-sample cleanup), what it changed is put
-  back: the thresholds it replaced, and the objects it froze are unfrozen, so the rest of the
-  program (a notebook, a script that calls `inspect_ai.eval()`, Python's shutdown) runs as it
-  would have.
+- when the last running sample is done (the task's per-sample cleanup) and no other sample has
+  started `RESTORE_GRACE_S` later, what it changed is put back: the thresholds it replaced, and
+  the objects it froze are unfrozen, so the rest of the program (a notebook, a script that calls
+  `inspect_ai.eval()`, Python's shutdown) runs as it would have. The grace matters: with a fast
+  model the running set is empty for an instant between samples many times in a run, and each
+  put-back then costs a full collection of everything the process holds (back at Python's
+  thresholds) and a new freeze, which also moves the cyclic garbage of the moment into the
+  permanent generation (53 such cycles in 600 samples of `polar/mixed`, docs/large-runs.md).
 
 Nothing changes when the process runs with thresholds of its own (not Python's defaults: 700,
 or 2000 from Python 3.13, and 10), when it froze objects itself, or when the collector is
@@ -30,6 +34,7 @@ from __future__ import annotations
 
 import gc
 
+import anyio
 from inspect_ai.solver import TaskState
 
 PYTHON_DEFAULT_THRESHOLDS = (700, 10, 10)
@@ -37,6 +42,8 @@ PYTHON_DEFAULT_THRESHOLDS = (700, 10, 10)
 _PYTHON_DEFAULTS = {PYTHON_DEFAULT_THRESHOLDS[:2], (2000, 10)}
 YOUNG_THRESHOLD = 50_000
 TUNED_THRESHOLDS = (YOUNG_THRESHOLD, 20, 10)
+#: How long the last sample out waits for another one to start before the tuning is put back.
+RESTORE_GRACE_S = 0.1
 
 
 class _Tuning:
@@ -86,10 +93,16 @@ def enter_sample(state: TaskState) -> None:
 
 
 async def leave_sample(state: TaskState) -> None:
-    """A sample is done (the task's cleanup): restore once no tuned sample runs any more."""
+    """A sample is done (the task's cleanup): restore once no tuned sample has run for
+    `RESTORE_GRACE_S` (at once if the wait is cancelled)."""
     key = (str(state.sample_id), state.epoch)
     if key not in _RUNNING:
         return
     _RUNNING.discard(key)
-    if not _RUNNING:
-        _TUNING.restore()
+    if _RUNNING:
+        return
+    try:
+        await anyio.sleep(RESTORE_GRACE_S)  # a sample that starts meanwhile keeps the tuning
+    finally:
+        if not _RUNNING:
+            _TUNING.restore()

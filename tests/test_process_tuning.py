@@ -112,3 +112,29 @@ def test_an_eval_tunes_while_it_runs_and_leaves_the_process_as_it_found_it(
     run("polar_inspect/privacy", "polar/oracle", tmp_path / "b", data=data, gc_tuning=False)
     assert gc.get_threshold() == PYTHON_DEFAULT_THRESHOLDS
     assert seen == [TUNED_THRESHOLDS] * 2 + [PYTHON_DEFAULT_THRESHOLDS] * 2
+
+
+@pytest.mark.usefixtures("python_defaults")
+def test_a_sample_that_starts_while_the_last_one_leaves_keeps_the_tuning(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With a fast model the running set is empty for an instant between samples: no put-back
+    (a full collection and a new freeze) then, only once no sample has started for the grace."""
+    import polar_inspect.process_tuning as tuning
+
+    restores: list[int] = []
+    original = tuning._TUNING.restore
+    monkeypatch.setattr(tuning._TUNING, "restore", lambda: restores.append(1) or original())
+
+    async def two_samples_back_to_back() -> None:
+        enter_sample(_state("a"))  # type: ignore[arg-type]
+        leaving = asyncio.create_task(leave_sample(_state("a")))  # type: ignore[arg-type]
+        await asyncio.sleep(0)  # "a" is out and waits; nothing runs
+        enter_sample(_state("b"))  # type: ignore[arg-type]
+        await leaving
+        assert restores == [] and gc.get_threshold() == TUNED_THRESHOLDS
+        await leave_sample(_state("b"))  # type: ignore[arg-type]
+
+    asyncio.run(two_samples_back_to_back())
+    assert restores == [1]
+    assert gc.get_threshold() == PYTHON_DEFAULT_THRESHOLDS and gc.get_freeze_count() == 0

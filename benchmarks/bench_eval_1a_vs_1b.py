@@ -1,0 +1,200 @@
+"""Side by side: the same `inspect eval` run on this checkout and on the last 1-A commit.
+
+Each run is the issue-31 command (the zero-latency reference agent `polar/mixed`):
+
+    inspect eval polar_inspect/privacy --model polar/mixed -M leak_policies=P5 -T data=bundled
+
+run from each checkout with that checkout's own `.venv/bin/inspect`, in its own process, the
+two checkouts alternating (A B, B A, ...) so that a change in the machine's load hits both.
+Each run's CPU time (user + sys) and peak RSS come from the kernel (`os.wait4`), its wall time
+from the clock; per-sample figures subtract a `--limit 1` run of the same checkout (imports,
+task build, dataset load), so they are what one more sample costs. On a shared machine, CPU
+time is the figure to read: wall time moves with the other processes' load.
+
+The baseline is a second worktree of commit 76fd57c (the last 1-A commit) with its own venv:
+
+    git worktree add ../speed-1a 76fd57c
+    cd ../speed-1a && python3 -m uv venv -q .venv \\
+        && python3 -m uv pip install -q --python .venv -e ".[dev]"
+
+    python benchmarks/bench_eval_1a_vs_1b.py --baseline ../speed-1a [--limit 1500] [--repeats 3]
+
+The runs of a repeat must give the same sample count and the same value for every metric they
+share (1-B adds some, e.g. `cut`), read from the logs' headers; a run that does not is reported
+as a mismatch, and the script exits 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent.parent
+COMMAND = [
+    "eval",
+    "polar_inspect/privacy",
+    "--model",
+    "polar/mixed",
+    "-M",
+    "leak_policies=P5",
+    "-T",
+    "data=bundled",
+    "--display",
+    "none",
+]
+
+
+def run_once(checkout: Path, limit: int | None, extra: list[str]) -> dict[str, Any]:
+    """One `inspect eval` in `checkout` with its own venv: cpu, wall, peak RSS, log header."""
+    log_dir = tempfile.mkdtemp(prefix=f"bench-{checkout.name}-")
+    command = [str(checkout / ".venv" / "bin" / "inspect"), *COMMAND, "--log-dir", log_dir]
+    if limit:
+        command += ["--limit", str(limit)]
+    started = time.perf_counter()
+    child = subprocess.Popen(
+        command + extra, cwd=checkout, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
+    assert child.stderr is not None
+    errors = child.stderr.read()
+    _, status, usage = os.wait4(child.pid, 0)
+    wall = time.perf_counter() - started
+    child.returncode = os.waitstatus_to_exitcode(status)
+    if child.returncode != 0:
+        sys.exit(f"{checkout}: inspect eval exited {child.returncode}:\n{errors.decode()[-2000:]}")
+    return {
+        "cpu_s": usage.ru_utime + usage.ru_stime,
+        "wall_s": wall,
+        "peak_rss_mb": usage.ru_maxrss / 1024,
+        **_log_summary(Path(log_dir)),
+    }
+
+
+def _log_summary(log_dir: Path) -> dict[str, Any]:
+    """The run's sample count and metrics, from its log header."""
+    from inspect_ai.log import list_eval_logs, read_eval_log
+
+    [info] = list_eval_logs(str(log_dir))
+    log = read_eval_log(info, header_only=True)
+    assert log.status == "success", f"{info.name}: {log.status}"
+    assert log.results is not None
+    metrics = {
+        f"{score.name}/{name}": round(metric.value, 9)
+        for score in log.results.scores
+        for name, metric in score.metrics.items()
+    }
+    return {"samples": log.results.completed_samples, "metrics": metrics}
+
+
+def _differences(first: dict[str, Any], other: dict[str, Any]) -> dict[str, Any]:
+    """Sample count and metrics that differ between two runs (1-B adds metrics: `cut`)."""
+    found = {
+        key: (first["metrics"][key], other["metrics"][key])
+        for key in set(first["metrics"]) & set(other["metrics"])
+        if first["metrics"][key] != other["metrics"][key]
+    }
+    if first["samples"] != other["samples"]:
+        found["samples"] = (first["samples"], other["samples"])
+    return found
+
+
+def _line(label: str, run: dict[str, Any], startup: dict[str, Any]) -> str:
+    extra = max(run["samples"] - startup["samples"], 1)
+    per_cpu = 1000 * (run["cpu_s"] - startup["cpu_s"]) / extra
+    per_wall = 1000 * (run["wall_s"] - startup["wall_s"]) / extra
+    run["cpu_ms_per_sample"], run["wall_ms_per_sample"] = per_cpu, per_wall
+    return (
+        f"{label:8s} samples {run['samples']:5d}  cpu {run['cpu_s']:7.1f} s  wall "
+        f"{run['wall_s']:7.1f} s  peak RSS {run['peak_rss_mb']:6.0f} MB  per sample: cpu "
+        f"{per_cpu:6.2f} ms, wall {per_wall:6.2f} ms  (load {os.getloadavg()[0]:.1f})"
+    )
+
+
+def _arguments() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--baseline", required=True, type=Path, help="checkout of 76fd57c")
+    parser.add_argument("--current", type=Path, default=HERE, help="default: this checkout")
+    parser.add_argument("--limit", type=int, default=1500, help="samples per run (0: all)")
+    parser.add_argument("--repeats", type=int, default=3, help="runs per checkout")
+    parser.add_argument(
+        "--other",
+        action="append",
+        default=[],
+        metavar="LABEL=DIR",
+        help="one more checkout (with its .venv) in the rotation, e.g. main=../speed-main",
+    )
+    parser.add_argument("extra", nargs="*", help="more `inspect eval` options, after --")
+    return parser.parse_args()
+
+
+def _rotate(
+    checkouts: dict[str, Path], args: argparse.Namespace, startup: dict[str, dict[str, Any]]
+) -> tuple[dict[str, list[dict[str, Any]]], bool]:
+    """Every checkout once per repeat, the order reversed every other repeat."""
+    runs: dict[str, list[dict[str, Any]]] = {name: [] for name in checkouts}
+    mismatch = False
+    for repeat in range(args.repeats):
+        order = list(checkouts) if repeat % 2 == 0 else list(reversed(checkouts))
+        for name in order:
+            run = run_once(checkouts[name], args.limit or None, args.extra)
+            runs[name].append(run)
+            print(_line(name, run, startup[name]), flush=True)
+        first = runs["1-A"][-1]
+        for name in checkouts:
+            differ = _differences(first, runs[name][-1])
+            if differ:
+                mismatch = True
+                print(f"MISMATCH 1-A vs {name}: {differ}")
+    return runs, mismatch
+
+
+def _report(runs: dict[str, list[dict[str, Any]]]) -> None:
+    """Medians per checkout, and each one's ratio to 1-A."""
+    keys = ("cpu_ms_per_sample", "wall_ms_per_sample", "cpu_s", "wall_s")
+    medians = {
+        name: {key: statistics.median(run[key] for run in done) for key in keys}
+        for name, done in runs.items()
+    }
+    for name, figures in medians.items():
+        peak = max(run["peak_rss_mb"] for run in runs[name])
+        print(
+            f"median {name:8s} cpu {figures['cpu_ms_per_sample']:6.2f} ms/sample, wall "
+            f"{figures['wall_ms_per_sample']:6.2f} ms/sample, run cpu {figures['cpu_s']:.1f} s, "
+            f"wall {figures['wall_s']:.1f} s; peak RSS max {peak:.0f} MB"
+        )
+    base = medians["1-A"]
+    for name, current in medians.items():
+        if name == "1-A":
+            continue
+        print(
+            f"ratio {name} / 1-A: cpu per sample x"
+            f"{current['cpu_ms_per_sample'] / base['cpu_ms_per_sample']:.2f}, wall per "
+            f"sample x{current['wall_ms_per_sample'] / base['wall_ms_per_sample']:.2f}, run "
+            f"cpu x{current['cpu_s'] / base['cpu_s']:.2f} (target: x1.00 or less, peak "
+            "< 1200 MB)"
+        )
+
+
+def main() -> None:
+    """Alternate the checkouts `--repeats` times; per-run figures, medians and ratios."""
+    args = _arguments()
+    checkouts = {"1-A": args.baseline.resolve(), "current": args.current.resolve()}
+    for other in args.other:
+        label, _, path = other.partition("=")
+        checkouts[label] = Path(path).resolve()
+    startup = {name: run_once(path, 1, args.extra) for name, path in checkouts.items()}
+    for name, run in startup.items():
+        print(f"startup {name}: cpu {run['cpu_s']:.1f} s, wall {run['wall_s']:.1f} s (--limit 1)")
+    runs, mismatch = _rotate(checkouts, args, startup)
+    _report(runs)
+    sys.exit(1 if mismatch else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,94 @@
+"""Inspect's `StoreModel` at the cost of a dictionary access per field read or write.
+
+Inspect's `StoreModel` keeps a sample's typed state in the sample's `Store` (key
+`<ClassName>:<field>`, or `<ClassName>:<instance>:<field>`), so it is in the log
+(`sample.store`) and survives a sample that a limit cuts short. Its price, measured on this
+package's per-sample state (docs/large-runs.md, "Typed state"): each field written validates
+the whole model again (`model_validate` of every field), and each read of a field that is not
+a scalar builds a new pydantic `TypeAdapter` for the field's type (a core-schema build) and
+validates the value with it, again at every read. A dialogue writes a dozen fields and the
+scorers read them back: about 3 ms of CPU per sample, which a zero-latency run pays 7,875 times.
+
+`FastStoreModel` keeps the contract (same store keys, same values, a field validated when
+written, a value read from the store coerced to the field's type) and drops the repeated
+work: one `TypeAdapter` per field and class, built once; a write validates that field only
+(none of this package's state models validates across fields); a read returns the value
+already coerced when the store still holds that very object.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from inspect_ai.util import StoreModel
+from pydantic import TypeAdapter, ValidationError
+
+_SCALARS = (str, int, float, bool, bytes, type(None))
+#: Per class: each field (but Inspect's `store` and `instance`) -> its validator.
+_ADAPTERS: dict[type, dict[str, TypeAdapter[Any]]] = {}
+_INSPECT_FIELDS = frozenset({"store", "instance"})
+
+
+def _adapters(cls: type[StoreModel]) -> dict[str, TypeAdapter[Any]]:
+    known = _ADAPTERS.get(cls)
+    if known is None:
+        known = _ADAPTERS[cls] = {
+            name: TypeAdapter(field.annotation)
+            for name, field in cls.model_fields.items()
+            if name not in _INSPECT_FIELDS and field.annotation is not None
+        }
+    return known
+
+
+def _store_key(cls: type, instance: str | None, name: str) -> str:
+    """The store key Inspect's StoreModel uses for a field."""
+    namespace = f"{instance}:" if instance is not None else ""
+    return f"{cls.__name__}:{namespace}{name}"
+
+
+class FastStoreModel(StoreModel):
+    """A `StoreModel` whose field reads and writes cost a dictionary access (see the module)."""
+
+    def __getattribute__(self, name: str) -> Any:
+        cls = object.__getattribute__(self, "__class__")
+        adapter = _adapters(cls).get(name)
+        if adapter is None:  # methods, properties, dunders, `store`, `instance`
+            return object.__getattribute__(self, name)
+        values = object.__getattribute__(self, "__dict__")
+        store = values["store"]
+        key = _store_key(cls, values["instance"], name)
+        if key not in store:
+            return values[name]
+        raw = store.get(key)
+        if isinstance(raw, _SCALARS) or values.get(name) is raw:
+            values[name] = raw
+            return raw
+        try:
+            coerced = adapter.validate_python(raw)
+        except ValidationError:  # as Inspect's StoreModel: the raw value, uncoerced
+            coerced = raw
+        if coerced is not raw:
+            store.set(key, coerced)
+        values[name] = coerced
+        return coerced
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        adapter = _adapters(type(self)).get(name)
+        if adapter is None:  # Inspect's rules (e.g. `store` cannot be rebound)
+            super().__setattr__(name, value)
+            return
+        self._validate_value(name, value)  # no StoreModel nested in a StoreModel
+        value = adapter.validate_python(value)
+        values = object.__getattribute__(self, "__dict__")
+        values["store"].set(_store_key(type(self), values["instance"], name), value)
+        values[name] = value
+
+    def _coerce_value(self, field_name: str, value: Any) -> Any:
+        """A value read from the store, as the field's type (the cached validator)."""
+        adapter = _adapters(type(self)).get(field_name)
+        if adapter is None or isinstance(value, _SCALARS):
+            return value
+        try:
+            return adapter.validate_python(value)
+        except ValidationError:
+            return value
