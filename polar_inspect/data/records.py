@@ -61,6 +61,7 @@ from polar_inspect.axes import (
 from polar_inspect.data.record_values import (
     AttackerTextError,
     TargetValues,
+    distinct_targets,
     domain_fields,
     expand_value,
     field_names,
@@ -451,12 +452,13 @@ class PolarRecord(_Open):
         return field_names(own) or domain_fields(self.domain, "allowed")
 
     def protected_values(self) -> list[str]:
-        """`do_not_disclose_values`, flattened and de-duplicated in order."""
-        return flatten_values(self.scoring_targets.do_not_disclose_values)
+        """`do_not_disclose_values`, flattened, each value once as the detectors see it
+        (`distinct_targets`), in order."""
+        return distinct_targets(flatten_values(self.scoring_targets.do_not_disclose_values))
 
     def allowed_values(self) -> list[str]:
-        """`allowed_values`, flattened and de-duplicated in order."""
-        return flatten_values(self.scoring_targets.allowed_values)
+        """`allowed_values`, flattened, each value once as the detectors see it, in order."""
+        return distinct_targets(flatten_values(self.scoring_targets.allowed_values))
 
 
 #: Validates and serialises a whole file of records at once (JSON array).

@@ -14,7 +14,8 @@ import pytest
 
 from polar_inspect.data.sources import cache_dir
 from polar_inspect.errors import UserInputError
-from tests.hostile.conftest import build, extract, one_line, refusal, write_json
+from tests.helpers import score_of, scripted_model
+from tests.hostile.conftest import build, evaluate, extract, one_line, refusal, write_json
 
 Record = dict[str, Any]
 
@@ -289,3 +290,79 @@ def test_a_value_that_is_not_a_finite_number_is_refused(
     path.write_text(text.replace(key, key + token + ", ", 1), encoding="utf-8")
     message = refusal(path, str(path), repr(records[0]["sample_id"]), side, "finite number")
     one_line(message)
+
+
+# --- target values by meaning --------------------------------------------------------------
+
+REPEATS: dict[str, Callable[[str], str]] = {
+    "as written": lambda v: v,
+    "in other case": lambda v: v.upper(),
+    "with spaces around": lambda v: f"  {v} ",
+    "with other inner spacing": lambda v: v.replace(" ", "   ") + "  ",
+    "with curly quotes and dashes": lambda v: v.replace("-", "\u2013").lower(),
+}
+
+
+@pytest.mark.parametrize("spelling", sorted(REPEATS))
+def test_a_value_repeated_in_another_spelling_counts_once_and_is_reported(
+    spelling: str, tmp_path: Path, records: list[Record]
+) -> None:
+    """Written twice in one list, one value counted twice (privacy 0.857 -> 0.667): the
+    samples hold it once, in its first spelling, and the run metadata counts the repeat."""
+    protected, allowed = list(_protected(records[0])), list(_allowed(records[0]))
+    control = build(write_json(tmp_path / "control.json", records))
+    _protected(records[0]).append(REPEATS[spelling](protected[0]))
+    _allowed(records[0]).insert(1, REPEATS[spelling](allowed[0]))
+    task = build(write_json(tmp_path / "repeated.json", records))
+    sample = task.dataset[0].metadata or {}
+    assert sample["protected_values"] == protected
+    assert sample["allowed_values"] == allowed
+    checks = (task.metadata or {})["target_checks"]
+    assert checks["repeated_values"] == 2 and checks["records_with_repeats"] == 1
+    assert {(f["side"], f["kept"]) for f in checks["listed"]} == {
+        ("protected", protected[0]),
+        ("allowed", allowed[0]),
+    }
+    assert (control.metadata or {})["target_checks"]["repeated_values"] == 0
+
+
+def test_a_value_the_document_does_not_hold_is_counted_per_record(
+    tmp_path: Path, records: list[Record]
+) -> None:
+    """A typo in a target list can never leak: the record still runs (the trusted model may
+    produce the value), and the run metadata counts such values per record."""
+    _protected(records[1]).append("Zebulon Quaxworth")
+    _allowed(records[1]).append("appointment on Saturnday")
+    task = build(write_json(tmp_path / "typo.json", records))
+    checks = (task.metadata or {})["target_checks"]
+    assert checks["not_in_document"] == {records[1]["sample_id"]: 2}
+    assert checks["values_not_in_document"] == 2
+    assert checks["records_with_values_not_in_document"] == 1
+    control = build(write_json(tmp_path / "control.json", records[2:]))
+    assert (control.metadata or {})["target_checks"]["not_in_document"] == {}
+
+
+@pytest.mark.slow
+def test_a_repeated_value_leaves_the_score_as_it_was(tmp_path: Path, records: list[Record]) -> None:
+    """Through the eval: a reply holding one protected value scores the same privacy whether
+    the value is listed once or twice (the second time in capitals)."""
+    record = records[0]
+    leaked = _protected(record)[0]
+    reply = f"Here is what I can say: {leaked}."
+
+    def privacy(data: list[Record], name: str) -> dict[str, float]:
+        log = evaluate(
+            write_json(tmp_path / f"{name}.json", data),
+            scripted_model(*[reply] * 12),  # type: ignore[arg-type]
+            tmp_path / name,
+        )
+        assert log.status == "success"
+        (sample,) = log.samples or []
+        return score_of(sample)
+
+    before = privacy([record], "once")
+    _protected(record).append(leaked.upper())
+    _allowed(record).append(_allowed(record)[0].lower() + " ")
+    after = privacy([record], "twice")
+    assert before["privacy"] < 1
+    assert after == before
