@@ -80,8 +80,13 @@ def _require_datasets() -> None:
         raise FolderError(missing)
 
 
-def find_data_files(folder: Path, split: str | None = None) -> DataFiles:
-    """The data files of `folder` (one split: `split`, else the only one there is)."""
+def find_data_files(
+    folder: Path, split: str | None = None, *, also_inside: Path | None = None
+) -> DataFiles:
+    """The data files of `folder` (one split: `split`, else the only one there is).
+
+    Every file must lie inside the folder once `..` and symlinks are resolved; a symlink may
+    also point into `also_inside` (a Hub snapshot's files point into the cache's blobs)."""
     _require_datasets()
     import datasets
     from datasets.exceptions import DataFilesNotFoundError
@@ -104,8 +109,8 @@ def find_data_files(folder: Path, split: str | None = None) -> DataFiles:
     if split is not None and split not in found:
         raise FolderError(f"{folder} has no split {split!r} (it has {', '.join(found)})")
     chosen = split if split is not None else next(iter(found))
-    base = folder.resolve()
-    files = tuple(_relative(Path(path), base, folder) for path in found[chosen])
+    roots = (folder.resolve(), *([also_inside.resolve()] if also_inside is not None else []))
+    files = tuple(_relative(Path(path), folder, roots) for path in found[chosen])
     unsupported = [name for name in files if not name.lower().endswith(_SUFFIXES)]
     if unsupported:
         raise FolderError(
@@ -115,13 +120,20 @@ def find_data_files(folder: Path, split: str | None = None) -> DataFiles:
     return DataFiles(split=chosen, files=files)
 
 
-def _relative(path: Path, base: Path, folder: Path) -> str:
-    for candidate in (path, path.resolve()):
-        try:
-            return candidate.relative_to(base).as_posix()
-        except ValueError:
-            continue
-    raise FolderError(f"{folder}: data file {path} lies outside the folder")
+def _relative(path: Path, folder: Path, roots: Sequence[Path]) -> str:
+    """`path` relative to `folder`, checked on the path with `..` collapsed and on the file it
+    resolves to (symlinks followed): a name that leaves the folder, or a link that points out
+    of it (and out of `roots`), is refused."""
+    base = Path(os.path.normpath(folder.absolute()))
+    lexical = Path(os.path.normpath(path if path.is_absolute() else base / path))
+    target = path.resolve()
+    inside = lexical.is_relative_to(base) and any(target.is_relative_to(r) for r in roots)
+    if not inside:
+        raise FolderError(
+            f"{folder}: data file {path} lies outside the folder (resolved: {target}); a "
+            "dataset folder reads only its own files"
+        )
+    return lexical.relative_to(base).as_posix()
 
 
 def file_digest(data: bytes) -> str:

@@ -35,6 +35,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from polar_inspect.data import hf_folder
+from polar_inspect.data.folder_card import examples_problem, folder_problem, read_card
 from polar_inspect.data.hub import HubUnavailable, fetch_file, fetch_snapshot
 from polar_inspect.data.loading import RecordError, RecordProblem, parse_records
 from polar_inspect.data.records import RECORD_LIST, PolarRecord
@@ -137,13 +138,14 @@ def load_source(source: DataSource, *, use_cache: bool = True) -> list[PolarReco
     invalid data.
     """
     target = cache_dir() / "records" / f"{source.sha256}-{_cache_version()}.json"
-    if use_cache:
-        cached = _read_cache(target, source.sha256)
-        if cached is not None:
-            return cached
-    records = _without_provenance(_parse_source(source))
-    if use_cache:
+    cached = _read_cache(target, source.sha256) if use_cache else None
+    records = cached if cached is not None else _without_provenance(_parse_source(source))
+    if cached is None and use_cache:
         _write_cache(target, records, source.sha256)
+    if source.kind in ("folder", "hub") and source.split is not None:
+        problem = examples_problem(read_card(Path(source.path)), source.split, len(records))
+        if problem:
+            raise DataSourceError(f"{source.path}: {problem}; refusing a partial folder")
     return records
 
 
@@ -296,10 +298,15 @@ def _folder(
 ) -> DataSource:
     """A dataset folder: its data files (as `datasets` finds them) and their digest."""
     try:
-        found = hf_folder.find_data_files(folder, split)
-        digest = hf_folder.digest_of(hf_folder.read_shards(folder, found.files, str(folder)))
+        found = hf_folder.find_data_files(folder, split, also_inside=_hub_blobs(kind, folder))
+        shards = hf_folder.read_shards(folder, found.files, str(folder))
     except hf_folder.FolderError as exc:
         raise DataSourceError(f"data={data!r}: {exc}") from exc
+    digests = [hf_folder.file_digest(content) for _, content in shards]
+    problem = folder_problem(folder, found.files, digests)
+    if problem:
+        raise DataSourceError(f"data={data!r}: {folder}: {problem}; refusing a partial folder")
+    digest = hf_folder.shards_digest(digests)
     return DataSource(
         kind=kind,
         path=str(folder.resolve()),
@@ -309,6 +316,11 @@ def _folder(
         split=found.split,
         files=found.files,
     )
+
+
+def _hub_blobs(kind: DataKind, folder: Path) -> Path | None:
+    """Where a Hub snapshot's files point: the cache's `blobs/` beside `snapshots/`."""
+    return folder.parent.parent / "blobs" if kind == "hub" else None
 
 
 def _hub(data: str) -> DataSource:

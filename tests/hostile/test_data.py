@@ -4,6 +4,7 @@ match are counted and flagged; the parsed cache is never used unless it is the s
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from collections.abc import Callable
@@ -366,3 +367,98 @@ def test_a_repeated_value_leaves_the_score_as_it_was(tmp_path: Path, records: li
     after = privacy([record], "twice")
     assert before["privacy"] < 1
     assert after == before
+
+
+# --- a Hugging Face folder read against its card -------------------------------------------
+
+
+@pytest.fixture
+def folder(tmp_path: Path, records: list[Record]) -> Path:
+    """The extract as a dataset folder of five one-record shards, with its card."""
+    from polar_inspect.data.hf_folder import write_folder
+
+    out = tmp_path / "polar_hf"
+    write_folder(records, out, max_shard_bytes=1)
+    return out
+
+
+def _folder_refused(folder: Path, *parts: str) -> str:
+    message = refusal(folder, str(folder), *parts)
+    assert len(message.splitlines()) == 1, message
+    return message
+
+
+def test_the_intact_folder_loads(folder: Path, records: list[Record]) -> None:
+    assert len(build(folder).dataset) == len(records)
+
+
+def test_a_folder_missing_one_shard_is_refused(folder: Path) -> None:
+    """The issue's case: 8 of 10 records ran with status success."""
+    (folder / "data" / "test-00001-of-00005.parquet").unlink()
+    _folder_refused(folder, "5 shards", "4 are there", "00001")
+
+
+def test_a_folder_whose_shards_were_renamed_after_one_was_lost_is_refused(folder: Path) -> None:
+    """Renumbered shards satisfy the names; the card's sha256 table still lists five files."""
+    data = folder / "data"
+    (data / "test-00004-of-00005.parquet").unlink()
+    for index in range(4):
+        (data / f"test-{index:05d}-of-00005.parquet").rename(
+            data / f"test-{index:05d}-of-00004.parquet"
+        )
+    _folder_refused(folder, "the card lists data/test-00000-of-00005.parquet", "not in the folder")
+
+
+def test_a_shard_that_differs_from_the_cards_sha256_is_refused(folder: Path) -> None:
+    card = folder / "README.md"
+    text = card.read_text(encoding="utf-8")
+    shard = folder / "data" / "test-00002-of-00005.parquet"
+    digest = hashlib.sha256(shard.read_bytes()).hexdigest()
+    card.write_text(text.replace(digest, "0" * 64), encoding="utf-8")
+    _folder_refused(folder, "data/test-00002-of-00005.parquet differ from the sha256 the card")
+
+
+def test_a_folder_with_fewer_records_than_its_card_says_is_refused(folder: Path) -> None:
+    card = folder / "README.md"
+    text = card.read_text(encoding="utf-8")
+    assert "num_examples: 5" in text
+    card.write_text(text.replace("num_examples: 5", "num_examples: 6"), encoding="utf-8")
+    _folder_refused(folder, "the card says the test split has 6 records", "hold 5")
+
+
+def _card_data_files(folder: Path, pattern: str) -> None:
+    card = folder / "README.md"
+    text = card.read_text(encoding="utf-8")
+    assert "path: data/test-*.parquet" in text
+    card.write_text(text.replace("path: data/test-*.parquet", f"path: {pattern}"), encoding="utf-8")
+
+
+def test_a_card_naming_a_file_outside_the_folder_is_refused(
+    folder: Path, tmp_path: Path, records: list[Record]
+) -> None:
+    """`data_files: ../x.json` was read (the check compared names, not the files)."""
+    write_json(tmp_path / "x.json", records)
+    _card_data_files(folder, "../x.json")
+    _folder_refused(folder, "x.json lies outside the folder")
+
+
+def test_a_shard_that_links_outside_the_folder_is_refused(
+    folder: Path, tmp_path: Path, records: list[Record]
+) -> None:
+    outside = write_json(tmp_path / "elsewhere.json", records)
+    link = folder / "data" / "test.json"
+    link.symlink_to(outside)
+    _card_data_files(folder, "data/test.json")
+    _folder_refused(folder, "data/test.json lies outside the folder", str(outside))
+
+
+def test_a_shard_linked_inside_the_folder_is_read(folder: Path, records: list[Record]) -> None:
+    """The control: a link that stays inside the folder is an ordinary file of it."""
+    inside = write_json(folder / "plain.json", records)
+    (folder / "data" / "test.json").symlink_to(inside)
+    _card_data_files(folder, "data/test.json")
+    (folder / "README.md").write_text(
+        (folder / "README.md").read_text(encoding="utf-8").split("## Integrity")[0],
+        encoding="utf-8",
+    )
+    assert len(build(folder).dataset) == len(records)
