@@ -188,7 +188,8 @@ def _model(args: argparse.Namespace, console: Console) -> tuple[list[dict], Buil
 
 def _check_hf_output(args: argparse.Namespace) -> None:
     """`--format hf`: a new folder for --out and the [hf] extra (--card is refused earlier)."""
-    from polar_inspect.data.hf_folder import check_new_folder, datasets_missing
+    from polar_inspect.data.hf_folder import datasets_missing
+    from polar_inspect.generate.publish.hf_folder import check_new_folder
 
     if not args.out:
         raise ValueError("--format hf needs --out (a new folder)")

@@ -90,8 +90,8 @@ def write_bytes_atomically(data: bytes, path: str | Path) -> None:
 
 def write_hf_folder(records: Sequence[dict[str, Any]], path: str | Path, provenance: str) -> Any:
     """Write `records` as a Hugging Face dataset folder at `path` (Parquet shards and a card;
-    needs the [hf] extra); returns what was written (`hf_folder.FolderWritten`)."""
-    from polar_inspect.data.hf_folder import write_folder
+    needs the [hf] extra); returns what was written (`publish.hf_folder.FolderWritten`)."""
+    from polar_inspect.generate.publish.hf_folder import write_folder
 
     return write_folder(records, Path(path).expanduser(), provenance=provenance)
 

@@ -21,14 +21,9 @@ from polar_inspect.data import (
     load_source,
     resolve_source,
 )
-from polar_inspect.data.hf_folder import (
-    FolderError,
-    datasets_missing,
-    find_data_files,
-    shard_ranges,
-    write_folder,
-)
+from polar_inspect.data.hf_folder import FolderError, datasets_missing, find_data_files
 from polar_inspect.data.loading import loads_tracking_repeats
+from polar_inspect.generate.publish.hf_folder import shard_ranges, write_folder
 from tests.data.conftest import make_record, write_jsonl
 
 COMMIT = "0123456789abcdef0123456789abcdef01234567"

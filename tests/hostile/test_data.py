@@ -375,7 +375,7 @@ def test_a_repeated_value_leaves_the_score_as_it_was(tmp_path: Path, records: li
 @pytest.fixture
 def folder(tmp_path: Path, records: list[Record]) -> Path:
     """The extract as a dataset folder of five one-record shards, with its card."""
-    from polar_inspect.data.hf_folder import write_folder
+    from polar_inspect.generate.publish.hf_folder import write_folder
 
     out = tmp_path / "polar_hf"
     write_folder(records, out, max_shard_bytes=1)

@@ -15,8 +15,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from polar_inspect.axes import ATTACK_LABELS, ATTACK_TYPES, DOMAINS, POLICY_LABELS, POLICY_TYPES
-from polar_inspect.data.hf_layout import DATA_DIR, PARQUET_SUFFIX, SPLIT, FolderWritten
+from polar_inspect.data.hf_layout import DATA_DIR, PARQUET_SUFFIX, SPLIT
 from polar_inspect.data.records import PolarRecord
+from polar_inspect.generate.publish.written import FolderWritten
 
 #: What each top-level field of a record holds (fields the eval reads first).
 FIELD_MEANINGS: dict[str, str] = {
