@@ -16,7 +16,7 @@ from typing import Any
 import jiter
 import pyarrow as pa
 
-from polar_inspect.data.loading import loads_tracking_repeats
+from polar_inspect.data.json_text import loads_tracking_repeats
 
 Decoder = Callable[[Any], Any]
 

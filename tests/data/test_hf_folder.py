@@ -22,7 +22,7 @@ from polar_inspect.data import (
     resolve_source,
 )
 from polar_inspect.data.hf_folder import FolderError, datasets_missing, find_data_files
-from polar_inspect.data.loading import loads_tracking_repeats
+from polar_inspect.data.json_text import loads_tracking_repeats
 from polar_inspect.generate.publish.hf_folder import shard_ranges, write_folder
 from tests.data.conftest import make_record, write_jsonl
 
