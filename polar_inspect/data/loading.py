@@ -219,23 +219,40 @@ def _explain(
 def _item_problems(items: list[tuple[int, str, Any]]) -> list[tuple[int, RecordProblem]]:
     """Every problem of parsed items: schema and rule errors, repeated keys, and the rules
     across records."""
-    found: list[tuple[int, RecordProblem]] = []
+    found = _schema_problems(items) + _repeat_problems(items)
+    found += _inconsistencies((pos, where, _raw_key_fields(item)) for pos, where, item in items)
+    return found
+
+
+def _item_label(item: Any, where: str) -> str:
+    return _label_id(item.get("sample_id") if isinstance(item, dict) else None, where)
+
+
+def _schema_problems(items: list[tuple[int, str, Any]]) -> list[tuple[int, RecordProblem]]:
+    """The schema and declared-rule errors of the items, each at its item's position."""
     try:
         RECORD_LIST.validate_python([item for _, _, item in items])
     except ValidationError as exc:
+        found = []
         for err in exc.errors():
-            position, where, item = items[err["loc"][0]] if err["loc"] else (-1, "", None)
-            label = _label_id(item.get("sample_id") if isinstance(item, dict) else None, where)
-            found.append((position, RecordProblem(label, _error_field(err), _message(err))))
+            index = err["loc"][0] if err["loc"] else None
+            position, where, item = items[index] if isinstance(index, int) else (-1, "", None)
+            problem = RecordProblem(_item_label(item, where), _error_field(err), _message(err))
+            found.append((position, problem))
+        return found
+    return []
+
+
+def _repeat_problems(items: list[tuple[int, str, Any]]) -> list[tuple[int, RecordProblem]]:
+    """A key repeated within one object of an item (JSON would keep only its last value)."""
+    found = []
     for position, where, item in items:
-        label = _label_id(item.get("sample_id") if isinstance(item, dict) else None, where)
         for field, key, count in repeated_keys(item):
             message = (
                 f"key {key!r} appears {count} times in one object; JSON keeps only the last "
                 "value, so the others would be lost silently: keep one"
             )
-            found.append((position, RecordProblem(label, field, message)))
-    found += _inconsistencies((pos, where, _raw_key_fields(item)) for pos, where, item in items)
+            found.append((position, RecordProblem(_item_label(item, where), field, message)))
     return found
 
 
