@@ -462,3 +462,20 @@ def test_a_shard_linked_inside_the_folder_is_read(folder: Path, records: list[Re
         encoding="utf-8",
     )
     assert len(build(folder).dataset) == len(records)
+
+
+# --- privacy_mini on a set of one's own -----------------------------------------------------
+
+
+def test_privacy_mini_on_two_domains_reports_only_their_empty_cells(
+    tmp_path: Path, records: list[Record], caplog: pytest.LogCaptureFixture
+) -> None:
+    """It printed a raw Python warning listing 200 "missing" cells of domains the data never
+    had; now one line about the cells of the two domains it has."""
+    from polar_inspect.tasks import privacy_mini
+
+    task = privacy_mini(data=str(write_json(tmp_path / "two.json", records)))
+    assert len(task.dataset) == len(records)
+    (line,) = [r.getMessage() for r in caplog.records if "privacy_mini" in r.getMessage()]
+    assert "45 of the 50 policy/attack cells of the data's 2 domain(s)" in line
+    assert "in finance, medical" in line and "legal" not in line
