@@ -85,6 +85,9 @@ def find_data_files(
     Every file must lie inside the folder once `..` and symlinks are resolved; a symlink may
     also point into `also_inside` (a Hub snapshot's files point into the cache's blobs)."""
     require_datasets()
+    saved = saved_to_disk(folder)
+    if saved:
+        raise FolderError(saved)
     import datasets
     from datasets.exceptions import DataFilesNotFoundError
 
@@ -115,6 +118,23 @@ def find_data_files(
             f"files must end in {', '.join(_SUFFIXES)}"
         )
     return DataFiles(split=chosen, files=files)
+
+
+def saved_to_disk(folder: Path) -> str | None:
+    """Why `folder` is a `datasets` `save_to_disk` folder (Arrow files with `state.json` /
+    `dataset_dict.json`), not a dataset repository's layout, and how to export it; else None."""
+    if (folder / "dataset_dict.json").is_file():
+        kind, load = "DatasetDict", f'load_from_disk({str(folder)!r})["test"]'
+    elif (folder / "state.json").is_file() and (folder / "dataset_info.json").is_file():
+        kind, load = "Dataset", f"load_from_disk({str(folder)!r})"
+    else:
+        return None
+    return (
+        f"{folder} was written by `datasets`' save_to_disk ({kind}: Arrow files and state.json), "
+        "which is a cache format, not a dataset folder; export it once with "
+        f'`from datasets import load_from_disk; {load}.to_json("records.jsonl")` and run '
+        "-T data=records.jsonl, or push it with push_to_hub and run -T data=hf:OWNER/NAME@REV"
+    )
 
 
 def _relative(path: Path, folder: Path, roots: Sequence[Path]) -> str:

@@ -479,3 +479,19 @@ def test_privacy_mini_on_two_domains_reports_only_their_empty_cells(
     (line,) = [r.getMessage() for r in caplog.records if "privacy_mini" in r.getMessage()]
     assert "45 of the 50 policy/attack cells of the data's 2 domain(s)" in line
     assert "in finance, medical" in line and "legal" not in line
+
+
+@pytest.mark.parametrize("as_dict", [False, True])
+def test_a_save_to_disk_folder_is_refused_with_the_export_to_use(
+    as_dict: bool, tmp_path: Path, records: list[Record]
+) -> None:
+    """`datasets`' save_to_disk writes Arrow files, dataset_info.json and state.json (a cache
+    format): refused with the export that gives a file the task reads."""
+    from datasets import Dataset, DatasetDict
+
+    rows = [{key: json.dumps(value) for key, value in record.items()} for record in records]
+    saved = tmp_path / "saved"
+    dataset = Dataset.from_list(rows)
+    (DatasetDict({"test": dataset}) if as_dict else dataset).save_to_disk(str(saved))
+    message = _folder_refused(saved, "save_to_disk", ".to_json(", "-T data=records.jsonl")
+    assert ('["test"]' in message) == as_dict
