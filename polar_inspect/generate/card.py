@@ -33,6 +33,7 @@ from polar_inspect.generate.build import MAX_REPAIR_ROUNDS
 from polar_inspect.generate.domains import domain_spec
 from polar_inspect.generate.io import output_format, sha256, write_bytes_atomically
 from polar_inspect.generate.outputs import BUNDLED_CARD_ARG, BUNDLED_DATASET_ARG
+from polar_inspect.generate.publish.licence import licence_statement
 from polar_inspect.generate.report import BuildReport
 from polar_inspect.generate.symbolic import FULL_REPETITIONS
 from polar_inspect.generate.textgen import words
@@ -324,6 +325,7 @@ def render_card(
         repairs=_paragraph(_repairs(subject)),
         checks="\n".join(checks_table(report)),
         failed_checks=failed,
+        licence=licence_statement(),
     )
     return head + body
 

@@ -96,6 +96,13 @@ def parser() -> argparse.ArgumentParser:
         "folder, Parquet shards and a card README.md (needs the [hf] extra)",
     )
     p.add_argument(
+        "--push",
+        default=None,
+        metavar="OWNER/NAME",
+        help="with --format hf: upload the folder to this Hugging Face dataset repository "
+        "(created if needed; token: HF_TOKEN or `hf auth login`) and print the commit to run",
+    )
+    p.add_argument(
         "--card",
         default=None,
         help="also write the card of the --out file (README.md) here",
@@ -187,10 +194,18 @@ def _model(args: argparse.Namespace, console: Console) -> tuple[list[dict], Buil
 
 
 def _check_hf_output(args: argparse.Namespace) -> None:
-    """`--format hf`: a new folder for --out and the [hf] extra (--card is refused earlier)."""
+    """`--format hf`: a new folder for --out, the [hf] extra and a well-formed --push
+    (--card is refused earlier); `--push` needs `--format hf`."""
     from polar_inspect.data.hf_folder import datasets_missing
     from polar_inspect.generate.publish.hf_folder import check_new_folder
+    from polar_inspect.generate.publish.hub import check_repo_id
 
+    if args.push is not None:
+        if args.format != "hf":
+            raise ValueError("--push uploads a dataset folder: give --format hf --out FOLDER too")
+        check_repo_id(args.push)
+    if args.format != "hf":
+        return
     if not args.out:
         raise ValueError("--format hf needs --out (a new folder)")
     missing = datasets_missing()
@@ -200,14 +215,51 @@ def _check_hf_output(args: argparse.Namespace) -> None:
     check_new_folder(out)
 
 
+def _write_hf(
+    args: argparse.Namespace,
+    records: list[dict],
+    digest: str,
+    console: Console,
+    argv: Sequence[str] | None,
+) -> int:
+    """Write the dataset folder and, with --push, upload it; returns an exit code."""
+    from polar_inspect.generate.publish.hub import PushError, push_folder
+
+    command = shlex.join(["polar-generate", *(sys.argv[1:] if argv is None else argv)])
+    provenance = (
+        f"Built by this project's generator ({GENERATOR_VERSION}, renderer "
+        f"{args.renderer}, seed {args.seed}) with `{command}`; the records as one JSON "
+        f"array (`polar-generate ... --out FILE.json`) have sha256 `{digest}`."
+    )
+    written = write_hf_folder(records, args.out, provenance, repo_id=args.push)
+    console.print(
+        f"wrote {args.out} ({len(written.files)} Parquet shard(s) and README.md; "
+        f"-T data={args.out} records sha256 {written.sha256})",
+        markup=False,
+        soft_wrap=True,
+    )
+    if args.push is None:
+        return 0
+    try:
+        pushed = push_folder(Path(args.out).expanduser(), args.push)
+    except PushError as exc:
+        print(f"polar-generate: {exc} (the folder is written: {args.out})", file=sys.stderr)
+        return 1
+    console.print(
+        f"pushed to {pushed.url}\nrun it with: -T data={pushed.data_argument}",
+        markup=False,
+        soft_wrap=True,
+    )
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the process exit code."""
     args = parser().parse_args(argv)
     console = Console(stderr=True)
     try:
         domains = check_arguments(args)
-        if args.format == "hf":
-            _check_hf_output(args)
+        _check_hf_output(args)
     except (UsageError, SelectionError, OutputPathError, KnowledgeFileError, ValueError) as exc:
         print(f"polar-generate: {exc}", file=sys.stderr)  # plain: a path may hold [markup]
         return 2
@@ -240,19 +292,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"seed {args.seed}; sha256 (JSON) {digest}"
     )
     if args.out and args.format == "hf":
-        command = shlex.join(["polar-generate", *(sys.argv[1:] if argv is None else argv)])
-        provenance = (
-            f"Built by this project's generator ({GENERATOR_VERSION}, renderer "
-            f"{args.renderer}, seed {args.seed}) with `{command}`; the records as one JSON "
-            f"array (`polar-generate ... --out FILE.json`) have sha256 `{digest}`."
-        )
-        written = write_hf_folder(records, args.out, provenance)
-        console.print(
-            f"wrote {args.out} ({len(written.files)} Parquet shard(s) and README.md; "
-            f"-T data={args.out} records sha256 {written.sha256})",
-            markup=False,
-            soft_wrap=True,
-        )
+        code = _write_hf(args, records, digest, console, argv)
+        if code:
+            return code
     elif args.out:
         fmt = output_format(args.out)
         payload = encode(records, fmt) if fmt != ".json" else data

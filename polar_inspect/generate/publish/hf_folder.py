@@ -57,12 +57,14 @@ def write_folder(
     pretty_name: str = "POLAR-format privacy dialogues",
     provenance: str = "",
     max_shard_bytes: int = MAX_SHARD_BYTES,
+    repo_id: str | None = None,
 ) -> FolderWritten:
     """Write `records` (release-format dicts) as a dataset folder at `out`: Parquet shards
     under data/ and a card README.md. The records are validated first (RecordError lists every
     problem), and each shard is read back and compared with its records before anything is
     moved into place: a folder that would not give back exactly these records is never
-    written. `out` must not exist or be an empty folder."""
+    written. `out` must not exist or be an empty folder. `repo_id` (OWNER/NAME), when the
+    folder is to be pushed there, is written into the card's commands."""
     require_datasets()
     import pyarrow.parquet as pq
 
@@ -104,6 +106,7 @@ def write_folder(
         license=license,
         pretty_name=pretty_name,
         provenance=provenance,
+        repo_id=repo_id,
     )
     _move_into_place(out, shards, card)
     return written
