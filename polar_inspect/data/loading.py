@@ -104,19 +104,7 @@ def load_records(path: str | Path) -> list[PolarRecord]:
 
 def parse_records(data: bytes, origin: str) -> list[PolarRecord]:
     """Validate the bytes of a release file; `origin` names the file in error messages."""
-    data = data.removeprefix(codecs.BOM_UTF8)
-    first = _FIRST_NON_SPACE.search(data)
-    if first is None:
-        raise RecordError(origin, [_file_problem("the file is empty")])
-    lines: list[tuple[int, bytes]] | None = None
-    if data[first.start()] == ord("{"):
-        lines = [(n, line) for n, line in enumerate(data.splitlines(), 1) if line.strip()]
-        data = b"[" + b",".join(line for _, line in lines) + b"]"
-    elif data[first.start()] != ord("["):
-        kind = json_kind(_read_json(data, origin))
-        raise RecordError(
-            origin, [_file_problem(f"its top-level JSON value is {kind}; {EXPECTED_SHAPE}")]
-        )
+    data, lines = _as_array(data.removeprefix(codecs.BOM_UTF8), origin)
     items = _parse_strict(data)
     records = _validate_fast(items) if isinstance(items, list) else None
     del items
@@ -131,6 +119,23 @@ def parse_records(data: bytes, origin: str) -> list[PolarRecord]:
     if found:
         raise RecordError(origin, _in_order(found), len(records))
     return records
+
+
+def _as_array(data: bytes, origin: str) -> tuple[bytes, list[tuple[int, bytes]] | None]:
+    """The bytes as one JSON array, and for JSONL the numbered non-blank lines joined into it;
+    RecordError for an empty file or one whose top-level value is neither."""
+    first = _FIRST_NON_SPACE.search(data)
+    if first is None:
+        raise RecordError(origin, [_file_problem("the file is empty")])
+    if data[first.start()] == ord("{"):
+        lines = [(n, line) for n, line in enumerate(data.splitlines(), 1) if line.strip()]
+        return b"[" + b",".join(line for _, line in lines) + b"]", lines
+    if data[first.start()] != ord("["):
+        kind = json_kind(_read_json(data, origin))
+        raise RecordError(
+            origin, [_file_problem(f"its top-level JSON value is {kind}; {EXPECTED_SHAPE}")]
+        )
+    return data, None
 
 
 def validate_items(
@@ -189,6 +194,21 @@ def _validate_fast(items: list[Any]) -> list[PolarRecord] | None:
         return None
 
 
+def _parse_lines(
+    lines: list[tuple[int, bytes]],
+) -> tuple[list[tuple[int, str, Any]], list[tuple[int, RecordProblem]]]:
+    """JSONL lines parsed one by one: the items that parse, and a problem per line that does
+    not."""
+    items: list[tuple[int, str, Any]] = []
+    found: list[tuple[int, RecordProblem]] = []
+    for n, line in lines:
+        try:
+            items.append((n, f"line {n}", loads_tracking_repeats(line)))
+        except ValueError as exc:
+            found.append((n, RecordProblem(f"record at line {n}", "", f"not valid JSON ({exc})")))
+    return items, found
+
+
 def _explain(
     array: bytes | None, lines: list[tuple[int, bytes]] | None, origin: str
 ) -> RecordError:
@@ -199,12 +219,7 @@ def _explain(
         items = [(i, f"index {i}", item) for i, item in enumerate(_read_json(array, origin))]
     else:
         assert lines is not None
-        for n, line in lines:
-            try:
-                items.append((n, f"line {n}", loads_tracking_repeats(line)))
-            except ValueError as exc:
-                problem = RecordProblem(f"record at line {n}", "", f"not valid JSON ({exc})")
-                found.append((n, problem))
+        items, found = _parse_lines(lines)
         whole = one_object(b"\n".join(line for _, line in lines))
         if whole is not None and (found or not looks_like_record(whole)):
             return RecordError(origin, [_file_problem(single_object_message(whole))])
