@@ -68,38 +68,69 @@ def column_decoder(arrow_type: pa.DataType, where: str, cells: JsonCells) -> Dec
     if _is_json(arrow_type):
         return lambda text: None if text is None else cells.parse(text, where)
     if pa.types.is_struct(arrow_type):
-        if arrow_type.num_fields == 0:
-            raise ArrowShapeError(f"{where}: a struct without fields")
-        fields = [
-            (field.name, column_decoder(field.type, f"{where}.{field.name}", cells))
-            for field in arrow_type
-        ]
-
-        def struct(value: dict[str, Any] | None) -> dict[str, Any] | None:
-            if value is None:
-                return None
-            return {
-                name: item if decode is None else decode(item)
-                for name, decode in fields
-                if (item := value[name]) is not None
-            }
-
-        return struct
-    if (
-        pa.types.is_list(arrow_type)
-        or pa.types.is_large_list(arrow_type)
-        or pa.types.is_fixed_size_list(arrow_type)
-    ):
-        item_decoder = column_decoder(arrow_type.value_type, f"{where}[]", cells)
-        if item_decoder is None:
-            return None
-        return lambda items: None if items is None else [item_decoder(x) for x in items]
+        return _struct_decoder(arrow_type, where, cells)
+    if _is_list(arrow_type):
+        return _list_decoder(arrow_type, where, cells)
     if _scalar_ok(arrow_type):
         return None
     raise ArrowShapeError(
         f"{where}: Arrow type {arrow_type} has no exact JSON form; store such values as text "
         "(or as 64-bit floats, whole numbers, booleans, lists or structs of those)"
     )
+
+
+def _is_list(arrow_type: pa.DataType) -> bool:
+    return bool(
+        pa.types.is_list(arrow_type)
+        or pa.types.is_large_list(arrow_type)
+        or pa.types.is_fixed_size_list(arrow_type)
+    )
+
+
+def _list_decoder(arrow_type: pa.DataType, where: str, cells: JsonCells) -> Decoder | None:
+    """A list's decoder: each item decoded (None: items as Arrow gives them)."""
+    item_decoder = column_decoder(arrow_type.value_type, f"{where}[]", cells)
+    if item_decoder is None:
+        return None
+    return lambda items: None if items is None else [item_decoder(x) for x in items]
+
+
+def _struct_decoder(arrow_type: pa.DataType, where: str, cells: JsonCells) -> Decoder:
+    """A struct's decoder: each field decoded, a null field read as absent."""
+    if arrow_type.num_fields == 0:
+        raise ArrowShapeError(f"{where}: a struct without fields")
+    fields = [
+        (field.name, column_decoder(field.type, f"{where}.{field.name}", cells))
+        for field in arrow_type
+    ]
+
+    def struct(value: dict[str, Any] | None) -> dict[str, Any] | None:
+        if value is None:
+            return None
+        return {
+            name: item if decode is None else decode(item)
+            for name, decode in fields
+            if (item := value[name]) is not None
+        }
+
+    return struct
+
+
+def _read_column(
+    table: pa.Table, field: pa.Field, rows: list[dict[str, Any]], cells: JsonCells
+) -> None:
+    """Put one column's values into `rows` (a null: the record has no such field)."""
+    where = f"column {field.name!r}"
+    values = table.column(field.name).to_pylist()  # a JSON column gives its texts
+    if _is_json(field.type):
+        for row, text in enumerate(values):
+            if text is not None:
+                rows[row][field.name] = cells.parse(text, f"row {row}, {where}")
+        return
+    decode = column_decoder(field.type, where, cells)
+    for row, value in enumerate(values):
+        if value is not None:
+            rows[row][field.name] = value if decode is None else decode(value)
 
 
 def table_records(table: pa.Table, origin: str) -> tuple[list[dict[str, Any]], bool]:
@@ -110,17 +141,7 @@ def table_records(table: pa.Table, origin: str) -> tuple[list[dict[str, Any]], b
     cells = JsonCells()
     rows: list[dict[str, Any]] = [{} for _ in range(table.num_rows)]
     for field in table.schema:
-        where = f"column {field.name!r}"
-        values = table.column(field.name).to_pylist()  # a JSON column gives its texts
-        if _is_json(field.type):
-            for row, text in enumerate(values):
-                if text is not None:  # null: the record has no such field
-                    rows[row][field.name] = cells.parse(text, f"row {row}, {where}")
-            continue
-        decode = column_decoder(field.type, where, cells)
-        for row, value in enumerate(values):
-            if value is not None:
-                rows[row][field.name] = value if decode is None else decode(value)
+        _read_column(table, field, rows, cells)
     if cells.bad:
         more = f" (and {len(cells.bad) - 5} more)" if len(cells.bad) > 5 else ""
         raise ArrowShapeError(f"{origin}: {'; '.join(cells.bad[:5])}{more}")
