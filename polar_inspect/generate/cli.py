@@ -253,6 +253,59 @@ def _write_hf(
     return 0
 
 
+def _build(args: argparse.Namespace, console: Console) -> tuple[list[dict], BuildReport] | int:
+    """The records and the report, or an exit code when the model renderer stopped."""
+    if args.renderer != "model":
+        return _template(args, console)
+    from polar_inspect.generate.model_renderer import WorkFileError
+
+    try:
+        return _model(args, console)
+    except WorkFileError as exc:
+        print(f"polar-generate: {exc}", file=sys.stderr)
+        return 2
+    except Exception as exc:  # a provider's error: one line, and how to resume
+        print(
+            f"polar-generate: the model renderer stopped ({type(exc).__name__}: {exc}); "
+            f"finished cells are kept in {work_path(args)}: run the same command to resume",
+            file=sys.stderr,
+        )
+        return 1
+
+
+def _write_file(
+    args: argparse.Namespace,
+    records: list[dict],
+    report: BuildReport,
+    data: bytes,
+    domains: list[str],
+    console: Console,
+) -> None:
+    """Write --out in the format its suffix names, and --card when asked."""
+    fmt = output_format(args.out)
+    payload = encode(records, fmt) if fmt != ".json" else data
+    write_bytes_atomically(payload, args.out)
+    console.print(f"wrote {args.out} ({len(payload):,} bytes, sha256 {sha256(payload)})")
+    if args.card:
+        write_card(records, report, data, payload, card_subject(args, domains))
+        console.print(f"wrote {args.card}")
+
+
+def _check_digest(expected_hex: str, data: bytes, console: Console) -> int:
+    """Compare `--check-sha256` with the rebuilt JSON (or its .json.gz); an exit code."""
+    expected = expected_hex.strip().lower()
+    digest, gz_digest = sha256(data), sha256(gzipped(data))
+    if expected not in (digest, gz_digest):
+        console.print(
+            f"[red]sha256 mismatch: expected {expected}, rebuilt JSON {digest} "
+            f"(.json.gz {gz_digest}); the build is not reproducible here.[/red]"
+        )
+        return 1
+    kind = "JSON" if expected == digest else ".json.gz"
+    console.print(f"[green]sha256 matches the rebuilt {kind}: {expected}[/green]")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the process exit code."""
     args = parser().parse_args(argv)
@@ -264,23 +317,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"polar-generate: {exc}", file=sys.stderr)  # plain: a path may hold [markup]
         return 2
     started = time.perf_counter()
-    if args.renderer == "model":
-        from polar_inspect.generate.model_renderer import WorkFileError
-
-        try:
-            records, report = _model(args, console)
-        except WorkFileError as exc:
-            print(f"polar-generate: {exc}", file=sys.stderr)
-            return 2
-        except Exception as exc:  # a provider's error: one line, and how to resume
-            print(
-                f"polar-generate: the model renderer stopped ({type(exc).__name__}: {exc}); "
-                f"finished cells are kept in {work_path(args)}: run the same command to resume",
-                file=sys.stderr,
-            )
-            return 1
-    else:
-        records, report = _template(args, console)
+    built = _build(args, console)
+    if isinstance(built, int):
+        return built
+    records, report = built
     seconds = time.perf_counter() - started
     console.print(report.table())
     for line in report.summary_lines():
@@ -291,32 +331,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"{len(records)} records in {seconds:.1f} s; generator {GENERATOR_VERSION}, "
         f"seed {args.seed}; sha256 (JSON) {digest}"
     )
+    code = 0
     if args.out and args.format == "hf":
         code = _write_hf(args, records, digest, console, argv)
-        if code:
-            return code
     elif args.out:
-        fmt = output_format(args.out)
-        payload = encode(records, fmt) if fmt != ".json" else data
-        write_bytes_atomically(payload, args.out)
-        console.print(f"wrote {args.out} ({len(payload):,} bytes, sha256 {sha256(payload)})")
-        if args.card:
-            write_card(records, report, data, payload, card_subject(args, domains))
-            console.print(f"wrote {args.card}")
+        _write_file(args, records, report, data, domains, console)
     elif not args.check_sha256:
         console.print("nothing written (no --out)")
-    if args.check_sha256:
-        expected = args.check_sha256.strip().lower()
-        gz_digest = sha256(gzipped(data))
-        if expected not in (digest, gz_digest):
-            console.print(
-                f"[red]sha256 mismatch: expected {expected}, rebuilt JSON {digest} "
-                f"(.json.gz {gz_digest}); the build is not reproducible here.[/red]"
-            )
-            return 1
-        kind = "JSON" if expected == digest else ".json.gz"
-        console.print(f"[green]sha256 matches the rebuilt {kind}: {expected}[/green]")
-    return 0
+    if code == 0 and args.check_sha256:
+        code = _check_digest(args.check_sha256, data, console)
+    return code
 
 
 if __name__ == "__main__":
