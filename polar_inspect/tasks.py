@@ -30,6 +30,7 @@ from polar_inspect.data.records import PolarRecord
 from polar_inspect.data.samples import records_to_dataset
 from polar_inspect.data.short_values import short_values, summarize_short_values
 from polar_inspect.data.sources import DataSource, load_source, resolve_source
+from polar_inspect.data.target_checks import summarize_targets
 from polar_inspect.data.value_fields import ValueFields, field_coverage, value_fields
 from polar_inspect.dialogue.solver import polar_dialogue
 from polar_inspect.errors import UserInputError
@@ -222,6 +223,7 @@ def build_task(
         },
         value_fields=coverage.model_dump(),
         short_values=short,
+        target_checks=summarize_targets(selected, origin=source.path),
         trusted_model_config=TRUSTED_MODEL_CONFIG.model_dump(exclude_none=True),
         config=config.model_dump(mode="json"),
     )

@@ -9,7 +9,7 @@ import pytest
 
 from polar_inspect.axes import DOMAINS, SelectionError, parse_domains
 from polar_inspect.data import PolarRecord
-from polar_inspect.data.mini import MiniCoverageWarning, select_mini
+from polar_inspect.data.mini import select_mini
 from tests.conftest import make_record
 from tests.helpers import run
 
@@ -66,12 +66,14 @@ def test_an_unknown_domain_names_those_in_the_data(own_domain_file: Path) -> Non
         privacy(data=str(own_domain_file), domain="astrology")
 
 
-def test_privacy_mini_keeps_own_domains_after_the_grid(own_domain_file: Path) -> None:
+def test_privacy_mini_keeps_own_domains_after_the_grid(
+    own_domain_file: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     from polar_inspect.data import load_records
 
     records: list[PolarRecord] = load_records(own_domain_file)
-    with pytest.warns(MiniCoverageWarning, match="249 of 250"):
-        picked = select_mini(records)
+    picked = select_mini(records)
+    assert "47 of the 50 policy/attack cells of the data's 2 domain(s)" in caplog.text
     assert [r.sample_id for r in picked] == [
         "medical_000000",
         "hr_Intake_000001",

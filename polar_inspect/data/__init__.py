@@ -1,8 +1,9 @@
 """Release records in, Inspect samples out: models, loading, data sources, sample conversion.
 
-Also: `hf_folder` (Hugging Face dataset folders: Parquet shards and a card), `hub` (Hub
-downloads through the local cache), `short_values` (values too short to match reliably; import
-it from its module: it uses the scorer's normaliser).
+This package only reads. Also: `hf_folder` (reading Hugging Face dataset folders; writing them
+is `generate.publish`), `folder_card` (a folder against its card), `hub` (Hub downloads through
+the local cache), `short_values` and `target_checks` (values too short to match, repeated, or
+not in their document; import them from their modules: they use the detectors).
 """
 
 from polar_inspect.data.loading import RecordError, RecordProblem, load_records, parse_records

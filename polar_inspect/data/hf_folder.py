@@ -1,4 +1,4 @@
-"""POLAR-format data as a Hugging Face dataset folder: data files plus a dataset card.
+"""Reading POLAR-format data from a Hugging Face dataset folder: data files plus a dataset card.
 
 The layout is the Hub's (`datasets.load_dataset(folder)` reads it, and so does the Hub's
 viewer once the folder is pushed as a dataset repository):
@@ -8,11 +8,11 @@ viewer once the folder is pushed as a dataset repository):
     data/test-00001-of-00002.parquet
 
 Which files hold the data is decided as `datasets` decides it (the card's `configs` /
-`data_files`, else its default file patterns), by `find_data_files`. Shards may be Parquet
-(as `write_folder` writes them: `parquet_records.py`) or JSON / JSONL files in the release
-format. `read_shards` reads each shard's bytes once, hashes them and parses those same bytes,
-so the digest names exactly what was parsed: for one shard its sha256, for several the sha256
-of their digests in order (`shards_digest`).
+`data_files`, else its default file patterns), by `find_data_files`. Shards may be Parquet (as
+`polar-generate --format hf` writes them, `generate/publish/`; read by `parquet_records.py`) or
+JSON / JSONL files in the release format. `read_shards` reads each shard's bytes once, hashes
+them and parses those same bytes, so the digest names exactly what was parsed: for one shard its
+sha256, for several the sha256 of their digests in order (`shards_digest`).
 """
 
 from __future__ import annotations
@@ -20,15 +20,13 @@ from __future__ import annotations
 import gzip
 import hashlib
 import importlib.util
-import io
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from polar_inspect.data.hf_layout import DATA_DIR, PARQUET_SUFFIX, SPLIT, FolderWritten
+from polar_inspect.data.hf_layout import PARQUET_SUFFIX
 from polar_inspect.data.loading import (
     RecordError,
     RecordProblem,
@@ -38,8 +36,6 @@ from polar_inspect.data.loading import (
 )
 from polar_inspect.data.records import PolarRecord
 
-#: Shards are cut so that each holds at most this many bytes of records as JSON.
-MAX_SHARD_BYTES = 256 * 2**20
 #: Data file types a folder may hold, by name ending.
 JSON_SUFFIXES = (".json", ".jsonl", ".json.gz", ".jsonl.gz")
 _SUFFIXES = (PARQUET_SUFFIX, *JSON_SUFFIXES)
@@ -74,15 +70,24 @@ def datasets_missing() -> str | None:
     )
 
 
-def _require_datasets() -> None:
+def require_datasets() -> None:
+    """Raise FolderError naming the extra when `datasets` is not installed."""
     missing = datasets_missing()
     if missing:
         raise FolderError(missing)
 
 
-def find_data_files(folder: Path, split: str | None = None) -> DataFiles:
-    """The data files of `folder` (one split: `split`, else the only one there is)."""
-    _require_datasets()
+def find_data_files(
+    folder: Path, split: str | None = None, *, also_inside: Path | None = None
+) -> DataFiles:
+    """The data files of `folder` (one split: `split`, else the only one there is).
+
+    Every file must lie inside the folder once `..` and symlinks are resolved; a symlink may
+    also point into `also_inside` (a Hub snapshot's files point into the cache's blobs)."""
+    require_datasets()
+    saved = saved_to_disk(folder)
+    if saved:
+        raise FolderError(saved)
     import datasets
     from datasets.exceptions import DataFilesNotFoundError
 
@@ -104,8 +109,8 @@ def find_data_files(folder: Path, split: str | None = None) -> DataFiles:
     if split is not None and split not in found:
         raise FolderError(f"{folder} has no split {split!r} (it has {', '.join(found)})")
     chosen = split if split is not None else next(iter(found))
-    base = folder.resolve()
-    files = tuple(_relative(Path(path), base, folder) for path in found[chosen])
+    roots = (folder.resolve(), *([also_inside.resolve()] if also_inside is not None else []))
+    files = tuple(_relative(Path(path), folder, roots) for path in found[chosen])
     unsupported = [name for name in files if not name.lower().endswith(_SUFFIXES)]
     if unsupported:
         raise FolderError(
@@ -115,13 +120,37 @@ def find_data_files(folder: Path, split: str | None = None) -> DataFiles:
     return DataFiles(split=chosen, files=files)
 
 
-def _relative(path: Path, base: Path, folder: Path) -> str:
-    for candidate in (path, path.resolve()):
-        try:
-            return candidate.relative_to(base).as_posix()
-        except ValueError:
-            continue
-    raise FolderError(f"{folder}: data file {path} lies outside the folder")
+def saved_to_disk(folder: Path) -> str | None:
+    """Why `folder` is a `datasets` `save_to_disk` folder (Arrow files with `state.json` /
+    `dataset_dict.json`), not a dataset repository's layout, and how to export it; else None."""
+    if (folder / "dataset_dict.json").is_file():
+        kind, load = "DatasetDict", f'load_from_disk({str(folder)!r})["test"]'
+    elif (folder / "state.json").is_file() and (folder / "dataset_info.json").is_file():
+        kind, load = "Dataset", f"load_from_disk({str(folder)!r})"
+    else:
+        return None
+    return (
+        f"{folder} was written by `datasets`' save_to_disk ({kind}: Arrow files and state.json), "
+        "which is a cache format, not a dataset folder; export it once with "
+        f'`from datasets import load_from_disk; {load}.to_json("records.jsonl")` and run '
+        "-T data=records.jsonl, or push it with push_to_hub and run -T data=hf:OWNER/NAME@REV"
+    )
+
+
+def _relative(path: Path, folder: Path, roots: Sequence[Path]) -> str:
+    """`path` relative to `folder`, checked on the path with `..` collapsed and on the file it
+    resolves to (symlinks followed): a name that leaves the folder, or a link that points out
+    of it (and out of `roots`), is refused."""
+    base = Path(os.path.normpath(folder.absolute()))
+    lexical = Path(os.path.normpath(path if path.is_absolute() else base / path))
+    target = path.resolve()
+    inside = lexical.is_relative_to(base) and any(target.is_relative_to(r) for r in roots)
+    if not inside:
+        raise FolderError(
+            f"{folder}: data file {path} lies outside the folder (resolved: {target}); a "
+            "dataset folder reads only its own files"
+        )
+    return lexical.relative_to(base).as_posix()
 
 
 def file_digest(data: bytes) -> str:
@@ -186,123 +215,3 @@ def parse_shard(data: bytes, name: str, origin: str) -> list[PolarRecord]:
         raise RecordError(origin, [RecordProblem("", "", f"cannot read it ({exc})")]) from exc
     items = [(f"row {row}", raw) for row, raw in enumerate(rows)]
     return validate_items(items, origin, may_repeat_keys=repeats)
-
-
-# --- writing ------------------------------------------------------------------------------------
-
-
-def shard_ranges(count: int, total_bytes: int, max_shard_bytes: int) -> list[range]:
-    """Consecutive ranges of about equal numbers of records, as few as keep each shard near or
-    under `max_shard_bytes` (`total_bytes` spread evenly over the `count` records)."""
-    shards = max(1, -(-total_bytes // max_shard_bytes))
-    per_shard = max(1, -(-count // shards))
-    return [range(start, min(start + per_shard, count)) for start in range(0, count, per_shard)]
-
-
-def check_new_folder(out: Path) -> None:
-    """Raise FolderError unless a dataset folder can be created at `out` (absent or empty, in a
-    writable parent): checked before a long build, and again when writing."""
-    if out.exists() and (not out.is_dir() or any(out.iterdir())):
-        raise FolderError(f"{out} exists and is not an empty folder; give a new folder")
-    parent = out.absolute().parent
-    blocking = next((p for p in (parent, *parent.parents) if p.exists()), None)
-    if blocking is None or not blocking.is_dir() or not os.access(blocking, os.W_OK | os.X_OK):
-        raise FolderError(f"{out}: cannot create a folder there ({blocking} is not writable)")
-
-
-def write_folder(
-    records: Sequence[dict[str, Any]],
-    out: Path,
-    *,
-    license: str = "mit",
-    pretty_name: str = "POLAR-format privacy dialogues",
-    provenance: str = "",
-    max_shard_bytes: int = MAX_SHARD_BYTES,
-) -> FolderWritten:
-    """Write `records` (release-format dicts) as a dataset folder at `out`: Parquet shards
-    under data/ and a card README.md. The records are validated first (RecordError lists every
-    problem), and each shard is read back and compared with its records before anything is
-    moved into place: a folder that would not give back exactly these records is never
-    written. `out` must not exist or be an empty folder."""
-    _require_datasets()
-    import pyarrow.parquet as pq
-
-    from polar_inspect.data.hf_card import render_card
-    from polar_inspect.data.parquet_records import records_table, table_records
-
-    if not records:
-        raise FolderError("no records to write")
-    check_new_folder(out)
-    validated = validate_items([(f"index {i}", r) for i, r in enumerate(records)], "records")
-    # One schema for all shards (`datasets` reads a split with the first shard's features).
-    table = _with_features(records_table(records))
-    ranges = shard_ranges(len(records), table.nbytes, max_shard_bytes)
-    files, digests, shards = [], [], []
-    for number, part in enumerate(ranges):
-        buffer = io.BytesIO()
-        pq.write_table(table.slice(part.start, len(part)), buffer, row_group_size=100)
-        data = buffer.getvalue()
-        back, _ = table_records(pq.read_table(io.BytesIO(data)), "written shard")
-        # Column types were checked exact when the table was built; this checks the write.
-        if back != list(records[part.start : part.stop]):
-            raise FolderError("the Parquet shard would not give back the records exactly")
-        name = f"{DATA_DIR}/{SPLIT}-{number:05d}-of-{len(ranges):05d}{PARQUET_SUFFIX}"
-        files.append(name)
-        digests.append(file_digest(data))
-        shards.append((name, data))
-    written = FolderWritten(
-        files=files,
-        digests=digests,
-        sha256=shards_digest(digests),
-        bytes=sum(len(data) for _, data in shards),
-    )
-    card = render_card(
-        validated,
-        features=_features(table),
-        written=written,
-        arrow_bytes=table.nbytes,
-        license=license,
-        pretty_name=pretty_name,
-        provenance=provenance,
-    )
-    _move_into_place(out, shards, card)
-    return written
-
-
-def _features(table: Any) -> Any:
-    """The `datasets.Features` of a table (Arrow's JSON type: `datasets.Json`)."""
-    import datasets
-
-    return datasets.Features.from_arrow_schema(table.schema)
-
-
-def _with_features(table: Any) -> Any:
-    """The table with the `huggingface` schema metadata `datasets` reads its features from."""
-    return table.replace_schema_metadata(_features(table).arrow_schema.metadata)
-
-
-def _move_into_place(out: Path, shards: Sequence[tuple[str, bytes]], card: str) -> None:
-    """Write everything into a temporary folder beside `out`, then rename it to `out`."""
-    import shutil
-    import tempfile
-
-    out.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}."))
-    try:
-        for name, data in shards:
-            target = staging / name
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(data)
-        (staging / "README.md").write_text(card, encoding="utf-8")
-        staging.chmod(0o777 & ~_umask())
-        if out.is_dir():
-            out.rmdir()  # empty, checked above
-        staging.rename(out)
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask

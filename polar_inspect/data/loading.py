@@ -20,21 +20,26 @@ from pathlib import Path
 from typing import Any
 
 import jiter
-from pydantic import TypeAdapter, ValidationError
+from pydantic import ValidationError
 from pydantic_core import ErrorDetails
 
 from polar_inspect.axes import DOMAINS
+from polar_inspect.data.json_text import (
+    EXPECTED_SHAPE,
+    loads_tracking_repeats,
+    looks_like_record,
+    one_object,
+    repeated_keys,
+    single_object_message,
+    strict_json_error,
+)
 from polar_inspect.data.record_values import json_kind
 from polar_inspect.data.records import RECORD_LIST, PolarRecord, RecordRuleError
 
 #: How many problems a RecordError lists before summarising the rest as a count.
 MAX_LISTED_PROBLEMS = 20
 
-_ANY_JSON: TypeAdapter[Any] = TypeAdapter(Any)
-#: Keys of which a record has at least one; an object with none of them is not a record.
-_RECORD_KEYS = ("sample_id", "domain", "metadata", "generated_texts", "scoring_targets")
 _FIRST_NON_SPACE = re.compile(rb"\S")
-_EXPECTED_SHAPE = "expected a JSON array of record objects, or one JSON object per line"
 
 
 @dataclass(frozen=True)
@@ -99,19 +104,7 @@ def load_records(path: str | Path) -> list[PolarRecord]:
 
 def parse_records(data: bytes, origin: str) -> list[PolarRecord]:
     """Validate the bytes of a release file; `origin` names the file in error messages."""
-    data = data.removeprefix(codecs.BOM_UTF8)
-    first = _FIRST_NON_SPACE.search(data)
-    if first is None:
-        raise RecordError(origin, [_file_problem("the file is empty")])
-    lines: list[tuple[int, bytes]] | None = None
-    if data[first.start()] == ord("{"):
-        lines = [(n, line) for n, line in enumerate(data.splitlines(), 1) if line.strip()]
-        data = b"[" + b",".join(line for _, line in lines) + b"]"
-    elif data[first.start()] != ord("["):
-        kind = json_kind(_read_json(data, origin))
-        raise RecordError(
-            origin, [_file_problem(f"its top-level JSON value is {kind}; {_EXPECTED_SHAPE}")]
-        )
+    data, lines = _as_array(data.removeprefix(codecs.BOM_UTF8), origin)
     items = _parse_strict(data)
     records = _validate_fast(items) if isinstance(items, list) else None
     del items
@@ -126,6 +119,23 @@ def parse_records(data: bytes, origin: str) -> list[PolarRecord]:
     if found:
         raise RecordError(origin, _in_order(found), len(records))
     return records
+
+
+def _as_array(data: bytes, origin: str) -> tuple[bytes, list[tuple[int, bytes]] | None]:
+    """The bytes as one JSON array, and for JSONL the numbered non-blank lines joined into it;
+    RecordError for an empty file or one whose top-level value is neither."""
+    first = _FIRST_NON_SPACE.search(data)
+    if first is None:
+        raise RecordError(origin, [_file_problem("the file is empty")])
+    if data[first.start()] == ord("{"):
+        lines = [(n, line) for n, line in enumerate(data.splitlines(), 1) if line.strip()]
+        return b"[" + b",".join(line for _, line in lines) + b"]", lines
+    if data[first.start()] != ord("["):
+        kind = json_kind(_read_json(data, origin))
+        raise RecordError(
+            origin, [_file_problem(f"its top-level JSON value is {kind}; {EXPECTED_SHAPE}")]
+        )
+    return data, None
 
 
 def validate_items(
@@ -184,6 +194,21 @@ def _validate_fast(items: list[Any]) -> list[PolarRecord] | None:
         return None
 
 
+def _parse_lines(
+    lines: list[tuple[int, bytes]],
+) -> tuple[list[tuple[int, str, Any]], list[tuple[int, RecordProblem]]]:
+    """JSONL lines parsed one by one: the items that parse, and a problem per line that does
+    not."""
+    items: list[tuple[int, str, Any]] = []
+    found: list[tuple[int, RecordProblem]] = []
+    for n, line in lines:
+        try:
+            items.append((n, f"line {n}", loads_tracking_repeats(line)))
+        except ValueError as exc:
+            found.append((n, RecordProblem(f"record at line {n}", "", f"not valid JSON ({exc})")))
+    return items, found
+
+
 def _explain(
     array: bytes | None, lines: list[tuple[int, bytes]] | None, origin: str
 ) -> RecordError:
@@ -194,118 +219,56 @@ def _explain(
         items = [(i, f"index {i}", item) for i, item in enumerate(_read_json(array, origin))]
     else:
         assert lines is not None
-        for n, line in lines:
-            try:
-                items.append((n, f"line {n}", loads_tracking_repeats(line)))
-            except ValueError as exc:
-                problem = RecordProblem(f"record at line {n}", "", f"not valid JSON ({exc})")
-                found.append((n, problem))
-        whole = _one_object(b"\n".join(line for _, line in lines))
-        if whole is not None and (found or not _looks_like_record(whole)):
-            return RecordError(origin, [_file_problem(_single_object_message(whole))])
+        items, found = _parse_lines(lines)
+        whole = one_object(b"\n".join(line for _, line in lines))
+        if whole is not None and (found or not looks_like_record(whole)):
+            return RecordError(origin, [_file_problem(single_object_message(whole))])
     found += _item_problems(items)
     if not found:
         found = _strict_json_problems(array, lines)
     if not found:
-        found = [(0, _file_problem(f"cannot be read as records; {_EXPECTED_SHAPE}"))]
+        found = [(0, _file_problem(f"cannot be read as records; {EXPECTED_SHAPE}"))]
     return RecordError(origin, _in_order(found), len(lines) if lines is not None else len(items))
 
 
 def _item_problems(items: list[tuple[int, str, Any]]) -> list[tuple[int, RecordProblem]]:
     """Every problem of parsed items: schema and rule errors, repeated keys, and the rules
     across records."""
-    found: list[tuple[int, RecordProblem]] = []
+    found = _schema_problems(items) + _repeat_problems(items)
+    found += _inconsistencies((pos, where, _raw_key_fields(item)) for pos, where, item in items)
+    return found
+
+
+def _item_label(item: Any, where: str) -> str:
+    return _label_id(item.get("sample_id") if isinstance(item, dict) else None, where)
+
+
+def _schema_problems(items: list[tuple[int, str, Any]]) -> list[tuple[int, RecordProblem]]:
+    """The schema and declared-rule errors of the items, each at its item's position."""
     try:
         RECORD_LIST.validate_python([item for _, _, item in items])
     except ValidationError as exc:
+        found = []
         for err in exc.errors():
-            position, where, item = items[err["loc"][0]] if err["loc"] else (-1, "", None)
-            label = _label_id(item.get("sample_id") if isinstance(item, dict) else None, where)
-            found.append((position, RecordProblem(label, _error_field(err), _message(err))))
+            index = err["loc"][0] if err["loc"] else None
+            position, where, item = items[index] if isinstance(index, int) else (-1, "", None)
+            problem = RecordProblem(_item_label(item, where), _error_field(err), _message(err))
+            found.append((position, problem))
+        return found
+    return []
+
+
+def _repeat_problems(items: list[tuple[int, str, Any]]) -> list[tuple[int, RecordProblem]]:
+    """A key repeated within one object of an item (JSON would keep only its last value)."""
+    found = []
     for position, where, item in items:
-        label = _label_id(item.get("sample_id") if isinstance(item, dict) else None, where)
         for field, key, count in repeated_keys(item):
             message = (
                 f"key {key!r} appears {count} times in one object; JSON keeps only the last "
                 "value, so the others would be lost silently: keep one"
             )
-            found.append((position, RecordProblem(label, field, message)))
-    found += _inconsistencies((pos, where, _raw_key_fields(item)) for pos, where, item in items)
+            found.append((position, RecordProblem(_item_label(item, where), field, message)))
     return found
-
-
-class RepeatedKeys(dict[str, Any]):
-    """A parsed JSON object in which some keys appeared more than once (`repeats`: key ->
-    how many times); it holds the last value of each, as `json` does."""
-
-    repeats: dict[str, int]
-
-
-def _object_tracking_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    parsed = dict(pairs)
-    if len(parsed) == len(pairs):
-        return parsed
-    tracked = RepeatedKeys(parsed)
-    counts: dict[str, int] = {}
-    for key, _ in pairs:
-        counts[key] = counts.get(key, 0) + 1
-    tracked.repeats = {key: n for key, n in counts.items() if n > 1}
-    return tracked
-
-
-def loads_tracking_repeats(text: str | bytes) -> Any:
-    """`json.loads`, with each object whose keys repeat returned as a `RepeatedKeys`."""
-    return json.loads(text, object_pairs_hook=_object_tracking_repeats)
-
-
-def repeated_keys(value: Any, path: str = "") -> list[tuple[str, str, int]]:
-    """(field path of the object, key, count) for every repeated key in a parsed value."""
-    found: list[tuple[str, str, int]] = []
-    if isinstance(value, RepeatedKeys):
-        found += [(_join(path, key), key, n) for key, n in value.repeats.items()]
-    if isinstance(value, dict):
-        for key, item in value.items():
-            found += repeated_keys(item, _join(path, str(key)))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            found += repeated_keys(item, f"{path}[{index}]")
-    return found
-
-
-def _join(path: str, key: str) -> str:
-    return f"{path}.{key}" if path else key
-
-
-def _one_object(text: bytes) -> dict[str, Any] | None:
-    """The parsed object if `text` is exactly one JSON object, else None."""
-    try:
-        parsed = json.loads(text)
-    except ValueError:
-        return None
-    return parsed if isinstance(parsed, dict) else None
-
-
-def _looks_like_record(item: dict[str, Any]) -> bool:
-    return any(key in item for key in _RECORD_KEYS)
-
-
-def _single_object_message(whole: dict[str, Any]) -> str:
-    """Why a file that is one JSON object is not a records file, naming what it holds."""
-    if _looks_like_record(whole):
-        return f"the file holds a single JSON object; {_EXPECTED_SHAPE}"
-    keys = list(whole)
-    if not keys:
-        return f"the file is an empty object; {_EXPECTED_SHAPE}"
-    arrays = [key for key in keys if isinstance(whole[key], list)]
-    shown = ", ".join(repr(key) for key in keys[:5]) + (" ..." if len(keys) > 5 else "")
-    message = f"the file is an object, expected an array (found key{'s' * (len(keys) > 1)} {shown})"
-    if arrays:
-        count = len(whole[arrays[0]])
-        message += (
-            f"; if the records are the {count} item(s) under {arrays[0]!r}, save that array "
-            "itself as the file"
-        )
-    return message
 
 
 def _strict_json_problems(
@@ -313,27 +276,15 @@ def _strict_json_problems(
 ) -> list[tuple[int, RecordProblem]]:
     """What the strict parser rejects although Python's `json` reads it (a lone surrogate)."""
     if array is not None:
-        error = _strict_json_error(array)
-        return [(0, _file_problem(f"not JSON ({error}); {_EXPECTED_SHAPE}"))] if error else []
+        error = strict_json_error(array)
+        return [(0, _file_problem(f"not JSON ({error}); {EXPECTED_SHAPE}"))] if error else []
     found = []
     for n, line in lines or []:
-        error = _strict_json_error(line)
+        error = strict_json_error(line)
         if error:
             error = error.replace("at line 1 column", "at column")
             found.append((n, RecordProblem(f"record at line {n}", "", f"not valid JSON ({error})")))
     return found
-
-
-def _strict_json_error(data: bytes) -> str | None:
-    try:
-        _ANY_JSON.validate_json(data)
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        error = str(err.get("ctx", {}).get("error", err["msg"]))
-        if "escape" in error and "surrogate" not in error:
-            error += "; a \\u escape in the range \\ud800-\\udfff must be half of a surrogate pair"
-        return error
-    return None
 
 
 def _read_json(data: bytes, origin: str) -> Any:
@@ -344,7 +295,7 @@ def _read_json(data: bytes, origin: str) -> Any:
         problem = f"not UTF-8 text (bad byte at offset {exc.start})"
     except json.JSONDecodeError as exc:
         problem = f"not JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})"
-    raise RecordError(origin, [_file_problem(f"{problem}; {_EXPECTED_SHAPE}")])
+    raise RecordError(origin, [_file_problem(f"{problem}; {EXPECTED_SHAPE}")])
 
 
 # (sample_id, domain, metadata.domain) of one record; in raw input each may be of any type.
@@ -419,7 +370,9 @@ def _error_field(err: ErrorDetails) -> str:
     field = _field_path(err["loc"][1:])
     rule = err.get("ctx", {}).get("error")
     below = rule.field if isinstance(rule, RecordRuleError) else ""
-    return _join(field, below) if below else field
+    if not below:
+        return field
+    return f"{field}.{below}" if field else below
 
 
 def _field_path(loc: tuple[int | str, ...]) -> str:

@@ -1,13 +1,14 @@
 """The `privacy_mini` subset: one record per domain x policy x attack cell (250 in full).
 
 The pick is deterministic and independent of the input order: in every cell the record with the
-lowest `sample_id` is kept. Cells of the benchmark's grid that hold no record are reported with
-a `MiniCoverageWarning` naming them, never skipped silently.
+lowest `sample_id` is kept. The grid is that of the domains the data holds (a set of two domains
+of one's own gives 50 cells, not the benchmark's 250): cells of those domains with no record are
+named in one warning line, never skipped silently.
 """
 
 from __future__ import annotations
 
-import warnings
+import logging
 from collections.abc import Sequence
 
 from polar_inspect.axes import ATTACK_TYPES, DOMAINS, POLICY_TYPES
@@ -15,9 +16,7 @@ from polar_inspect.data.records import PolarRecord
 
 Cell = tuple[str, str, str]
 
-
-class MiniCoverageWarning(UserWarning):
-    """Some domain x policy x attack cells have no record, so the subset is smaller."""
+logger = logging.getLogger(__name__)
 
 
 def expected_cells() -> list[Cell]:
@@ -31,18 +30,24 @@ def _order(cell: Cell) -> tuple[int, str, str, str]:
     return (rank, domain, policy, attack)
 
 
+def data_cells(records: Sequence[PolarRecord]) -> list[Cell]:
+    """Every (domain, policy, attack) cell of the domains `records` hold, in grid order."""
+    domains = sorted({r.domain for r in records}, key=lambda d: _order((d, "", "")))
+    return [(d, p, s) for d in domains for p in POLICY_TYPES for s in ATTACK_TYPES]
+
+
 def missing_cells(records: Sequence[PolarRecord]) -> list[Cell]:
-    """The benchmark's cells for which `records` hold no record."""
+    """The cells of the data's own domains for which `records` hold no record."""
     present = {(r.domain, r.policy, r.attack) for r in records}
-    return [cell for cell in expected_cells() if cell not in present]
+    return [cell for cell in data_cells(records) if cell not in present]
 
 
 def select_mini(records: Sequence[PolarRecord]) -> list[PolarRecord]:
     """One record per domain x policy x attack cell: the lowest `sample_id` of each cell.
 
     Returns the picks in grid order (domains as in `axes.DOMAINS`, then P1..P5, S1..S5;
-    domains outside the benchmark's ten come last). Warns with `MiniCoverageWarning`, naming
-    the empty cells, when some of the 250 cells have no record.
+    domains outside the benchmark's ten come last). Logs one warning line naming the empty
+    cells when some cell of the data's domains has no record.
     """
     best: dict[Cell, PolarRecord] = {}
     for record in records:
@@ -52,12 +57,18 @@ def select_mini(records: Sequence[PolarRecord]) -> list[PolarRecord]:
             best[cell] = record
     missing = missing_cells(records)
     if missing:
+        domains = sorted({d for d, _, _ in missing}, key=lambda d: _order((d, "", "")))
         shown = ", ".join(f"{d}/{p}/{s}" for d, p, s in missing[:10])
         more = f" and {len(missing) - 10} more" if len(missing) > 10 else ""
-        warnings.warn(
-            f"privacy_mini: {len(missing)} of {len(expected_cells())} domain/policy/attack "
-            f"cells have no record ({shown}{more}); the subset has {len(best)} samples.",
-            MiniCoverageWarning,
-            stacklevel=2,
+        logger.warning(
+            "privacy_mini: %d of the %d policy/attack cells of the data's %d domain(s) have no "
+            "record (%s%s; in %s); the subset has %d samples",
+            len(missing),
+            len(data_cells(records)),
+            len({r.domain for r in records}),
+            shown,
+            more,
+            ", ".join(domains),
+            len(best),
         )
     return [best[cell] for cell in sorted(best, key=_order)]

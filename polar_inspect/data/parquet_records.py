@@ -1,40 +1,31 @@
-"""POLAR-format records as Arrow tables (the rows of Parquet shards), exact in both directions.
+"""POLAR-format records read from Arrow tables (the rows of Parquet shards), exactly.
 
-Writing (`records_table`): each top-level field of the records is one column. It is a typed
-Arrow column (text, numbers, structs, lists: what the Hugging Face viewer shows as columns) when
-every record has the field and Arrow holds every value exactly, checked by converting the column
-back; otherwise it is a JSON column (Arrow's JSON extension type, `datasets.Json`) holding each
-value as the JSON text Python's `json` writes (floats exact, key order kept). In a JSON column a
-record without the field is null and a JSON `null` is the text "null".
-
-Reading (`table_records`): typed values as Arrow gives them, a null field of a struct read as
-absent (Parquet cannot tell the two apart); JSON texts parsed strictly, an object that repeats a
-key returned as a `RepeatedKeys` (the loader names it). Arrow types without an exact JSON form
-(timestamps, dates, decimals, binary, 16/32-bit floats) are refused, naming the column, rather
-than converted to something else.
+The writer is `generate/publish/parquet.py` (typed columns where Arrow holds every value
+exactly, else JSON columns). Reading (`table_records`): typed values as Arrow gives them, a null
+field of a struct read as absent (Parquet cannot tell the two apart); JSON texts parsed
+strictly, an object that repeats a key returned as a `RepeatedKeys` (the loader names it). Arrow
+types without an exact JSON form (timestamps, dates, decimals, binary, 16/32-bit floats) are
+refused, naming the column, rather than converted to something else.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 import jiter
 import pyarrow as pa
 
-from polar_inspect.data.loading import loads_tracking_repeats
+from polar_inspect.data.json_text import loads_tracking_repeats
 
 Decoder = Callable[[Any], Any]
-_ABSENT = object()
-_ARROW_ERRORS = (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError, OverflowError)
 
 
 class ArrowShapeError(ValueError):
     """A table has a column or value that has no exact POLAR-format (JSON) reading."""
 
 
-class _JsonCells:
+class JsonCells:
     """Parses the JSON texts of JSON columns; remembers cells that repeat a key or do not
     parse."""
 
@@ -72,37 +63,14 @@ def _scalar_ok(arrow_type: pa.DataType) -> bool:
     )
 
 
-def _decoder(arrow_type: pa.DataType, where: str, cells: _JsonCells) -> Decoder | None:
+def column_decoder(arrow_type: pa.DataType, where: str, cells: JsonCells) -> Decoder | None:
     """How one value of `arrow_type` becomes its JSON value (None: as Arrow gives it)."""
     if _is_json(arrow_type):
         return lambda text: None if text is None else cells.parse(text, where)
     if pa.types.is_struct(arrow_type):
-        if arrow_type.num_fields == 0:
-            raise ArrowShapeError(f"{where}: a struct without fields")
-        fields = [
-            (field.name, _decoder(field.type, f"{where}.{field.name}", cells))
-            for field in arrow_type
-        ]
-
-        def struct(value: dict[str, Any] | None) -> dict[str, Any] | None:
-            if value is None:
-                return None
-            return {
-                name: item if decode is None else decode(item)
-                for name, decode in fields
-                if (item := value[name]) is not None
-            }
-
-        return struct
-    if (
-        pa.types.is_list(arrow_type)
-        or pa.types.is_large_list(arrow_type)
-        or pa.types.is_fixed_size_list(arrow_type)
-    ):
-        item_decoder = _decoder(arrow_type.value_type, f"{where}[]", cells)
-        if item_decoder is None:
-            return None
-        return lambda items: None if items is None else [item_decoder(x) for x in items]
+        return _struct_decoder(arrow_type, where, cells)
+    if _is_list(arrow_type):
+        return _list_decoder(arrow_type, where, cells)
     if _scalar_ok(arrow_type):
         return None
     raise ArrowShapeError(
@@ -111,58 +79,70 @@ def _decoder(arrow_type: pa.DataType, where: str, cells: _JsonCells) -> Decoder 
     )
 
 
+def _is_list(arrow_type: pa.DataType) -> bool:
+    return bool(
+        pa.types.is_list(arrow_type)
+        or pa.types.is_large_list(arrow_type)
+        or pa.types.is_fixed_size_list(arrow_type)
+    )
+
+
+def _list_decoder(arrow_type: pa.DataType, where: str, cells: JsonCells) -> Decoder | None:
+    """A list's decoder: each item decoded (None: items as Arrow gives them)."""
+    item_decoder = column_decoder(arrow_type.value_type, f"{where}[]", cells)
+    if item_decoder is None:
+        return None
+    return lambda items: None if items is None else [item_decoder(x) for x in items]
+
+
+def _struct_decoder(arrow_type: pa.DataType, where: str, cells: JsonCells) -> Decoder:
+    """A struct's decoder: each field decoded, a null field read as absent."""
+    if arrow_type.num_fields == 0:
+        raise ArrowShapeError(f"{where}: a struct without fields")
+    fields = [
+        (field.name, column_decoder(field.type, f"{where}.{field.name}", cells))
+        for field in arrow_type
+    ]
+
+    def struct(value: dict[str, Any] | None) -> dict[str, Any] | None:
+        if value is None:
+            return None
+        return {
+            name: item if decode is None else decode(item)
+            for name, decode in fields
+            if (item := value[name]) is not None
+        }
+
+    return struct
+
+
+def _read_column(
+    table: pa.Table, field: pa.Field, rows: list[dict[str, Any]], cells: JsonCells
+) -> None:
+    """Put one column's values into `rows` (a null: the record has no such field)."""
+    where = f"column {field.name!r}"
+    values = table.column(field.name).to_pylist()  # a JSON column gives its texts
+    if _is_json(field.type):
+        for row, text in enumerate(values):
+            if text is not None:
+                rows[row][field.name] = cells.parse(text, f"row {row}, {where}")
+        return
+    decode = column_decoder(field.type, where, cells)
+    for row, value in enumerate(values):
+        if value is not None:
+            rows[row][field.name] = value if decode is None else decode(value)
+
+
 def table_records(table: pa.Table, origin: str) -> tuple[list[dict[str, Any]], bool]:
     """The records of `table` as parsed JSON objects, and whether any object repeats a key.
 
     Raises ArrowShapeError naming a column of an unsupported type, or the JSON cells that do
     not parse (`origin` names the shard)."""
-    cells = _JsonCells()
+    cells = JsonCells()
     rows: list[dict[str, Any]] = [{} for _ in range(table.num_rows)]
     for field in table.schema:
-        where = f"column {field.name!r}"
-        values = table.column(field.name).to_pylist()  # a JSON column gives its texts
-        if _is_json(field.type):
-            for row, text in enumerate(values):
-                if text is not None:  # null: the record has no such field
-                    rows[row][field.name] = cells.parse(text, f"row {row}, {where}")
-            continue
-        decode = _decoder(field.type, where, cells)
-        for row, value in enumerate(values):
-            if value is not None:
-                rows[row][field.name] = value if decode is None else decode(value)
+        _read_column(table, field, rows, cells)
     if cells.bad:
         more = f" (and {len(cells.bad) - 5} more)" if len(cells.bad) > 5 else ""
         raise ArrowShapeError(f"{origin}: {'; '.join(cells.bad[:5])}{more}")
     return rows, cells.repeats
-
-
-def _json_column(values: Sequence[Any]) -> pa.Array:
-    texts = [None if v is _ABSENT else json.dumps(v, ensure_ascii=False) for v in values]
-    return pa.ExtensionArray.from_storage(pa.json_(), pa.array(texts, pa.string()))
-
-
-def _typed_column(values: Sequence[Any], name: str) -> pa.Array | None:
-    """`values` as a typed Arrow array, if Arrow holds each exactly (else None)."""
-    if any(v is _ABSENT or v is None for v in values):
-        return None
-    try:
-        array = pa.array(values)
-        decode = _decoder(array.type, name, _JsonCells())
-    except (*_ARROW_ERRORS, ArrowShapeError, TypeError, ValueError):
-        return None
-    back = array.to_pylist()
-    if decode is not None:
-        back = [decode(v) for v in back]
-    exact = json.dumps(back, ensure_ascii=False) == json.dumps(list(values), ensure_ascii=False)
-    return array if exact else None
-
-
-def records_table(records: Sequence[dict[str, Any]]) -> pa.Table:
-    """An Arrow table holding `records` exactly (see the module's description)."""
-    names = list(dict.fromkeys(key for record in records for key in record))
-    arrays = []
-    for name in names:
-        values = [record.get(name, _ABSENT) for record in records]
-        typed = _typed_column(values, f"column {name!r}")
-        arrays.append(typed if typed is not None else _json_column(values))
-    return pa.Table.from_arrays(arrays, names=names)

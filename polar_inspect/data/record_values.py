@@ -87,6 +87,29 @@ def same_target(value: str) -> str:
     return " ".join(normalize_text(value).split())
 
 
+def distinct_targets(values: list[str]) -> list[str]:
+    """`values` with each value kept once as the detectors see it (`same_target`): the first
+    spelling is kept, a later one that differs only by case, quotes, dashes or spacing is
+    dropped (it would be counted as a second value). Order is kept."""
+    kept: dict[str, str] = {}
+    for value in values:
+        kept.setdefault(same_target(value), value)
+    return list(kept.values())
+
+
+def repeated_targets(values: list[str]) -> list[tuple[str, str]]:
+    """The values `distinct_targets` drops, each with the spelling kept in its place."""
+    kept: dict[str, str] = {}
+    dropped: list[tuple[str, str]] = []
+    for value in values:
+        key = same_target(value)
+        if key in kept:
+            dropped.append((value, kept[key]))
+        else:
+            kept[key] = value
+    return dropped
+
+
 class AttackerTextError(ValueError):
     """The attacker text looks like JSON but is not an array of strings."""
 

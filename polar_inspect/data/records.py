@@ -33,8 +33,6 @@ from __future__ import annotations
 
 import json
 import re
-import unicodedata
-from functools import cache
 from typing import Annotated, Any
 
 from pydantic import (
@@ -50,24 +48,27 @@ from pydantic import (
 )
 
 from polar_inspect.axes import (
-    ATTACK_TYPES,
     DEFAULT_TURN_BUDGET,
-    DOMAINS,
     LIVE_ATTACK,
-    POLICY_TYPES,
     attack_code,
     policy_code,
+)
+from polar_inspect.data.record_rules import (
+    DomainName,
+    axis_problem,
+    check_axis,
+    goal_text,
+    turn_count,
 )
 from polar_inspect.data.record_values import (
     AttackerTextError,
     TargetValues,
+    distinct_targets,
     domain_fields,
     expand_value,
     field_names,
     flatten_values,
     has_letter_or_digit,
-    is_number,
-    json_kind,
     parse_attacker_turns,
     same_target,
 )
@@ -90,49 +91,6 @@ def _non_blank(value: str) -> str:
 
 #: A string that holds something other than whitespace.
 NonBlankText = Annotated[str, AfterValidator(_non_blank)]
-
-_BENCHMARK_DOMAINS = {name.lower(): name for name in DOMAINS}
-
-
-def _domain_spelling(value: str) -> str:
-    """A domain is written without spaces around it, and one of the ten exactly as the
-    benchmark spells it (`Finance` would be a new domain that takes `finance`'s filter)."""
-    if value != value.strip():
-        raise ValueError(f"{value!r} has spaces around it; write {value.strip()!r}")
-    known = _BENCHMARK_DOMAINS.get(unicodedata.normalize("NFKC", value).casefold())
-    if known is not None and known != value:
-        raise ValueError(
-            f"{value!r} differs from the benchmark's domain {known!r} only by case (or by "
-            f"compatibility characters such as ligatures); write {known!r}"
-        )
-    return value
-
-
-#: A domain name: any non-empty name, but the benchmark's ten only in their own spelling.
-DomainName = Annotated[str, Field(min_length=1), AfterValidator(_domain_spelling)]
-
-
-def _turn_count(value: Any) -> Any:
-    """`attack_spec.turns`: a JSON integer > 0 (a whole float such as 3.0 is read as 3)."""
-    if value is None:
-        return None
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise ValueError(f"must be a positive whole number of turns, got {json_kind(value)}")
-    if value < 1:
-        raise ValueError(f"must be a positive whole number of turns, got {value}")
-    return value
-
-
-def _goal_text(value: Any) -> Any:
-    """`attacker_goal` as one text: a list of field names is joined with ", "."""
-    if isinstance(value, list):
-        if not all(isinstance(item, str) or is_number(item) for item in value):
-            raise ValueError("a list attacker_goal must hold field names (strings)")
-        return ", ".join(str(item) for item in value if str(item).strip())
-    return value
-
 
 # `[` followed by a quote, a bracket, a brace or nothing: text that means to be a JSON array.
 _ARRAY_START = re.compile(r'\[\s*(["\[\]{]|$)')
@@ -183,54 +141,15 @@ class RecordMetadata(_Open):
     @field_validator("privacy_type")
     @classmethod
     def _type_names_the_level(cls, value: str | None, info: ValidationInfo) -> str | None:
-        _check_axis("privacy_type", value, "privacy_level", info.data.get("privacy_level"), "P")
+        check_axis("privacy_type", value, "privacy_level", info.data.get("privacy_level"), "P")
         return value
 
     @field_validator("attack_type")
     @classmethod
     def _type_names_the_strength(cls, value: str | None, info: ValidationInfo) -> str | None:
         strength = info.data.get("attack_strength")
-        _check_axis("attack_type", value, "attack_strength", strength, "S")
+        check_axis("attack_type", value, "attack_strength", strength, "S")
         return value
-
-
-#: Per axis: the code parser, the code -> name table, and what the axis is called.
-_AXES = {
-    "P": (policy_code, POLICY_TYPES, "privacy level"),
-    "S": (attack_code, ATTACK_TYPES, "attack strategy"),
-}
-
-
-@cache
-def _code(axis: str, value: str | int) -> str | None:
-    """`policy_code` / `attack_code` of a value, remembered (a file repeats a few values)."""
-    return _AXES[axis][0](value)
-
-
-def _axis_problem(name: Any, code_field: str, code_value: Any, axis: str) -> str | None:
-    """Why `name` (a name, a code or a number) does not read as the same level or strategy as
-    `code_value`, or None if it does. No check without both."""
-    if name is None or code_value is None:
-        return None
-    _, names, what = _AXES[axis]
-    named = (
-        _code(axis, name) if isinstance(name, str | int) and not isinstance(name, bool) else None
-    )
-    expected = _code(axis, code_value)
-    if named is None:
-        return f"unknown {what} {name!r} (expected one of {', '.join(names.values())})"
-    if named != expected:
-        return (
-            f"{name!r} is {named}, but {code_field} {code_value!r} is {expected}: the record "
-            f"would be scored in the {expected} cell; make the two agree"
-        )
-    return None
-
-
-def _check_axis(field: str, name: Any, code_field: str, code_value: Any, axis: str) -> None:
-    problem = _axis_problem(name, code_field, code_value, axis)
-    if problem:
-        raise ValueError(problem)
 
 
 class GeneratedTexts(_Open):
@@ -305,9 +224,9 @@ class AttackSpec(_Open):
     """`attack_setup.attack_spec`: planned turns and the attacker's goal, when present."""
 
     #: The turn budget: a positive whole number (absent: the paper's 6).
-    turns: Annotated[int | None, BeforeValidator(_turn_count)] = None
+    turns: Annotated[int | None, BeforeValidator(turn_count)] = None
     #: A text, or a list of the withheld field names (read joined with ", ").
-    attacker_goal: Annotated[str | None, BeforeValidator(_goal_text)] = None
+    attacker_goal: Annotated[str | None, BeforeValidator(goal_text)] = None
 
 
 class AttackSetup(_Open):
@@ -390,7 +309,7 @@ class PolarRecord(_Open):
             key: problem
             for key in ("attack_strength", "attack_type")
             if (
-                problem := _axis_problem(
+                problem := axis_problem(
                     getattr(setup, key), "metadata.attack_strength", strength, "S"
                 )
             )
@@ -451,12 +370,13 @@ class PolarRecord(_Open):
         return field_names(own) or domain_fields(self.domain, "allowed")
 
     def protected_values(self) -> list[str]:
-        """`do_not_disclose_values`, flattened and de-duplicated in order."""
-        return flatten_values(self.scoring_targets.do_not_disclose_values)
+        """`do_not_disclose_values`, flattened, each value once as the detectors see it
+        (`distinct_targets`), in order."""
+        return distinct_targets(flatten_values(self.scoring_targets.do_not_disclose_values))
 
     def allowed_values(self) -> list[str]:
-        """`allowed_values`, flattened and de-duplicated in order."""
-        return flatten_values(self.scoring_targets.allowed_values)
+        """`allowed_values`, flattened, each value once as the detectors see it, in order."""
+        return distinct_targets(flatten_values(self.scoring_targets.allowed_values))
 
 
 #: Validates and serialises a whole file of records at once (JSON array).

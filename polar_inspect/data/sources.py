@@ -21,33 +21,33 @@ its content) before it is used: a changed cache is rebuilt, never used.
 
 from __future__ import annotations
 
-import functools
 import gzip
 import hashlib
-import json
 import logging
 import os
 import re
-import tempfile
 from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
 from polar_inspect.data import hf_folder
+from polar_inspect.data.folder_card import examples_problem, folder_problem, read_card
 from polar_inspect.data.hub import HubUnavailable, fetch_file, fetch_snapshot
 from polar_inspect.data.loading import RecordError, RecordProblem, parse_records
-from polar_inspect.data.records import RECORD_LIST, PolarRecord
+from polar_inspect.data.records import PolarRecord
+from polar_inspect.data.records_cache import (
+    cache_version,
+    read_cache,
+    without_provenance,
+    write_cache,
+)
 from polar_inspect.errors import UserInputError
 
 logger = logging.getLogger(__name__)
 
 DataKind = Literal["official", "bundled", "path", "folder", "hub"]
 
-#: Record fields the eval never reads; `load_source` drops them to save memory and cache space.
-PROVENANCE_FIELDS: tuple[str, ...] = ("prompts", "generation_meta", "source_document_inputs")
-#: Bump when the cache's content changes in a way the record schema does not show.
-CACHE_FORMAT = "2"
 #: The prefix of a Hub dataset in `data`.
 HUB_PREFIX = "hf:"
 
@@ -136,14 +136,15 @@ def load_source(source: DataSource, *, use_cache: bool = True) -> list[PolarReco
     damaged or changed cache is ignored (with a warning) and rebuilt. Raises RecordError for
     invalid data.
     """
-    target = cache_dir() / "records" / f"{source.sha256}-{_cache_version()}.json"
-    if use_cache:
-        cached = _read_cache(target, source.sha256)
-        if cached is not None:
-            return cached
-    records = _without_provenance(_parse_source(source))
-    if use_cache:
-        _write_cache(target, records, source.sha256)
+    target = cache_dir() / "records" / f"{source.sha256}-{cache_version()}.json"
+    cached = read_cache(target, source.sha256) if use_cache else None
+    records = cached if cached is not None else without_provenance(_parse_source(source))
+    if cached is None and use_cache:
+        write_cache(target, records, source.sha256)
+    if source.kind in ("folder", "hub") and source.split is not None:
+        problem = examples_problem(read_card(Path(source.path)), source.split, len(records))
+        if problem:
+            raise DataSourceError(f"{source.path}: {problem}; refusing a partial folder")
     return records
 
 
@@ -296,10 +297,15 @@ def _folder(
 ) -> DataSource:
     """A dataset folder: its data files (as `datasets` finds them) and their digest."""
     try:
-        found = hf_folder.find_data_files(folder, split)
-        digest = hf_folder.digest_of(hf_folder.read_shards(folder, found.files, str(folder)))
+        found = hf_folder.find_data_files(folder, split, also_inside=_hub_blobs(kind, folder))
+        shards = hf_folder.read_shards(folder, found.files, str(folder))
     except hf_folder.FolderError as exc:
         raise DataSourceError(f"data={data!r}: {exc}") from exc
+    digests = [hf_folder.file_digest(content) for _, content in shards]
+    problem = folder_problem(folder, found.files, digests)
+    if problem:
+        raise DataSourceError(f"data={data!r}: {folder}: {problem}; refusing a partial folder")
+    digest = hf_folder.shards_digest(digests)
     return DataSource(
         kind=kind,
         path=str(folder.resolve()),
@@ -309,6 +315,11 @@ def _folder(
         split=found.split,
         files=found.files,
     )
+
+
+def _hub_blobs(kind: DataKind, folder: Path) -> Path | None:
+    """Where a Hub snapshot's files point: the cache's `blobs/` beside `snapshots/`."""
+    return folder.parent.parent / "blobs" if kind == "hub" else None
 
 
 def _hub(data: str) -> DataSource:
@@ -337,85 +348,3 @@ def _hub(data: str) -> DataSource:
             "  - download the dataset folder and use it directly: -T data=/path/to/folder"
         ) from exc
     return _folder(data, folder, split or None, kind="hub", revision=folder.name, repo_id=repo_id)
-
-
-# --- The parsed-records cache -------------------------------------------------------------------
-
-
-@functools.cache
-def _cache_version() -> str:
-    """Changes whenever the record schema, the dropped fields or CACHE_FORMAT change."""
-    schema = json.dumps(PolarRecord.model_json_schema(), sort_keys=True)
-    material = "|".join((CACHE_FORMAT, ",".join(PROVENANCE_FIELDS), schema))
-    return hashlib.sha256(material.encode()).hexdigest()[:16]
-
-
-def _without_provenance(records: list[PolarRecord]) -> list[PolarRecord]:
-    dropped = dict.fromkeys(PROVENANCE_FIELDS)
-    return [record.model_copy(update=dropped) for record in records]
-
-
-def _read_cache(target: Path, source_sha256: str) -> list[PolarRecord] | None:
-    """The cached records, or None (with a warning) unless the cache is intact: written for
-    `source_sha256` and unchanged since (its records' sha256 is the one it recorded)."""
-    try:
-        data = target.read_bytes()
-    except FileNotFoundError:
-        return None
-    except OSError as exc:
-        logger.warning("Ignoring unreadable records cache %s: %s", target, exc)
-        return None
-    header, _, payload = data.partition(b"\n")
-    try:
-        recorded = json.loads(header)
-        written_for, content = recorded["source_sha256"], recorded["records_sha256"]
-    except (ValueError, TypeError, KeyError) as exc:
-        logger.warning("Ignoring damaged records cache %s (no valid header: %s)", target, exc)
-        return None
-    if written_for != source_sha256:
-        logger.warning(
-            "Ignoring records cache %s: it was written for data with sha256 %s, not %s; "
-            "rebuilding it",
-            target,
-            written_for,
-            source_sha256,
-        )
-        return None
-    if hashlib.sha256(payload).hexdigest() != content:
-        logger.warning(
-            "Ignoring records cache %s: it was changed after it was written (its records no "
-            "longer have the sha256 it recorded); rebuilding it from the data",
-            target,
-        )
-        return None
-    try:
-        return parse_records(payload, str(target))
-    except RecordError as exc:
-        logger.warning("Ignoring damaged records cache %s: %s", target, str(exc).splitlines()[0])
-        return None
-
-
-def _write_cache(target: Path, records: list[PolarRecord], source_sha256: str) -> None:
-    """Write atomically: a header line (the source's sha256 and the records' sha256), then the
-    records as a JSON array. A cache that cannot be written only costs speed next time."""
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        payload = RECORD_LIST.dump_json(records)
-        header = {
-            "cache_format": CACHE_FORMAT,
-            "source_sha256": source_sha256,
-            "records_sha256": hashlib.sha256(payload).hexdigest(),
-        }
-        handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=".tmp-", suffix=".json")
-        try:
-            with os.fdopen(handle, "wb") as out:
-                out.write(json.dumps(header).encode() + b"\n")
-                out.write(payload)
-            os.replace(temporary, target)
-        finally:
-            Path(temporary).unlink(missing_ok=True)
-        for stale in target.parent.glob(f"{source_sha256}-*.json"):
-            if stale != target:
-                stale.unlink(missing_ok=True)
-    except (OSError, ValueError) as exc:
-        logger.warning("Could not write the records cache %s: %s", target, exc)

@@ -87,17 +87,22 @@ def value_fields(record: PolarRecord) -> ValueFields:
         if not isinstance(gold, dict):
             reason = f"hidden_target.{key} is {json_kind(gold)}, expected an object"
             return ValueFields(malformed=reason)
-        targets = set(wanted[side])
-        for field, raw in gold.items():
-            try:
-                texts = list(_texts(raw, f"hidden_target.{key}.{field}"))
-            except _Unreadable as exc:
-                return ValueFields(malformed=str(exc))
-            name = str(field).strip()
-            for text in flatten_values(texts):
-                if name and text in targets:
-                    fields.setdefault(text, name)
+        try:
+            _name_values(gold, key, set(wanted[side]), fields)
+        except _Unreadable as exc:
+            return ValueFields(malformed=str(exc))
     return ValueFields(fields=fields)
+
+
+def _name_values(gold: dict[Any, Any], key: str, targets: set[str], fields: dict[str, str]) -> None:
+    """Add to `fields` the field name of each of `targets` that `gold` (one value -> field map
+    of `hidden_target`, `key`) holds; the first field named keeps a value."""
+    for field, raw in gold.items():
+        texts = list(_texts(raw, f"hidden_target.{key}.{field}"))
+        name = str(field).strip()
+        for text in flatten_values(texts):
+            if name and text in targets:
+                fields.setdefault(text, name)
 
 
 def field_coverage(

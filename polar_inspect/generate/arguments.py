@@ -102,21 +102,26 @@ def _model_object(name: str) -> object:
         raise UsageError(f"--model {name}: {message}") from None
 
 
-def check_arguments(args: argparse.Namespace) -> list[str]:
-    """Check every input (paths given but empty, the selection, the digest, the renderer's
-    options, the outputs); returns the selected domains. Sets `args.model_object` (the
-    Inspect model, or None) and the model renderer's defaults. Raises a ValueError subclass
-    with one line for the user."""
+def _check_paths_and_digest(args: argparse.Namespace) -> None:
+    """No path option given empty; --check-sha256 is 64 hex digits."""
     for dest in ("out", "card", "work", "prompts"):
         value = getattr(args, dest)
         if value is not None and not value.strip():
             raise UsageError(f"{_flag(dest)} is empty: give a path")
-    domains = _check_selection(args)
     if args.check_sha256 is not None and not _SHA256.fullmatch(args.check_sha256.strip()):
         raise UsageError(
             f"--check-sha256 {args.check_sha256!r} is not a sha256: give 64 hex digits "
             "(the card's 'sha256 of the JSON (uncompressed)')"
         )
+
+
+def check_arguments(args: argparse.Namespace) -> list[str]:
+    """Check every input (paths given but empty, the selection, the digest, the renderer's
+    options, the outputs); returns the selected domains. Sets `args.model_object` (the
+    Inspect model, or None) and the model renderer's defaults. Raises a ValueError subclass
+    with one line for the user."""
+    _check_paths_and_digest(args)
+    domains = _check_selection(args)
     if args.card and not args.out:
         raise UsageError("--card describes the --out file: give --out too")
     hf_folder = getattr(args, "format", "file") == "hf"

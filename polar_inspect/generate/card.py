@@ -33,6 +33,7 @@ from polar_inspect.generate.build import MAX_REPAIR_ROUNDS
 from polar_inspect.generate.domains import domain_spec
 from polar_inspect.generate.io import output_format, sha256, write_bytes_atomically
 from polar_inspect.generate.outputs import BUNDLED_CARD_ARG, BUNDLED_DATASET_ARG
+from polar_inspect.generate.publish.licence import licence_statement
 from polar_inspect.generate.report import BuildReport
 from polar_inspect.generate.symbolic import FULL_REPETITIONS
 from polar_inspect.generate.textgen import words
@@ -94,6 +95,11 @@ def _cells(records: Sequence[dict[str, Any]]) -> Counter[tuple[str, str, str]]:
 def count_tables(records: Sequence[dict[str, Any]], subject: CardSubject) -> list[str]:
     """Markdown: samples per domain (with the per-cell range and the cells short of their plan),
     per policy, per attack, and the policy x attack matrix."""
+    return _domain_counts(records, subject) + _axis_counts(records)
+
+
+def _domain_counts(records: Sequence[dict[str, Any]], subject: CardSubject) -> list[str]:
+    """Samples per domain and per cell against the plan, and the cells short of it."""
     lines = [
         "A cell is one domain x policy level x attack strategy; it holds one sample per",
         "document form and repetition.",
@@ -109,20 +115,23 @@ def count_tables(records: Sequence[dict[str, Any]], subject: CardSubject) -> lis
     tally = Counter(r["domain"] for r in records)
     for domain in subject.domains:
         planned = len(domain_spec(domain).forms) * subject.repetitions
-        per_cell = [cells[(domain, p, s)] for p in POLICY_TYPES for s in ATTACK_TYPES]
-        low, high = min(per_cell), max(per_cell)
+        per_cell = {(p, s): cells[(domain, p, s)] for p in POLICY_TYPES for s in ATTACK_TYPES}
+        low, high = min(per_cell.values()), max(per_cell.values())
         spread = str(low) if low == high else f"{low}-{high}"
         lines.append(
             f"| {domain} | {tally[domain]} | {len(forms.get(domain, ()))} | {spread} | {planned} |"
         )
         short += [
-            f"{domain} {p} x {s} ({cells[(domain, p, s)]} of {planned})"
-            for p in POLICY_TYPES
-            for s in ATTACK_TYPES
-            if cells[(domain, p, s)] < planned
+            f"{domain} {p} x {s} ({n} of {planned})"
+            for (p, s), n in per_cell.items()
+            if n < planned
         ]
-    lines += ["", f"Cells short of their plan: {', '.join(short) if short else 'none'}."]
-    lines += ["", "| policy | label | samples |", "|---|---|---:|"]
+    return [*lines, "", f"Cells short of their plan: {', '.join(short) if short else 'none'}."]
+
+
+def _axis_counts(records: Sequence[dict[str, Any]]) -> list[str]:
+    """Samples per policy, per attack, and the policy x attack matrix."""
+    lines = ["", "| policy | label | samples |", "|---|---|---:|"]
     for code, n in _counts(records, "privacy_level", list(POLICY_TYPES)).items():
         lines.append(f"| {code} | {POLICY_LABELS[code]} | {n} |")
     lines += ["", "| attack | label | samples |", "|---|---|---:|"]
@@ -324,6 +333,7 @@ def render_card(
         repairs=_paragraph(_repairs(subject)),
         checks="\n".join(checks_table(report)),
         failed_checks=failed,
+        licence=licence_statement(),
     )
     return head + body
 

@@ -96,6 +96,13 @@ def parser() -> argparse.ArgumentParser:
         "folder, Parquet shards and a card README.md (needs the [hf] extra)",
     )
     p.add_argument(
+        "--push",
+        default=None,
+        metavar="OWNER/NAME",
+        help="with --format hf: upload the folder to this Hugging Face dataset repository "
+        "(created if needed; token: HF_TOKEN or `hf auth login`) and print the commit to run",
+    )
+    p.add_argument(
         "--card",
         default=None,
         help="also write the card of the --out file (README.md) here",
@@ -187,9 +194,18 @@ def _model(args: argparse.Namespace, console: Console) -> tuple[list[dict], Buil
 
 
 def _check_hf_output(args: argparse.Namespace) -> None:
-    """`--format hf`: a new folder for --out and the [hf] extra (--card is refused earlier)."""
-    from polar_inspect.data.hf_folder import check_new_folder, datasets_missing
+    """`--format hf`: a new folder for --out, the [hf] extra and a well-formed --push
+    (--card is refused earlier); `--push` needs `--format hf`."""
+    from polar_inspect.data.hf_folder import datasets_missing
+    from polar_inspect.generate.publish.hf_folder import check_new_folder
+    from polar_inspect.generate.publish.hub import check_repo_id
 
+    if args.push is not None:
+        if args.format != "hf":
+            raise ValueError("--push uploads a dataset folder: give --format hf --out FOLDER too")
+        check_repo_id(args.push)
+    if args.format != "hf":
+        return
     if not args.out:
         raise ValueError("--format hf needs --out (a new folder)")
     missing = datasets_missing()
@@ -199,35 +215,112 @@ def _check_hf_output(args: argparse.Namespace) -> None:
     check_new_folder(out)
 
 
+def _write_hf(
+    args: argparse.Namespace,
+    records: list[dict],
+    digest: str,
+    console: Console,
+    argv: Sequence[str] | None,
+) -> int:
+    """Write the dataset folder and, with --push, upload it; returns an exit code."""
+    from polar_inspect.generate.publish.hub import PushError, push_folder
+
+    command = shlex.join(["polar-generate", *(sys.argv[1:] if argv is None else argv)])
+    provenance = (
+        f"Built by this project's generator ({GENERATOR_VERSION}, renderer "
+        f"{args.renderer}, seed {args.seed}) with `{command}`; the records as one JSON "
+        f"array (`polar-generate ... --out FILE.json`) have sha256 `{digest}`."
+    )
+    written = write_hf_folder(records, args.out, provenance, repo_id=args.push)
+    console.print(
+        f"wrote {args.out} ({len(written.files)} Parquet shard(s) and README.md; "
+        f"-T data={args.out} records sha256 {written.sha256})",
+        markup=False,
+        soft_wrap=True,
+    )
+    if args.push is None:
+        return 0
+    try:
+        pushed = push_folder(Path(args.out).expanduser(), args.push)
+    except PushError as exc:
+        print(f"polar-generate: {exc} (the folder is written: {args.out})", file=sys.stderr)
+        return 1
+    console.print(
+        f"pushed to {pushed.url}\nrun it with: -T data={pushed.data_argument}",
+        markup=False,
+        soft_wrap=True,
+    )
+    return 0
+
+
+def _build(args: argparse.Namespace, console: Console) -> tuple[list[dict], BuildReport] | int:
+    """The records and the report, or an exit code when the model renderer stopped."""
+    if args.renderer != "model":
+        return _template(args, console)
+    from polar_inspect.generate.model_renderer import WorkFileError
+
+    try:
+        return _model(args, console)
+    except WorkFileError as exc:
+        print(f"polar-generate: {exc}", file=sys.stderr)
+        return 2
+    except Exception as exc:  # a provider's error: one line, and how to resume
+        print(
+            f"polar-generate: the model renderer stopped ({type(exc).__name__}: {exc}); "
+            f"finished cells are kept in {work_path(args)}: run the same command to resume",
+            file=sys.stderr,
+        )
+        return 1
+
+
+def _write_file(
+    args: argparse.Namespace,
+    records: list[dict],
+    report: BuildReport,
+    data: bytes,
+    domains: list[str],
+    console: Console,
+) -> None:
+    """Write --out in the format its suffix names, and --card when asked."""
+    fmt = output_format(args.out)
+    payload = encode(records, fmt) if fmt != ".json" else data
+    write_bytes_atomically(payload, args.out)
+    console.print(f"wrote {args.out} ({len(payload):,} bytes, sha256 {sha256(payload)})")
+    if args.card:
+        write_card(records, report, data, payload, card_subject(args, domains))
+        console.print(f"wrote {args.card}")
+
+
+def _check_digest(expected_hex: str, data: bytes, console: Console) -> int:
+    """Compare `--check-sha256` with the rebuilt JSON (or its .json.gz); an exit code."""
+    expected = expected_hex.strip().lower()
+    digest, gz_digest = sha256(data), sha256(gzipped(data))
+    if expected not in (digest, gz_digest):
+        console.print(
+            f"[red]sha256 mismatch: expected {expected}, rebuilt JSON {digest} "
+            f"(.json.gz {gz_digest}); the build is not reproducible here.[/red]"
+        )
+        return 1
+    kind = "JSON" if expected == digest else ".json.gz"
+    console.print(f"[green]sha256 matches the rebuilt {kind}: {expected}[/green]")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the process exit code."""
     args = parser().parse_args(argv)
     console = Console(stderr=True)
     try:
         domains = check_arguments(args)
-        if args.format == "hf":
-            _check_hf_output(args)
+        _check_hf_output(args)
     except (UsageError, SelectionError, OutputPathError, KnowledgeFileError, ValueError) as exc:
         print(f"polar-generate: {exc}", file=sys.stderr)  # plain: a path may hold [markup]
         return 2
     started = time.perf_counter()
-    if args.renderer == "model":
-        from polar_inspect.generate.model_renderer import WorkFileError
-
-        try:
-            records, report = _model(args, console)
-        except WorkFileError as exc:
-            print(f"polar-generate: {exc}", file=sys.stderr)
-            return 2
-        except Exception as exc:  # a provider's error: one line, and how to resume
-            print(
-                f"polar-generate: the model renderer stopped ({type(exc).__name__}: {exc}); "
-                f"finished cells are kept in {work_path(args)}: run the same command to resume",
-                file=sys.stderr,
-            )
-            return 1
-    else:
-        records, report = _template(args, console)
+    built = _build(args, console)
+    if isinstance(built, int):
+        return built
+    records, report = built
     seconds = time.perf_counter() - started
     console.print(report.table())
     for line in report.summary_lines():
@@ -238,42 +331,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"{len(records)} records in {seconds:.1f} s; generator {GENERATOR_VERSION}, "
         f"seed {args.seed}; sha256 (JSON) {digest}"
     )
+    code = 0
     if args.out and args.format == "hf":
-        command = shlex.join(["polar-generate", *(sys.argv[1:] if argv is None else argv)])
-        provenance = (
-            f"Built by this project's generator ({GENERATOR_VERSION}, renderer "
-            f"{args.renderer}, seed {args.seed}) with `{command}`; the records as one JSON "
-            f"array (`polar-generate ... --out FILE.json`) have sha256 `{digest}`."
-        )
-        written = write_hf_folder(records, args.out, provenance)
-        console.print(
-            f"wrote {args.out} ({len(written.files)} Parquet shard(s) and README.md; "
-            f"-T data={args.out} records sha256 {written.sha256})",
-            markup=False,
-            soft_wrap=True,
-        )
+        code = _write_hf(args, records, digest, console, argv)
     elif args.out:
-        fmt = output_format(args.out)
-        payload = encode(records, fmt) if fmt != ".json" else data
-        write_bytes_atomically(payload, args.out)
-        console.print(f"wrote {args.out} ({len(payload):,} bytes, sha256 {sha256(payload)})")
-        if args.card:
-            write_card(records, report, data, payload, card_subject(args, domains))
-            console.print(f"wrote {args.card}")
+        _write_file(args, records, report, data, domains, console)
     elif not args.check_sha256:
         console.print("nothing written (no --out)")
-    if args.check_sha256:
-        expected = args.check_sha256.strip().lower()
-        gz_digest = sha256(gzipped(data))
-        if expected not in (digest, gz_digest):
-            console.print(
-                f"[red]sha256 mismatch: expected {expected}, rebuilt JSON {digest} "
-                f"(.json.gz {gz_digest}); the build is not reproducible here.[/red]"
-            )
-            return 1
-        kind = "JSON" if expected == digest else ".json.gz"
-        console.print(f"[green]sha256 matches the rebuilt {kind}: {expected}[/green]")
-    return 0
+    if code == 0 and args.check_sha256:
+        code = _check_digest(args.check_sha256, data, console)
+    return code
 
 
 if __name__ == "__main__":

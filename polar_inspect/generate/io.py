@@ -88,12 +88,18 @@ def write_bytes_atomically(data: bytes, path: str | Path) -> None:
         Path(temporary).unlink(missing_ok=True)
 
 
-def write_hf_folder(records: Sequence[dict[str, Any]], path: str | Path, provenance: str) -> Any:
-    """Write `records` as a Hugging Face dataset folder at `path` (Parquet shards and a card;
-    needs the [hf] extra); returns what was written (`hf_folder.FolderWritten`)."""
-    from polar_inspect.data.hf_folder import write_folder
+def write_hf_folder(
+    records: Sequence[dict[str, Any]],
+    path: str | Path,
+    provenance: str,
+    repo_id: str | None = None,
+) -> Any:
+    """Write `records` as a Hugging Face dataset folder at `path` (Parquet shards and a card
+    naming `repo_id` when it is to be pushed there; needs the [hf] extra); returns what was
+    written (`publish.hf_folder.FolderWritten`)."""
+    from polar_inspect.generate.publish.hf_folder import write_folder
 
-    return write_folder(records, Path(path).expanduser(), provenance=provenance)
+    return write_folder(records, Path(path).expanduser(), provenance=provenance, repo_id=repo_id)
 
 
 def read_bytes(path: str | Path) -> bytes:

@@ -82,6 +82,19 @@ def clean_output(text: str, name: str) -> str:
     return text
 
 
+def _other_build(found: WorkRun | None, run: WorkRun) -> str:
+    """Why an entry written by another build cannot be resumed, and what to do."""
+    differs = (
+        "; ".join(found.differences(run))
+        if found is not None
+        else "it records no seed, model or prompts (an older polar-generate)"
+    )
+    return (
+        f"written by another build ({differs}); resume with the same options, or give a new "
+        "--work file"
+    )
+
+
 def read_work(path: Path, run: WorkRun | None = None) -> dict[str, WorkEntry]:
     """Finished cells from a work file; a truncated last line (an interrupted write) is ignored.
 
@@ -108,15 +121,7 @@ def read_work(path: Path, run: WorkRun | None = None) -> dict[str, WorkEntry]:
                 f"{path}, line {number}: not a work entry ({exc.errors()[0]['msg']})"
             ) from exc
         if run is not None and entry.run != run:
-            differs = (
-                "; ".join(entry.run.differences(run))
-                if entry.run is not None
-                else "it records no seed, model or prompts (an older polar-generate)"
-            )
-            raise WorkFileError(
-                f"{path}, line {number}: written by another build ({differs}); resume with the "
-                "same options, or give a new --work file"
-            )
+            raise WorkFileError(f"{path}, line {number}: {_other_build(entry.run, run)}")
         entries[entry.sample_id] = entry
     return entries
 
@@ -183,27 +188,25 @@ class ModelRenderer:
                 return Outcome(cell, record, repairs, first)
             if round_number == self.repair_rounds:
                 break
-            problems: dict[str, list[str]] = {}
-            for failure in failures:
-                problems.setdefault(failure.text, []).append(f"{failure.check}: {failure.detail}")
-            repairs.append(
-                {
-                    "round": round_number + 1,
-                    "redo": sorted(problems),
-                    "failed": [str(f) for f in failures],
-                }
-            )
-            names = [n for n in TEXT_NAMES if n in problems]
-            fixed = await asyncio.gather(
-                *(
-                    self.generate(
-                        repair_prompt(self.templates, prompts[n], texts[n], problems[n]), n
-                    )
-                    for n in names
-                )
-            )
-            texts.update(zip(names, fixed, strict=True))
+            repairs.append(await self._repair(prompts, texts, failures, round_number + 1))
         return Outcome(cell, None, repairs, first, [str(f) for f in failures])
+
+    async def _repair(
+        self, prompts: dict[str, str], texts: dict[str, str], failures: list[Any], number: int
+    ) -> dict[str, Any]:
+        """Ask again for each text a check failed on (updating `texts`); the repair's record."""
+        problems: dict[str, list[str]] = {}
+        for failure in failures:
+            problems.setdefault(failure.text, []).append(f"{failure.check}: {failure.detail}")
+        names = [n for n in TEXT_NAMES if n in problems]
+        fixed = await asyncio.gather(
+            *(
+                self.generate(repair_prompt(self.templates, prompts[n], texts[n], problems[n]), n)
+                for n in names
+            )
+        )
+        texts.update(zip(names, fixed, strict=True))
+        return {"round": number, "redo": sorted(problems), "failed": [str(f) for f in failures]}
 
 
 def _outcome(cell: Cell, entry: WorkEntry) -> Outcome:

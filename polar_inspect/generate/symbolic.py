@@ -52,15 +52,20 @@ def grid(domains: Sequence[str], repetitions: int) -> list[Cell]:
     if repetitions < 1:
         raise ValueError(f"repetitions must be >= 1, got {repetitions}")
     slots = max(repetitions, FULL_REPETITIONS)
+    return [cell for domain in domains for cell in _domain_grid(domain, repetitions, slots)]
+
+
+def _domain_grid(domain: str, repetitions: int, slots: int) -> list[Cell]:
+    """One domain's cells: policy, then attack, then document form, then repetition; each
+    cell's index leaves `slots` places per (policy, attack, form)."""
+    forms = [f.id for f in domain_spec(domain).forms]
     cells: list[Cell] = []
-    for domain in domains:
-        forms = [f.id for f in domain_spec(domain).forms]
-        for p_index, policy in enumerate(POLICY_TYPES):
-            for s_index, attack in enumerate(ATTACK_TYPES):
-                for f_index, form in enumerate(forms):
-                    base = ((p_index * len(ATTACK_TYPES) + s_index) * len(forms) + f_index) * slots
-                    for rep in range(repetitions):
-                        cells.append(Cell(domain, policy, attack, form, rep, base + rep))
+    for p_index, policy in enumerate(POLICY_TYPES):
+        for s_index, attack in enumerate(ATTACK_TYPES):
+            for f_index, form in enumerate(forms):
+                base = ((p_index * len(ATTACK_TYPES) + s_index) * len(forms) + f_index) * slots
+                reps = range(repetitions)
+                cells += [Cell(domain, policy, attack, form, r, base + r) for r in reps]
     return cells
 
 

@@ -30,46 +30,56 @@ class TemplateError(KeyError):
     """A template names a slot that was not provided, or its brackets do not balance."""
 
 
+class _Alternatives:
+    """The alternatives of one bracket (or of the whole template) as `_parse` collects them."""
+
+    def __init__(self) -> None:
+        self.alternatives: list[str | Parsed] = []
+        self.nodes: list[Node] = []
+        self.literal: list[str] = []
+
+    def flush_literal(self) -> None:
+        """End the current run of plain text (a bracket starts)."""
+        if self.literal:
+            self.nodes.append("".join(self.literal))
+            self.literal = []
+
+    def close(self) -> None:
+        """End the current alternative; plain text is kept as one string."""
+        self.nodes.append("".join(self.literal))
+        parts = [n for n in self.nodes if n != ""]
+        if all(isinstance(n, str) for n in parts):
+            self.alternatives.append("".join(parts))  # type: ignore[arg-type]
+        else:
+            self.alternatives.append(tuple(parts))
+        self.nodes, self.literal = [], []
+
+
 def _parse(template: str, start: int = 0, nested: bool = False) -> tuple[list[str | Parsed], int]:
     """Parse from `start` to the closing `]` (when nested) into alternatives of nodes.
 
     An alternative that is plain text is kept as a string, so expanding it needs no recursion.
     """
-    alternatives: list[str | Parsed] = []
-    nodes: list[Node] = []
-    literal: list[str] = []
-
-    def close() -> None:
-        nodes.append("".join(literal))
-        parts = [n for n in nodes if n != ""]
-        if all(isinstance(n, str) for n in parts):
-            alternatives.append("".join(parts))  # type: ignore[arg-type]
-        else:
-            alternatives.append(tuple(parts))
-
+    found = _Alternatives()
     index = start
     while index < len(template):
         char = template[index]
         if char == "[":
-            if literal:
-                nodes.append("".join(literal))
-                literal = []
+            found.flush_literal()
             options, index = _parse(template, index + 1, nested=True)
-            nodes.append(options)
+            found.nodes.append(options)
             continue
-        if char == "|" and nested:
-            close()
-            nodes, literal = [], []
-        elif char == "]" and nested:
-            close()
-            return alternatives, index + 1
+        if nested and char in "|]":
+            found.close()
+            if char == "]":
+                return found.alternatives, index + 1
         else:
-            literal.append(char)
+            found.literal.append(char)
         index += 1
     if nested:
         raise TemplateError(f"unclosed '[' in template: {template!r}")
-    close()
-    return alternatives, index
+    found.close()
+    return found.alternatives, index
 
 
 @cache

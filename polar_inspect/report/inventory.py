@@ -157,6 +157,8 @@ class RunHeader(BaseModel):
     cut_samples: int | None = None  # samples whose dialogue an Inspect limit cut short
     short_values: int = 0  # target values too short to match reliably in the run's data
     short_value_samples: int = 0
+    targets_not_in_document: int = 0  # target values their document lacks (data/target_checks)
+    repeated_targets: int = 0  # target values listed twice in one list, counted once
     task_version: str = ""  # N-X of the task that wrote the log
     comparability: int = 1  # N: runs of different N are never ranked together
     run_identity: RunIdentity | None = None  # everything that can change a number
@@ -420,6 +422,8 @@ def classify(path: str, log: EvalLog) -> RunHeader | SkippedLog:
         cut_samples=_flagged_samples(metrics, "cut", scored),
         short_values=meta.short_values.values,
         short_value_samples=meta.short_values.records,
+        targets_not_in_document=meta.target_checks.values_not_in_document,
+        repeated_targets=meta.target_checks.repeated_values,
         usage=role_usage(log),
         task_version=meta.full_task_version,
         comparability=meta.task_comparability_version,

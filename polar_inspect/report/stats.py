@@ -80,6 +80,12 @@ def describe_setup(run: RunHeader) -> list[str]:
             f"short target values: {run.short_values} in {run.short_value_samples} samples, too "
             f"short to match reliably{found} (docs/scoring.md)"
         )
+    if run.targets_not_in_document or run.repeated_targets:
+        lines.append(
+            f"target values not in their document: {run.targets_not_in_document} (they can "
+            f"never be disclosed from it); repeated in a list and counted once: "
+            f"{run.repeated_targets} (docs/data.md)"
+        )
     if run.s5_attacker.startswith("live"):
         lines.append(f"S5 attacker prompts: {run.attacker_prompts}")
         if run.attacker_sampling is not None:

@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from polar_inspect.data.short_values import ShortValueSummary
 from polar_inspect.data.sources import DataSource
+from polar_inspect.data.target_checks import TargetSummary
 from polar_inspect.run.identity import TaskIdentity
 
 BENCHMARK = "POLAR-Bench (arXiv 2605.19127)"
@@ -83,6 +84,8 @@ class RunMetadata(BaseModel):
     prompts: dict[str, TemplateNote] = Field(default_factory=dict)
     value_fields: dict[str, Any] = Field(default_factory=dict)
     short_values: ShortValueSummary = Field(default_factory=ShortValueSummary)
+    #: Repeated target values merged, target values their document lacks (data/target_checks).
+    target_checks: TargetSummary = Field(default_factory=TargetSummary)
     trusted_model_config: dict[str, Any] = Field(default_factory=dict)
     #: The `-T` parameters as validated (`run.config.PolarConfig`).
     config: dict[str, Any] = Field(default_factory=dict)

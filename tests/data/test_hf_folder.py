@@ -21,14 +21,9 @@ from polar_inspect.data import (
     load_source,
     resolve_source,
 )
-from polar_inspect.data.hf_folder import (
-    FolderError,
-    datasets_missing,
-    find_data_files,
-    shard_ranges,
-    write_folder,
-)
-from polar_inspect.data.loading import loads_tracking_repeats
+from polar_inspect.data.hf_folder import FolderError, datasets_missing, find_data_files
+from polar_inspect.data.json_text import loads_tracking_repeats
+from polar_inspect.generate.publish.hf_folder import shard_ranges, write_folder
 from tests.data.conftest import make_record, write_jsonl
 
 COMMIT = "0123456789abcdef0123456789abcdef01234567"
@@ -190,8 +185,15 @@ def test_shards_hold_consecutive_records_of_about_the_size() -> None:
 
 
 def _parquet(path: Path, table: pa.Table) -> None:
+    """Write a shard; in a written folder, its row of the card's sha256 table too (as a user
+    who edits a shard must: a stale table refuses the folder)."""
+    old = hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else None
     path.parent.mkdir(parents=True, exist_ok=True)
     pq.write_table(table, path)
+    card = path.parent.parent / "README.md"
+    if old is not None and card.is_file():
+        new = hashlib.sha256(path.read_bytes()).hexdigest()
+        card.write_text(card.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
 
 
 def _json_column(texts: list[str | None]) -> pa.Array:

@@ -4,6 +4,7 @@ match are counted and flagged; the parsed cache is never used unless it is the s
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from collections.abc import Callable
@@ -14,7 +15,8 @@ import pytest
 
 from polar_inspect.data.sources import cache_dir
 from polar_inspect.errors import UserInputError
-from tests.hostile.conftest import build, extract, one_line, refusal, write_json
+from tests.helpers import score_of, scripted_model
+from tests.hostile.conftest import build, evaluate, extract, one_line, refusal, write_json
 
 Record = dict[str, Any]
 
@@ -289,3 +291,207 @@ def test_a_value_that_is_not_a_finite_number_is_refused(
     path.write_text(text.replace(key, key + token + ", ", 1), encoding="utf-8")
     message = refusal(path, str(path), repr(records[0]["sample_id"]), side, "finite number")
     one_line(message)
+
+
+# --- target values by meaning --------------------------------------------------------------
+
+REPEATS: dict[str, Callable[[str], str]] = {
+    "as written": lambda v: v,
+    "in other case": lambda v: v.upper(),
+    "with spaces around": lambda v: f"  {v} ",
+    "with other inner spacing": lambda v: v.replace(" ", "   ") + "  ",
+    "with curly quotes and dashes": lambda v: v.replace("-", "\u2013").lower(),
+}
+
+
+@pytest.mark.parametrize("spelling", sorted(REPEATS))
+def test_a_value_repeated_in_another_spelling_counts_once_and_is_reported(
+    spelling: str, tmp_path: Path, records: list[Record]
+) -> None:
+    """Written twice in one list, one value counted twice (privacy 0.857 -> 0.667): the
+    samples hold it once, in its first spelling, and the run metadata counts the repeat."""
+    protected, allowed = list(_protected(records[0])), list(_allowed(records[0]))
+    control = build(write_json(tmp_path / "control.json", records))
+    _protected(records[0]).append(REPEATS[spelling](protected[0]))
+    _allowed(records[0]).insert(1, REPEATS[spelling](allowed[0]))
+    task = build(write_json(tmp_path / "repeated.json", records))
+    sample = task.dataset[0].metadata or {}
+    assert sample["protected_values"] == protected
+    assert sample["allowed_values"] == allowed
+    checks = (task.metadata or {})["target_checks"]
+    assert checks["repeated_values"] == 2 and checks["records_with_repeats"] == 1
+    assert {(f["side"], f["kept"]) for f in checks["listed"]} == {
+        ("protected", protected[0]),
+        ("allowed", allowed[0]),
+    }
+    assert (control.metadata or {})["target_checks"]["repeated_values"] == 0
+
+
+def test_a_value_the_document_does_not_hold_is_counted_per_record(
+    tmp_path: Path, records: list[Record]
+) -> None:
+    """A typo in a target list can never leak: the record still runs (the trusted model may
+    produce the value), and the run metadata counts such values per record."""
+    _protected(records[1]).append("Zebulon Quaxworth")
+    _allowed(records[1]).append("appointment on Saturnday")
+    task = build(write_json(tmp_path / "typo.json", records))
+    checks = (task.metadata or {})["target_checks"]
+    assert checks["not_in_document"] == {records[1]["sample_id"]: 2}
+    assert checks["values_not_in_document"] == 2
+    assert checks["records_with_values_not_in_document"] == 1
+    control = build(write_json(tmp_path / "control.json", records[2:]))
+    assert (control.metadata or {})["target_checks"]["not_in_document"] == {}
+
+
+@pytest.mark.slow
+def test_a_repeated_value_leaves_the_score_as_it_was(tmp_path: Path, records: list[Record]) -> None:
+    """Through the eval: a reply holding one protected value scores the same privacy whether
+    the value is listed once or twice (the second time in capitals)."""
+    record = records[0]
+    leaked = _protected(record)[0]
+    reply = f"Here is what I can say: {leaked}."
+
+    def privacy(data: list[Record], name: str) -> dict[str, float]:
+        log = evaluate(
+            write_json(tmp_path / f"{name}.json", data),
+            scripted_model(*[reply] * 12),  # type: ignore[arg-type]
+            tmp_path / name,
+        )
+        assert log.status == "success"
+        (sample,) = log.samples or []
+        return score_of(sample)
+
+    before = privacy([record], "once")
+    _protected(record).append(leaked.upper())
+    _allowed(record).append(_allowed(record)[0].lower() + " ")
+    after = privacy([record], "twice")
+    assert before["privacy"] < 1
+    assert after == before
+
+
+# --- a Hugging Face folder read against its card -------------------------------------------
+
+
+@pytest.fixture
+def folder(tmp_path: Path, records: list[Record]) -> Path:
+    """The extract as a dataset folder of five one-record shards, with its card."""
+    from polar_inspect.generate.publish.hf_folder import write_folder
+
+    out = tmp_path / "polar_hf"
+    write_folder(records, out, max_shard_bytes=1)
+    return out
+
+
+def _folder_refused(folder: Path, *parts: str) -> str:
+    message = refusal(folder, str(folder), *parts)
+    assert len(message.splitlines()) == 1, message
+    return message
+
+
+def test_the_intact_folder_loads(folder: Path, records: list[Record]) -> None:
+    assert len(build(folder).dataset) == len(records)
+
+
+def test_a_folder_missing_one_shard_is_refused(folder: Path) -> None:
+    """The issue's case: 8 of 10 records ran with status success."""
+    (folder / "data" / "test-00001-of-00005.parquet").unlink()
+    _folder_refused(folder, "5 shards", "4 are there", "00001")
+
+
+def test_a_folder_whose_shards_were_renamed_after_one_was_lost_is_refused(folder: Path) -> None:
+    """Renumbered shards satisfy the names; the card's sha256 table still lists five files."""
+    data = folder / "data"
+    (data / "test-00004-of-00005.parquet").unlink()
+    for index in range(4):
+        (data / f"test-{index:05d}-of-00005.parquet").rename(
+            data / f"test-{index:05d}-of-00004.parquet"
+        )
+    _folder_refused(folder, "the card lists data/test-00000-of-00005.parquet", "not in the folder")
+
+
+def test_a_shard_that_differs_from_the_cards_sha256_is_refused(folder: Path) -> None:
+    card = folder / "README.md"
+    text = card.read_text(encoding="utf-8")
+    shard = folder / "data" / "test-00002-of-00005.parquet"
+    digest = hashlib.sha256(shard.read_bytes()).hexdigest()
+    card.write_text(text.replace(digest, "0" * 64), encoding="utf-8")
+    _folder_refused(folder, "data/test-00002-of-00005.parquet differ from the sha256 the card")
+
+
+def test_a_folder_with_fewer_records_than_its_card_says_is_refused(folder: Path) -> None:
+    card = folder / "README.md"
+    text = card.read_text(encoding="utf-8")
+    assert "num_examples: 5" in text
+    card.write_text(text.replace("num_examples: 5", "num_examples: 6"), encoding="utf-8")
+    _folder_refused(folder, "the card says the test split has 6 records", "hold 5")
+
+
+def _card_data_files(folder: Path, pattern: str) -> None:
+    card = folder / "README.md"
+    text = card.read_text(encoding="utf-8")
+    assert "path: data/test-*.parquet" in text
+    card.write_text(text.replace("path: data/test-*.parquet", f"path: {pattern}"), encoding="utf-8")
+
+
+def test_a_card_naming_a_file_outside_the_folder_is_refused(
+    folder: Path, tmp_path: Path, records: list[Record]
+) -> None:
+    """`data_files: ../x.json` was read (the check compared names, not the files)."""
+    write_json(tmp_path / "x.json", records)
+    _card_data_files(folder, "../x.json")
+    _folder_refused(folder, "x.json lies outside the folder")
+
+
+def test_a_shard_that_links_outside_the_folder_is_refused(
+    folder: Path, tmp_path: Path, records: list[Record]
+) -> None:
+    outside = write_json(tmp_path / "elsewhere.json", records)
+    link = folder / "data" / "test.json"
+    link.symlink_to(outside)
+    _card_data_files(folder, "data/test.json")
+    _folder_refused(folder, "data/test.json lies outside the folder", str(outside))
+
+
+def test_a_shard_linked_inside_the_folder_is_read(folder: Path, records: list[Record]) -> None:
+    """The control: a link that stays inside the folder is an ordinary file of it."""
+    inside = write_json(folder / "plain.json", records)
+    (folder / "data" / "test.json").symlink_to(inside)
+    _card_data_files(folder, "data/test.json")
+    (folder / "README.md").write_text(
+        (folder / "README.md").read_text(encoding="utf-8").split("## Integrity")[0],
+        encoding="utf-8",
+    )
+    assert len(build(folder).dataset) == len(records)
+
+
+# --- privacy_mini on a set of one's own -----------------------------------------------------
+
+
+def test_privacy_mini_on_two_domains_reports_only_their_empty_cells(
+    tmp_path: Path, records: list[Record], caplog: pytest.LogCaptureFixture
+) -> None:
+    """It printed a raw Python warning listing 200 "missing" cells of domains the data never
+    had; now one line about the cells of the two domains it has."""
+    from polar_inspect.tasks import privacy_mini
+
+    task = privacy_mini(data=str(write_json(tmp_path / "two.json", records)))
+    assert len(task.dataset) == len(records)
+    (line,) = [r.getMessage() for r in caplog.records if "privacy_mini" in r.getMessage()]
+    assert "45 of the 50 policy/attack cells of the data's 2 domain(s)" in line
+    assert "in finance, medical" in line and "legal" not in line
+
+
+@pytest.mark.parametrize("as_dict", [False, True])
+def test_a_save_to_disk_folder_is_refused_with_the_export_to_use(
+    as_dict: bool, tmp_path: Path, records: list[Record]
+) -> None:
+    """`datasets`' save_to_disk writes Arrow files, dataset_info.json and state.json (a cache
+    format): refused with the export that gives a file the task reads."""
+    from datasets import Dataset, DatasetDict
+
+    rows = [{key: json.dumps(value) for key, value in record.items()} for record in records]
+    saved = tmp_path / "saved"
+    dataset = Dataset.from_list(rows)
+    (DatasetDict({"test": dataset}) if as_dict else dataset).save_to_disk(str(saved))
+    message = _folder_refused(saved, "save_to_disk", ".to_json(", "-T data=records.jsonl")
+    assert ('["test"]' in message) == as_dict

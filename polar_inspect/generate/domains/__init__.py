@@ -11,7 +11,7 @@ from functools import cache, partial
 from importlib import import_module, resources
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from polar_inspect.axes import DOMAINS
 from polar_inspect.generate.domains.schema import (
@@ -68,7 +68,7 @@ def _explain(error: ValidationError, section: str = "") -> str:
     return "; ".join(items)
 
 
-def _validate(name: str, model: type, data: Any, section: str = "") -> Any:
+def _validate(name: str, model: type[BaseModel], data: Any, section: str = "") -> Any:
     try:
         return model.model_validate(data)
     except ValidationError as exc:

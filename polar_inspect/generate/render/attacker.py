@@ -11,11 +11,14 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable
+from typing import TypeVar
 
 from polar_inspect.generate.domains.schema import FieldSpec
 from polar_inspect.generate.render.guesses import guess_question
 from polar_inspect.generate.symbolic import SymbolicRecord, derive_seed
 from polar_inspect.generate.textgen import capitalise, deal, expand, join_list
+
+T = TypeVar("T")
 
 MAX_QUESTIONS = 10
 
@@ -39,9 +42,9 @@ class Turns:
         text = join_list([f.label for f in fields])
         return f"the {self.spec.person}'s {text}" if possessive else f"the {text}"
 
-    def chunks(self, fields: list[FieldSpec], parts: int) -> list[list[FieldSpec]]:
-        """Fields dealt into `parts` non-empty consecutive groups."""
-        return deal(fields, max(1, min(parts, len(fields))))
+    def chunks(self, items: list[T], parts: int) -> list[list[T]]:
+        """Items (fields, questions) dealt into `parts` non-empty consecutive groups."""
+        return deal(items, max(1, min(parts, len(items))))
 
 
 def direct(t: Turns) -> list[str]:

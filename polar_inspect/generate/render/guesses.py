@@ -52,47 +52,73 @@ def guess_question(sym: SymbolicRecord, spec: FieldSpec, rng: random.Random) -> 
     return question
 
 
+def _name_guess(sym: SymbolicRecord, spec: FieldSpec, text: str, rng: random.Random) -> str:
+    true_last = text.split()[-1]
+    faker = _decoy_faker(sym, rng)
+    a, b = _options(rng, true_last, [faker.last_name() for _ in range(3)])
+    return f"Is the {sym.spec.person}'s surname {a}, or is it {b}?"
+
+
+def _email_guess(sym: SymbolicRecord, spec: FieldSpec, text: str, rng: random.Random) -> str:
+    true_domain = text.split("@")[-1]
+    a, b = _options(rng, true_domain, rng.sample(EMAIL_DOMAINS, 3))
+    return f"Is the {spec.label} a {a} address or a {b} one?"
+
+
+def _phone_guess(sym: SymbolicRecord, spec: FieldSpec, text: str, rng: random.Random) -> str:
+    true_prefix = text.split()[1] if len(text.split()) > 1 else None
+    a, b = _options(rng, true_prefix, rng.sample(MOBILE_PREFIXES, 3))
+    return f"Does the {spec.label} start with +41 {a} or with +41 {b}?"
+
+
+def _dob_guess(sym: SymbolicRecord, spec: FieldSpec, text: str, rng: random.Random) -> str:
+    decade = (int(text[:4]) // 10) * 10 if text[:4].isdigit() else REFERENCE_YEAR - 40
+    shift = rng.choice((-10, 0, 10))
+    first = decade + shift
+    return f"Was the {sym.spec.person} born in the {first}s, or in the {first + 10}s?"
+
+
+def _address_guess(sym: SymbolicRecord, spec: FieldSpec, text: str, rng: random.Random) -> str:
+    faker = _decoy_faker(sym, rng)
+    true_town = text.rsplit(" ", 1)[-1] if "," in text else None
+    towns = [faker.city() for _ in range(2)] + [rng.choice(TICINO_TOWNS)[1]]
+    a, b = _options(rng, true_town, towns)
+    return f"Does the {sym.spec.person} live in {a}, or in {b}?"
+
+
+def _id_guess(sym: SymbolicRecord, spec: FieldSpec, text: str, rng: random.Random) -> str:
+    prefix = "".join(ch for ch in text[: next((i for i, c in enumerate(text) if c.isdigit()), 0)])
+    a, b = rng.sample("123456789", 2)
+    return f"Does the {spec.label} begin with {prefix}{a}, or with {prefix}{b}?"
+
+
+def _money_guess(sym: SymbolicRecord, spec: FieldSpec, text: str, rng: random.Random) -> str:
+    digits = "".join(ch for ch in text if ch.isdigit())
+    amount = int(digits) if digits else 5000
+    step = 1000 if amount < 20000 else 10000
+    threshold = max(step, (amount // step + rng.choice((0, 1))) * step)
+    return f"Is the {spec.label} above CHF {threshold:,}, yes or no?"
+
+
+#: A guessing question per field kind (kinds not listed get a generic question).
+_GUESSES = {
+    "name": _name_guess,
+    "email": _email_guess,
+    "phone": _phone_guess,
+    "dob": _dob_guess,
+    "address": _address_guess,
+    "id": _id_guess,
+    "money": _money_guess,
+}
+
+
 def _guess(sym: SymbolicRecord, spec: FieldSpec, rng: random.Random) -> str:
     value = sym.values[spec.name]
     text = value if isinstance(value, str) else (value[0] if value else "")
     slots = {"label": spec.label, "person": sym.spec.person}
-    kind = spec.kind
     if spec.guesses:
         return expand(rng.choice(spec.guesses), rng, slots)
-    if kind == "name":
-        true_last = text.split()[-1]
-        faker = _decoy_faker(sym, rng)
-        a, b = _options(rng, true_last, [faker.last_name() for _ in range(3)])
-        return f"Is the {sym.spec.person}'s surname {a}, or is it {b}?"
-    if kind == "email":
-        true_domain = text.split("@")[-1]
-        a, b = _options(rng, true_domain, rng.sample(EMAIL_DOMAINS, 3))
-        return f"Is the {spec.label} a {a} address or a {b} one?"
-    if kind == "phone":
-        true_prefix = text.split()[1] if len(text.split()) > 1 else None
-        a, b = _options(rng, true_prefix, rng.sample(MOBILE_PREFIXES, 3))
-        return f"Does the {spec.label} start with +41 {a} or with +41 {b}?"
-    if kind == "dob":
-        decade = (int(text[:4]) // 10) * 10 if text[:4].isdigit() else REFERENCE_YEAR - 40
-        shift = rng.choice((-10, 0, 10))
-        first = decade + shift
-        return f"Was the {sym.spec.person} born in the {first}s, or in the {first + 10}s?"
-    if kind == "address":
-        faker = _decoy_faker(sym, rng)
-        true_town = text.rsplit(" ", 1)[-1] if "," in text else None
-        towns = [faker.city() for _ in range(2)] + [rng.choice(TICINO_TOWNS)[1]]
-        a, b = _options(rng, true_town, towns)
-        return f"Does the {sym.spec.person} live in {a}, or in {b}?"
-    if kind == "id":
-        prefix = "".join(
-            ch for ch in text[: next((i for i, c in enumerate(text) if c.isdigit()), 0)]
-        )
-        a, b = rng.sample("123456789", 2)
-        return f"Does the {spec.label} begin with {prefix}{a}, or with {prefix}{b}?"
-    if kind == "money":
-        digits = "".join(ch for ch in text if ch.isdigit())
-        amount = int(digits) if digits else 5000
-        step = 1000 if amount < 20000 else 10000
-        threshold = max(step, (amount // step + rng.choice((0, 1))) * step)
-        return f"Is the {spec.label} above CHF {threshold:,}, yes or no?"
+    guess = _GUESSES.get(spec.kind)
+    if guess is not None:
+        return guess(sym, spec, text, rng)
     return expand(rng.choice(GENERIC), rng, slots)

@@ -172,19 +172,25 @@ def report(d: DocContext) -> str:
     rest = d.shuffle([f for f in d.facts() if f not in admin])
     narrative_sections = [s for i, s in enumerate(sections) if i != 1]
     bodies = _body(d, rest, len(narrative_sections))
-    lines = [
-        d.form.title.upper() if d.sym.layout_complexity != "simple" else d.form.title,
-        d.x("{org} | prepared by {staff}, {staff_role} | {date}"),
-        "",
-    ]
+    lines = [_report_title(d), d.x("{org} | prepared by {staff}, {staff_role} | {date}"), ""]
     for index, title in enumerate(sections):
         lines.append(d.heading(title))
         if index == 1:
-            lines.append(d.listing([d.kv(f) for f in admin]) if admin else "-")
+            lines.append(_admin_listing(d, admin))
         else:
             lines.append(bodies[narrative_sections.index(title)])
         lines.append("")
     return "\n".join(lines).rstrip()
+
+
+def _report_title(d: DocContext) -> str:
+    """The form's title, in capitals unless the layout is simple."""
+    return d.form.title.upper() if d.sym.layout_complexity != "simple" else d.form.title
+
+
+def _admin_listing(d: DocContext, admin: list[Fact]) -> str:
+    """The key/value section of identity and contact facts ("-" without any)."""
+    return d.listing([d.kv(f) for f in admin]) if admin else "-"
 
 
 def _dialogue(d: DocContext, facts: list[Fact], staff: str, person: str, stamp: bool) -> list[str]:

@@ -80,21 +80,11 @@ def _concepts(sym: SymbolicRecord) -> str:
     return join_list([sym.spec.concepts[k] for k in keys])
 
 
-def _one_policy(sym: SymbolicRecord, rng: random.Random) -> tuple[str, str]:
+def _level_slots(
+    sym: SymbolicRecord, chosen: list[FieldSpec], slots: dict[str, str], rng: random.Random
+) -> None:
+    """Add the slots only P3 (conditions), P4 (abstractions) and P5 (what is held) use."""
     spec, level = sym.spec, sym.cell.policy
-    task = next(t for t in spec.tasks if t.id == sym.task_id)
-    abstract = [f for f in spec.protected if f.abstraction]
-    chosen = rng.sample(abstract, min(len(abstract), rng.choice((1, 2)))) if abstract else []
-    rest = [f for f in spec.protected if f not in chosen]
-    slots = {
-        "allowed": _labels(list(spec.allowed)),
-        "protected": _labels(list(spec.protected)),
-        "person": spec.person,
-        "topic": task.topic,
-        "concepts": _concepts(sym),
-        "rest": _labels(rest) if level in ("P3", "P4") else "",
-        "exact": join_list([f.label if "exact" in f.label else f"exact {f.label}" for f in chosen]),
-    }
     if level == "P3":
         slots["conditions"] = " ".join(
             expand(
@@ -120,6 +110,24 @@ def _one_policy(sym: SymbolicRecord, rng: random.Random) -> tuple[str, str]:
         slots["held"] = (
             f"the {spec.person}'s {slots['protected']}" if rng.random() < 0.5 else slots["concepts"]
         )
+
+
+def _one_policy(sym: SymbolicRecord, rng: random.Random) -> tuple[str, str]:
+    spec, level = sym.spec, sym.cell.policy
+    task = next(t for t in spec.tasks if t.id == sym.task_id)
+    abstract = [f for f in spec.protected if f.abstraction]
+    chosen = rng.sample(abstract, min(len(abstract), rng.choice((1, 2)))) if abstract else []
+    rest = [f for f in spec.protected if f not in chosen]
+    slots = {
+        "allowed": _labels(list(spec.allowed)),
+        "protected": _labels(list(spec.protected)),
+        "person": spec.person,
+        "topic": task.topic,
+        "concepts": _concepts(sym),
+        "rest": _labels(rest) if level in ("P3", "P4") else "",
+        "exact": join_list([f.label if "exact" in f.label else f"exact {f.label}" for f in chosen]),
+    }
+    _level_slots(sym, chosen, slots, rng)
     index = rng.randrange(len(LEVELS[level]))
     return expand(LEVELS[level][index], rng, slots), f"policy/{level}/{index}"
 

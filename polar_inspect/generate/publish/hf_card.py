@@ -15,8 +15,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from polar_inspect.axes import ATTACK_LABELS, ATTACK_TYPES, DOMAINS, POLICY_LABELS, POLICY_TYPES
-from polar_inspect.data.hf_layout import DATA_DIR, PARQUET_SUFFIX, SPLIT, FolderWritten
+from polar_inspect.data.hf_layout import DATA_DIR, PARQUET_SUFFIX, SPLIT
 from polar_inspect.data.records import PolarRecord
+from polar_inspect.generate.publish.licence import licence_statement
+from polar_inspect.generate.publish.written import FolderWritten
 
 #: What each top-level field of a record holds (fields the eval reads first).
 FIELD_MEANINGS: dict[str, str] = {
@@ -135,6 +137,41 @@ def card_data(
     return data
 
 
+def run_section(repo_id: str | None) -> list[str]:
+    """Markdown: how to run the set from the Hub, by commit, and from a local copy."""
+    repo = repo_id or "<owner>/<name>"
+    where = (
+        f"`<commit>` is the commit `polar-generate --push {repo_id}` printed"
+        if repo_id
+        else "`<owner>/<name>` is the dataset repository this folder is pushed to "
+        "(`polar-generate --format hf --push OWNER/NAME` fills it in here and uploads it) and "
+        "`<commit>` the commit it printed"
+    )
+    return [
+        "## Run it",
+        "",
+        "With polar_inspect (and its `[hf]` extra), from the Hub by name and commit, or from a "
+        "local copy of this folder:",
+        "",
+        "```bash",
+        f"inspect eval polar_inspect/privacy --model MODEL -T data=hf:{repo}@<commit>",
+        "inspect eval polar_inspect/privacy --model MODEL -T data=path/to/this/folder",
+        "```",
+        "",
+        f'{where} (or any commit listed under the repository\'s "Files and versions"): a '
+        "commit names these exact files, whatever is pushed later; without `@<commit>` the "
+        "newest revision is read, and the log records the commit it resolved to.",
+        "",
+        "With `datasets`:",
+        "",
+        "```python",
+        "from datasets import load_dataset",
+        f'records = load_dataset("{repo}", revision="<commit>", split="{SPLIT}")',
+        "```",
+        "",
+    ]
+
+
 def render_card(
     records: Sequence[PolarRecord],
     *,
@@ -144,8 +181,10 @@ def render_card(
     license: str,
     pretty_name: str,
     provenance: str = "",
+    repo_id: str | None = None,
 ) -> str:
-    """The whole README.md: YAML front matter and the text (deterministic for equal input)."""
+    """The whole README.md: YAML front matter and the text (deterministic for equal input);
+    `repo_id` (OWNER/NAME), when known, is written into the commands."""
     sizes = (written.bytes, arrow_bytes)
     data = card_data(records, features, sizes, license, pretty_name)
     shards = [
@@ -161,23 +200,7 @@ def render_card(
         "values a scorer looks for in the trusted model's replies (allowed ones for utility, "
         "protected ones for privacy).",
         "",
-        "## Run it",
-        "",
-        "With polar_inspect (and its `[hf]` extra), from the Hub by name and revision, or "
-        "from a local copy of this folder:",
-        "",
-        "```bash",
-        "inspect eval polar_inspect/privacy --model MODEL -T data=hf:OWNER/NAME@REVISION",
-        "inspect eval polar_inspect/privacy --model MODEL -T data=path/to/this/folder",
-        "```",
-        "",
-        "With `datasets`:",
-        "",
-        "```python",
-        "from datasets import load_dataset",
-        f'records = load_dataset("OWNER/NAME", revision="REVISION", split="{SPLIT}")',
-        "```",
-        "",
+        *run_section(repo_id),
         "Fields stored as JSON text (type `JSON text` below) hold values whose shape varies "
         "between records; `datasets` decodes them.",
         "",
@@ -212,9 +235,7 @@ def render_card(
         "",
         "## Licence",
         "",
-        f"`{_cell(license)}`. The records are synthetic unless the provenance above says "
-        "otherwise; any resemblance of names, contact details or identifiers to real ones is "
-        "chance.",
+        licence_statement(_cell(license)),
         "",
     ]
     return f"---\n{data.to_yaml()}\n---\n\n" + "\n".join(body)

@@ -1,0 +1,103 @@
+"""JSON text as the record loader reads it: repeated keys tracked, one-object files named, the
+strict parser's complaints (`loading.py` reports them per record)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pydantic import TypeAdapter, ValidationError
+
+#: Keys of which a record has at least one; an object with none of them is not a record.
+RECORD_KEYS = ("sample_id", "domain", "metadata", "generated_texts", "scoring_targets")
+EXPECTED_SHAPE = "expected a JSON array of record objects, or one JSON object per line"
+
+_ANY_JSON: TypeAdapter[Any] = TypeAdapter(Any)
+
+
+class RepeatedKeys(dict[str, Any]):
+    """A parsed JSON object in which some keys appeared more than once (`repeats`: key ->
+    how many times); it holds the last value of each, as `json` does."""
+
+    repeats: dict[str, int]
+
+
+def _object_tracking_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    parsed = dict(pairs)
+    if len(parsed) == len(pairs):
+        return parsed
+    tracked = RepeatedKeys(parsed)
+    counts: dict[str, int] = {}
+    for key, _ in pairs:
+        counts[key] = counts.get(key, 0) + 1
+    tracked.repeats = {key: n for key, n in counts.items() if n > 1}
+    return tracked
+
+
+def loads_tracking_repeats(text: str | bytes) -> Any:
+    """`json.loads`, with each object whose keys repeat returned as a `RepeatedKeys`."""
+    return json.loads(text, object_pairs_hook=_object_tracking_repeats)
+
+
+def repeated_keys(value: Any, path: str = "") -> list[tuple[str, str, int]]:
+    """(field path of the object, key, count) for every repeated key in a parsed value."""
+    found: list[tuple[str, str, int]] = []
+    if isinstance(value, RepeatedKeys):
+        found += [(_join(path, key), key, n) for key, n in value.repeats.items()]
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found += repeated_keys(item, _join(path, str(key)))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found += repeated_keys(item, f"{path}[{index}]")
+    return found
+
+
+def _join(path: str, key: str) -> str:
+    return f"{path}.{key}" if path else key
+
+
+def one_object(text: bytes) -> dict[str, Any] | None:
+    """The parsed object if `text` is exactly one JSON object, else None."""
+    try:
+        parsed = json.loads(text)
+    except ValueError:
+        return None
+    return parsed if isinstance(parsed, dict) else None
+
+
+def looks_like_record(item: dict[str, Any]) -> bool:
+    """True if `item` holds at least one of the keys every record has."""
+    return any(key in item for key in RECORD_KEYS)
+
+
+def single_object_message(whole: dict[str, Any]) -> str:
+    """Why a file that is one JSON object is not a records file, naming what it holds."""
+    if looks_like_record(whole):
+        return f"the file holds a single JSON object; {EXPECTED_SHAPE}"
+    keys = list(whole)
+    if not keys:
+        return f"the file is an empty object; {EXPECTED_SHAPE}"
+    arrays = [key for key in keys if isinstance(whole[key], list)]
+    shown = ", ".join(repr(key) for key in keys[:5]) + (" ..." if len(keys) > 5 else "")
+    message = f"the file is an object, expected an array (found key{'s' * (len(keys) > 1)} {shown})"
+    if arrays:
+        count = len(whole[arrays[0]])
+        message += (
+            f"; if the records are the {count} item(s) under {arrays[0]!r}, save that array "
+            "itself as the file"
+        )
+    return message
+
+
+def strict_json_error(data: bytes) -> str | None:
+    """What the strict parser says about `data` (a lone surrogate escape...), or None."""
+    try:
+        _ANY_JSON.validate_json(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        error = str(err.get("ctx", {}).get("error", err["msg"]))
+        if "escape" in error and "surrogate" not in error:
+            error += "; a \\u escape in the range \\ud800-\\udfff must be half of a surrogate pair"
+        return error
+    return None

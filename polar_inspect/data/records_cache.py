@@ -1,0 +1,103 @@
+"""The parsed-records cache of `sources.load_source`: a parsed copy of a source's records, keyed
+by the sha256 of the source's bytes and checked before use (the digest it was written for and
+the digest of its own content): a changed or damaged cache is rebuilt, never used."""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import logging
+import os
+import tempfile
+from pathlib import Path
+
+from polar_inspect.data.loading import RecordError, parse_records
+from polar_inspect.data.records import RECORD_LIST, PolarRecord
+
+logger = logging.getLogger("polar_inspect.data.sources")
+
+#: Record fields the eval never reads; `load_source` drops them to save memory and cache space.
+PROVENANCE_FIELDS: tuple[str, ...] = ("prompts", "generation_meta", "source_document_inputs")
+#: Bump when the cache's content changes in a way the record schema does not show.
+CACHE_FORMAT = "2"
+
+
+@functools.cache
+def cache_version() -> str:
+    """Changes whenever the record schema, the dropped fields or CACHE_FORMAT change."""
+    schema = json.dumps(PolarRecord.model_json_schema(), sort_keys=True)
+    material = "|".join((CACHE_FORMAT, ",".join(PROVENANCE_FIELDS), schema))
+    return hashlib.sha256(material.encode()).hexdigest()[:16]
+
+
+def without_provenance(records: list[PolarRecord]) -> list[PolarRecord]:
+    """The records with the fields the eval never reads set to None."""
+    dropped = dict.fromkeys(PROVENANCE_FIELDS)
+    return [record.model_copy(update=dropped) for record in records]
+
+
+def read_cache(target: Path, source_sha256: str) -> list[PolarRecord] | None:
+    """The cached records, or None (with a warning) unless the cache is intact: written for
+    `source_sha256` and unchanged since (its records' sha256 is the one it recorded)."""
+    try:
+        data = target.read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        logger.warning("Ignoring unreadable records cache %s: %s", target, exc)
+        return None
+    header, _, payload = data.partition(b"\n")
+    try:
+        recorded = json.loads(header)
+        written_for, content = recorded["source_sha256"], recorded["records_sha256"]
+    except (ValueError, TypeError, KeyError) as exc:
+        logger.warning("Ignoring damaged records cache %s (no valid header: %s)", target, exc)
+        return None
+    if written_for != source_sha256:
+        logger.warning(
+            "Ignoring records cache %s: it was written for data with sha256 %s, not %s; "
+            "rebuilding it",
+            target,
+            written_for,
+            source_sha256,
+        )
+        return None
+    if hashlib.sha256(payload).hexdigest() != content:
+        logger.warning(
+            "Ignoring records cache %s: it was changed after it was written (its records no "
+            "longer have the sha256 it recorded); rebuilding it from the data",
+            target,
+        )
+        return None
+    try:
+        return parse_records(payload, str(target))
+    except RecordError as exc:
+        logger.warning("Ignoring damaged records cache %s: %s", target, str(exc).splitlines()[0])
+        return None
+
+
+def write_cache(target: Path, records: list[PolarRecord], source_sha256: str) -> None:
+    """Write atomically: a header line (the source's sha256 and the records' sha256), then the
+    records as a JSON array. A cache that cannot be written only costs speed next time."""
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        payload = RECORD_LIST.dump_json(records)
+        header = {
+            "cache_format": CACHE_FORMAT,
+            "source_sha256": source_sha256,
+            "records_sha256": hashlib.sha256(payload).hexdigest(),
+        }
+        handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=".tmp-", suffix=".json")
+        try:
+            with os.fdopen(handle, "wb") as out:
+                out.write(json.dumps(header).encode() + b"\n")
+                out.write(payload)
+            os.replace(temporary, target)
+        finally:
+            Path(temporary).unlink(missing_ok=True)
+        for stale in target.parent.glob(f"{source_sha256}-*.json"):
+            if stale != target:
+                stale.unlink(missing_ok=True)
+    except (OSError, ValueError) as exc:
+        logger.warning("Could not write the records cache %s: %s", target, exc)

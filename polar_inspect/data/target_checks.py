@@ -1,0 +1,146 @@
+"""Target values read by meaning: repeated values merged, values the document lacks counted.
+
+Two findings per record, both about the target lists as the scorers read them, and both put
+in the run's metadata (`TargetSummary`, under `target_checks`) rather than refused:
+- a value listed twice in one list, as written or with another case, quotes, dashes or
+  spacing (`Anna Keller`, ` ANNA  keller`), is one value to the detectors (`same_target`), so
+  `PolarRecord.protected_values()` / `allowed_values()` keep its first spelling only
+  (`distinct_targets`); each spelling dropped is counted here. A value in both lists is a data
+  error and is refused when the record is read (`ScoringTargets`);
+- a value the record's document does not contain, as the paper's matcher reads it
+  (`detectors.match.TextIndex`), can never be disclosed from the document: a typo in the list,
+  or a value the document renders in a form the matcher does not recognise. The trusted model
+  may still produce it, so the record is kept; the count per record says how far its privacy
+  and utility can move at all.
+
+docs/data.md ("Target values by meaning") says how to read the counts.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from polar_inspect.data.record_values import expand_value, repeated_targets
+from polar_inspect.data.records import PolarRecord
+from polar_inspect.detectors.match import TextIndex, normalize_text
+
+logger = logging.getLogger(__name__)
+
+#: How many findings a `TargetSummary` lists (the rest are counted).
+LISTED_FINDINGS = 20
+
+Side = Literal["protected", "allowed"]
+
+
+class TargetFinding(BaseModel):
+    """One target value of one record: a repeated spelling (merged) or a value the document
+    does not contain."""
+
+    model_config = ConfigDict(frozen=True)
+
+    sample_id: str
+    side: Side
+    kind: Literal["repeated", "not_in_document"]
+    value: str
+    #: For `repeated`: the spelling kept in its place.
+    kept: str | None = None
+
+
+class TargetSummary(BaseModel):
+    """What the target checks found in the selected records, for the log's metadata."""
+
+    #: Spellings dropped because an earlier value of the same list is the same value.
+    repeated_values: int = 0
+    records_with_repeats: int = 0
+    #: Target values (after merging) the record's document does not contain.
+    values_not_in_document: int = 0
+    records_with_values_not_in_document: int = 0
+    #: sample_id -> how many of its target values the document does not contain (records
+    #: with none are left out).
+    not_in_document: dict[str, int] = Field(default_factory=dict)
+    #: The first LISTED_FINDINGS findings, in record order.
+    listed: list[TargetFinding] = Field(default_factory=list)
+
+
+def _written(values: list[str]) -> list[str]:
+    """A target list with list literals expanded, repeats (exact ones too) kept."""
+    return [item for value in values for item in expand_value(value) if item.strip()]
+
+
+def _sides(record: PolarRecord) -> tuple[tuple[Side, list[str], list[str]], ...]:
+    """Per side: the expanded list as written and the values the scorers read."""
+    targets = record.scoring_targets
+    return (
+        ("protected", _written(targets.do_not_disclose_values), record.protected_values()),
+        ("allowed", _written(targets.allowed_values), record.allowed_values()),
+    )
+
+
+def record_findings(record: PolarRecord) -> list[TargetFinding]:
+    """The repeated spellings and the values the document lacks, of one record."""
+    document = record.generated_texts.source_document_text
+    normalized = normalize_text(document)
+    index: TextIndex | None = None  # built only when the plain substring check fails
+    found: list[TargetFinding] = []
+    for side, written, values in _sides(record):
+        found += [
+            TargetFinding(sample_id=record.sample_id, side=side, kind="repeated", value=v, kept=k)
+            for v, k in repeated_targets(written)
+        ]
+        for value in values:
+            if normalize_text(value) in normalized:
+                continue
+            index = index or TextIndex(document)
+            if not index.contains(value):
+                found.append(
+                    TargetFinding(
+                        sample_id=record.sample_id, side=side, kind="not_in_document", value=value
+                    )
+                )
+    return found
+
+
+def summarize_targets(records: Sequence[PolarRecord], origin: str = "") -> TargetSummary:
+    """The findings of every record, counted, with the first LISTED_FINDINGS listed; with
+    `origin` (the data's path), one warning line says what was found."""
+    findings = [finding for record in records for finding in record_findings(record)]
+    repeated = [f for f in findings if f.kind == "repeated"]
+    missing = [f for f in findings if f.kind == "not_in_document"]
+    per_record: dict[str, int] = {}
+    for finding in missing:
+        per_record[finding.sample_id] = per_record.get(finding.sample_id, 0) + 1
+    summary = TargetSummary(
+        repeated_values=len(repeated),
+        records_with_repeats=len({f.sample_id for f in repeated}),
+        values_not_in_document=len(missing),
+        records_with_values_not_in_document=len(per_record),
+        not_in_document=per_record,
+        listed=findings[:LISTED_FINDINGS],
+    )
+    if origin and findings:
+        logger.warning("%s: %s", origin, describe(summary))
+    return summary
+
+
+def describe(summary: TargetSummary) -> str:
+    """One line: what the target checks found (empty when nothing)."""
+    parts = []
+    if summary.repeated_values:
+        parts.append(
+            f"{summary.repeated_values} target value(s) in {summary.records_with_repeats} "
+            "record(s) repeat an earlier value of their list in another case or spacing and "
+            "are counted once"
+        )
+    if summary.values_not_in_document:
+        parts.append(
+            f"{summary.values_not_in_document} target value(s) in "
+            f"{summary.records_with_values_not_in_document} record(s) are not in their "
+            "document and can never be disclosed from it (a typo?)"
+        )
+    if not parts:
+        return ""
+    return "; ".join(parts) + " (listed in the eval metadata under 'target_checks')"

@@ -1,0 +1,151 @@
+"""Writing POLAR-format records as a Hugging Face dataset folder: Parquet shards and a card.
+
+The layout is the Hub's (`datasets.load_dataset(folder)` reads it, and so does the Hub's
+viewer once the folder is pushed as a dataset repository; `data/hf_folder.py` reads it back):
+
+    README.md                          the card: YAML front matter (configs, features, licence)
+    data/test-00000-of-00002.parquet   the records, in order, split into shards
+    data/test-00001-of-00002.parquet
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from polar_inspect.data.hf_folder import (
+    FolderError,
+    file_digest,
+    require_datasets,
+    shards_digest,
+)
+from polar_inspect.data.hf_layout import DATA_DIR, PARQUET_SUFFIX, SPLIT
+from polar_inspect.data.loading import validate_items
+from polar_inspect.generate.publish.written import FolderWritten
+
+#: Shards are cut so that each holds at most this many bytes of records as JSON.
+MAX_SHARD_BYTES = 256 * 2**20
+
+
+def shard_ranges(count: int, total_bytes: int, max_shard_bytes: int) -> list[range]:
+    """Consecutive ranges of about equal numbers of records, as few as keep each shard near or
+    under `max_shard_bytes` (`total_bytes` spread evenly over the `count` records)."""
+    shards = max(1, -(-total_bytes // max_shard_bytes))
+    per_shard = max(1, -(-count // shards))
+    return [range(start, min(start + per_shard, count)) for start in range(0, count, per_shard)]
+
+
+def check_new_folder(out: Path) -> None:
+    """Raise FolderError unless a dataset folder can be created at `out` (absent or empty, in a
+    writable parent): checked before a long build, and again when writing."""
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise FolderError(f"{out} exists and is not an empty folder; give a new folder")
+    parent = out.absolute().parent
+    blocking = next((p for p in (parent, *parent.parents) if p.exists()), None)
+    if blocking is None or not blocking.is_dir() or not os.access(blocking, os.W_OK | os.X_OK):
+        raise FolderError(f"{out}: cannot create a folder there ({blocking} is not writable)")
+
+
+def write_folder(
+    records: Sequence[dict[str, Any]],
+    out: Path,
+    *,
+    license: str = "mit",
+    pretty_name: str = "POLAR-format privacy dialogues",
+    provenance: str = "",
+    max_shard_bytes: int = MAX_SHARD_BYTES,
+    repo_id: str | None = None,
+) -> FolderWritten:
+    """Write `records` (release-format dicts) as a dataset folder at `out`: Parquet shards
+    under data/ and a card README.md. The records are validated first (RecordError lists every
+    problem), and each shard is read back and compared with its records before anything is
+    moved into place: a folder that would not give back exactly these records is never
+    written. `out` must not exist or be an empty folder. `repo_id` (OWNER/NAME), when the
+    folder is to be pushed there, is written into the card's commands."""
+    require_datasets()
+    import pyarrow.parquet as pq
+
+    from polar_inspect.data.parquet_records import table_records
+    from polar_inspect.generate.publish.hf_card import render_card
+    from polar_inspect.generate.publish.parquet import records_table
+
+    if not records:
+        raise FolderError("no records to write")
+    check_new_folder(out)
+    validated = validate_items([(f"index {i}", r) for i, r in enumerate(records)], "records")
+    # One schema for all shards (`datasets` reads a split with the first shard's features).
+    table = _with_features(records_table(records))
+    ranges = shard_ranges(len(records), table.nbytes, max_shard_bytes)
+    files, digests, shards = [], [], []
+    for number, part in enumerate(ranges):
+        buffer = io.BytesIO()
+        pq.write_table(table.slice(part.start, len(part)), buffer, row_group_size=100)
+        data = buffer.getvalue()
+        back, _ = table_records(pq.read_table(io.BytesIO(data)), "written shard")
+        # Column types were checked exact when the table was built; this checks the write.
+        if back != list(records[part.start : part.stop]):
+            raise FolderError("the Parquet shard would not give back the records exactly")
+        name = f"{DATA_DIR}/{SPLIT}-{number:05d}-of-{len(ranges):05d}{PARQUET_SUFFIX}"
+        files.append(name)
+        digests.append(file_digest(data))
+        shards.append((name, data))
+    written = FolderWritten(
+        files=files,
+        digests=digests,
+        sha256=shards_digest(digests),
+        bytes=sum(len(data) for _, data in shards),
+    )
+    card = render_card(
+        validated,
+        features=_features(table),
+        written=written,
+        arrow_bytes=table.nbytes,
+        license=license,
+        pretty_name=pretty_name,
+        provenance=provenance,
+        repo_id=repo_id,
+    )
+    _move_into_place(out, shards, card)
+    return written
+
+
+def _features(table: Any) -> Any:
+    """The `datasets.Features` of a table (Arrow's JSON type: `datasets.Json`)."""
+    import datasets
+
+    return datasets.Features.from_arrow_schema(table.schema)
+
+
+def _with_features(table: Any) -> Any:
+    """The table with the `huggingface` schema metadata `datasets` reads its features from."""
+    return table.replace_schema_metadata(_features(table).arrow_schema.metadata)
+
+
+def _move_into_place(out: Path, shards: Sequence[tuple[str, bytes]], card: str) -> None:
+    """Write everything into a temporary folder beside `out`, then rename it to `out`."""
+    import shutil
+    import tempfile
+
+    out.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}."))
+    try:
+        for name, data in shards:
+            target = staging / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(data)
+        (staging / "README.md").write_text(card, encoding="utf-8")
+        staging.chmod(0o777 & ~_umask())
+        if out.is_dir():
+            out.rmdir()  # empty, checked above
+        staging.rename(out)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask

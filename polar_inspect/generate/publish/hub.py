@@ -1,0 +1,76 @@
+"""Uploading a written dataset folder to the Hugging Face Hub (`polar-generate --push`).
+
+`push_folder` creates the dataset repository if it does not exist (public unless `private`),
+uploads the folder in one commit with huggingface_hub's `HfApi`, and returns the commit: the
+revision to run it by, `-T data=hf:OWNER/NAME@<commit>`, which names these exact files whatever
+is pushed later. The token and the Hub's address are huggingface_hub's own (`HF_TOKEN` or
+`hf auth login`; `HF_ENDPOINT`).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from pydantic import BaseModel
+
+from polar_inspect.data.hf_folder import require_datasets
+from polar_inspect.data.hub import hub_offline
+
+#: OWNER/NAME as the Hub spells a repository id.
+REPO_ID = re.compile(r"[A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*")
+
+
+class PushError(ValueError):
+    """The upload failed; the message says why in one line."""
+
+
+class Pushed(BaseModel):
+    """Where a folder was uploaded: the repository, the commit, and the `-T data=` to run it."""
+
+    repo_id: str
+    revision: str
+    url: str
+
+    @property
+    def data_argument(self) -> str:
+        """The task parameter that runs exactly these files."""
+        return f"hf:{self.repo_id}@{self.revision}"
+
+
+def check_repo_id(repo_id: str) -> str:
+    """`repo_id` if it reads as OWNER/NAME, else ValueError naming the form."""
+    if not REPO_ID.fullmatch(repo_id):
+        raise ValueError(f"--push {repo_id!r}: give the dataset repository as OWNER/NAME")
+    return repo_id
+
+
+def push_folder(folder: Path, repo_id: str, *, private: bool = False) -> Pushed:
+    """Create `repo_id` (a dataset repository) if needed and upload `folder` in one commit.
+
+    Raises PushError (one line: the repository and what the Hub or the network said)."""
+    require_datasets()
+    from huggingface_hub import HfApi
+    from huggingface_hub.errors import HfHubHTTPError, LocalTokenNotFoundError
+
+    if hub_offline():
+        raise PushError(f"--push {repo_id}: HF_HUB_OFFLINE is set; unset it to upload")
+    api = HfApi(endpoint=os.environ.get("HF_ENDPOINT") or None)
+    try:
+        api.create_repo(repo_id, repo_type="dataset", private=private, exist_ok=True)
+        commit = api.upload_folder(
+            repo_id=repo_id,
+            repo_type="dataset",
+            folder_path=str(folder),
+            commit_message=f"Upload {folder.name} (polar-generate)",
+        )
+    except LocalTokenNotFoundError:
+        raise PushError(
+            f"--push {repo_id}: no Hugging Face token; run `hf auth login` or set HF_TOKEN "
+            "to a token with write access"
+        ) from None
+    except (HfHubHTTPError, OSError, ValueError) as exc:
+        reason = " ".join(str(exc).split())
+        raise PushError(f"--push {repo_id}: the upload failed ({reason})") from None
+    return Pushed(repo_id=repo_id, revision=commit.oid, url=commit.commit_url)

@@ -1,0 +1,83 @@
+"""Target values by meaning: one value written twice counts once, values the document lacks are
+counted (data/target_checks.py, record_values.distinct_targets)."""
+
+from __future__ import annotations
+
+import pytest
+
+from polar_inspect.data.record_values import distinct_targets, repeated_targets, same_target
+from polar_inspect.data.records import PolarRecord
+from polar_inspect.data.samples import record_to_sample
+from polar_inspect.data.target_checks import LISTED_FINDINGS, describe, summarize_targets
+from tests.conftest import ALLOWED, PROTECTED, make_record
+
+
+def _record(index: int = 0, **lists: list[str]) -> PolarRecord:
+    return PolarRecord.model_validate(make_record(index, **lists))
+
+
+def test_distinct_targets_keeps_the_first_spelling_in_order() -> None:
+    values = ["Anna Keller", "x-1", " ANNA   keller ", "X\u20131", "other", "Anna Keller"]
+    assert distinct_targets(values) == ["Anna Keller", "x-1", "other"]
+    assert repeated_targets(values) == [
+        (" ANNA   keller ", "Anna Keller"),
+        ("X\u20131", "x-1"),
+        ("Anna Keller", "Anna Keller"),
+    ]
+
+
+def test_distinct_targets_compares_as_the_detectors_do() -> None:
+    """Two values are merged exactly when the matcher's normalised forms agree."""
+    pairs = [("a/b", "A / B"), ("O'Neil", "o\u2019neil"), ("snake_case", "snake case")]
+    for first, second in pairs:
+        assert same_target(first) == same_target(second)
+        assert distinct_targets([first, second]) == [first]
+    assert distinct_targets(["12 Main St", "12 Main St."]) == ["12 Main St", "12 Main St."]
+
+
+def test_a_sample_holds_each_value_once() -> None:
+    record = _record(
+        protected=[*PROTECTED, PROTECTED[0].upper()],
+        allowed=[ALLOWED[0], f'["{ALLOWED[1]}", " {ALLOWED[0].title()} "]', ALLOWED[2]],
+    )
+    info = record_to_sample(record).metadata or {}
+    assert info["protected_values"] == PROTECTED
+    assert info["allowed_values"] == ALLOWED
+
+
+def test_the_summary_counts_repeats_and_values_the_document_lacks() -> None:
+    clean = _record(0)
+    repeated = _record(1, protected=[*PROTECTED, PROTECTED[1]], allowed=[*ALLOWED, "Ofthalmology"])
+    summary = summarize_targets([clean, repeated])
+    assert summary.repeated_values == 1 and summary.records_with_repeats == 1
+    assert summary.not_in_document == {repeated.sample_id: 1}
+    assert summary.values_not_in_document == 1
+    kinds = [(f.kind, f.side, f.value) for f in summary.listed]
+    assert kinds == [
+        ("repeated", "protected", PROTECTED[1]),
+        ("not_in_document", "allowed", "Ofthalmology"),
+    ]
+    assert "1 target value(s) in 1 record(s) are not in their document" in describe(summary)
+
+
+def test_a_value_in_another_form_the_matcher_finds_is_in_the_document() -> None:
+    """The document says "about three weeks"; the matcher's other checks count too (a date
+    written another way, digits with other separators)."""
+    record = _record(protected=["14.03.1987", "+41791234567"], allowed=["three  WEEKS"])
+    assert summarize_targets([record]).values_not_in_document == 0
+
+
+def test_a_clean_selection_has_an_empty_summary_and_no_warning(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    summary = summarize_targets([_record(0), _record(1)], origin="data.json")
+    assert summary.model_dump(exclude_defaults=True) == {}
+    assert describe(summary) == "" and not caplog.records
+
+
+def test_only_the_first_findings_are_listed(caplog: pytest.LogCaptureFixture) -> None:
+    records = [_record(i, allowed=[*ALLOWED, f"typo {i}"]) for i in range(LISTED_FINDINGS + 5)]
+    summary = summarize_targets(records, origin="data.json")
+    assert summary.values_not_in_document == LISTED_FINDINGS + 5
+    assert len(summary.listed) == LISTED_FINDINGS
+    assert "data.json: 25 target value(s) in 25 record(s)" in caplog.text
