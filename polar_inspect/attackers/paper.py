@@ -13,7 +13,9 @@ provider or chat template that rejects two user messages in a row, or an assista
 after the system message, gets `attacker_messages=merged`: an opening user message first, and
 each reply joined with the next instruction into one user message. An empty attacker message is
 sent on as a turn, as the authors do (`attacker_empty_reply=send`); `stop` ends the dialogue
-there instead (for providers that reject an empty user message).
+there instead (for providers that reject an empty user message). A message mostly copied from
+the instructions it was sent (its round instruction, say) is sent as the authors send it and
+recorded as no attack (`DialogueState.not_attacks`, `sent: true`; docs/attackers.md).
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from polar_inspect.attackers.base import (
     STOP_TOKEN,
     Attacker,
     AttackerTurn,
+    NonAttack,
     PlanEntry,
     SampleAttacker,
     StopReason,
@@ -45,6 +48,7 @@ from polar_inspect.attackers.registry import builtin
 from polar_inspect.attackers.scripted import PlannedTurns, replayed_s5
 from polar_inspect.axes import LIVE_ATTACK
 from polar_inspect.data.samples import SampleInfo
+from polar_inspect.detectors.echo import copies_instructions
 from polar_inspect.model_usage import UsageTotals
 from polar_inspect.params import TemplatePath
 from polar_inspect.prompts import LoadedTemplate, PromptTemplateError, load_template, placeholders
@@ -120,6 +124,11 @@ class PaperTemplates:
         """The four templates, in a fixed order."""
         return [self.system, self.turn, self.free_turn, self.opening]
 
+    def instruction_texts(self) -> list[str]:
+        """The templates' own words (not what fills their placeholders: the planned message
+        and the values are what the attacker is meant to use)."""
+        return [part for template in self.all() for part in template.literal_parts()]
+
     @staticmethod
     def sample_fields(info: SampleInfo) -> dict[str, Any]:
         """What every attacker template may show about the sample."""
@@ -184,7 +193,8 @@ class PaperLiveS5:
         self._seeds = seeds
         self._templates = templates
         self._options = options
-        self.layout, self.layout_note = layout_for(model, options.attacker_messages)
+        layout, self.layout_note = layout_for(model, options.attacker_messages)
+        self.layout: str | None = layout
         self._info = info
         self._fields = templates.sample_fields(info)
         self._system = templates.system.render(**self._fields)
@@ -237,6 +247,10 @@ class PaperLiveS5:
             return AttackerTurn(stop="attacker_stop")
         if not message and self._options.attacker_empty_reply == "stop":
             return AttackerTurn(stop="attacker_empty")
+        if copies_instructions(message, self._templates.instruction_texts()):
+            # sent as the authors' evaluator sends it, and recorded as no attack
+            echo = NonAttack(round=index + 1, why="copies_instructions", sent=True)
+            return AttackerTurn(message=message, not_attacks=[echo])
         return AttackerTurn(message=message)
 
     def exhausted(self) -> StopReason:

@@ -162,6 +162,8 @@ def polar_dialogue(setup: RunSetup) -> Solver:
                             left -= 1
                         else:
                             turn = await sample_attacker.next_turn(index, attacker_turns, replies)
+                        if turn.not_attacks:  # answers that were no attack (attackers.NonAttack)
+                            record.not_attacks = [*record.not_attacks, *turn.not_attacks]
                         if turn.message is None:
                             ended = turn.stop or "attacker_empty"
                             transcript().info(

@@ -243,6 +243,11 @@ class LoadedTemplate(BaseModel):
         """The text with its placeholders filled in (every placeholder needs a value)."""
         return self.text.format(**values)
 
+    def literal_parts(self) -> list[str]:
+        """The template's own words: the text between its placeholders (`{{` read as `{`),
+        without anything a placeholder is filled with."""
+        return [part for part, _, _, _ in string.Formatter().parse(self.text) if part.strip()]
+
 
 def prompt_hash(text: str) -> str:
     """The full sha256 (hex) of a template text."""
