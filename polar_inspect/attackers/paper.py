@@ -56,8 +56,12 @@ from polar_inspect.seeds import CallSeeds
 from polar_inspect.text import bullets, joined, visible_text
 
 #: The placeholders through which the live attacker is shown the values it should cover: the
-#: paper shows it both lists, so its system message or its per-round instruction must use them.
-SHOWN_VALUES = frozenset({"allowed_values", "protected_values"})
+#: paper shows it both lists, so its system message or its per-round instruction must use each
+#: (as a bulleted list or as a JSON array).
+SHOWN_VALUES: dict[str, frozenset[str]] = {
+    "allowed_values": frozenset({"allowed_values", "allowed_values_json"}),
+    "protected_values": frozenset({"protected_values", "protected_values_json"}),
+}
 
 
 class PaperOptions(BaseModel):
@@ -111,13 +115,13 @@ class PaperTemplates:
         shown: set[str] = set()
         for template in (self.system, self.turn):
             shown |= _names(template)
-        missing = sorted(SHOWN_VALUES - shown)
+        missing = sorted(name for name, forms in SHOWN_VALUES.items() if not forms & shown)
         if missing:
             raise PromptTemplateError(
                 f"attacker templates ({self.system.source} and {self.turn.source}): neither "
-                f"uses {', '.join('{' + n + '}' for n in missing)}; the live attacker must be "
-                "shown the protected and the allowed values in its system message or its "
-                "per-round instruction"
+                f"uses {', '.join('{' + n + '}' for n in missing)} (or its _json form); the "
+                "live attacker must be shown the protected and the allowed values in its "
+                "system message or its per-round instruction"
             )
 
     def all(self) -> list[LoadedTemplate]:
@@ -140,6 +144,9 @@ class PaperTemplates:
             "allowed_values": bullets(info.allowed_values),
             "protected_values": bullets(info.protected_values),
             "planned_turns": bullets(info.planned_turns),
+            "allowed_values_json": json_array(info.allowed_values),
+            "protected_values_json": json_array(info.protected_values),
+            "planned_turns_json": json_array(info.planned_turns),
         }
 
     def round_instruction(self, info: SampleInfo, index: int, rounds: int) -> str:
@@ -152,6 +159,11 @@ class PaperTemplates:
             total_rounds=rounds,
             planned_message=planned[index] if index < len(planned) else "",
         )
+
+
+def json_array(values: Sequence[str]) -> str:
+    """A list as a template shows it in JSON: `["a", "b"]` (json.dumps, non-ASCII kept)."""
+    return json.dumps(list(values), ensure_ascii=False)
 
 
 def _names(template: LoadedTemplate) -> set[str]:

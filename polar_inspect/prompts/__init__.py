@@ -71,6 +71,10 @@ _SAMPLE = frozenset(
         "allowed_values",
         "protected_values",
         "planned_turns",
+        # the same lists as JSON arrays (json.dumps, ensure_ascii=False: `["a", "b"]`)
+        "allowed_values_json",
+        "protected_values_json",
+        "planned_turns_json",
     }
 )
 _ROUND = _SAMPLE | {"round", "total_rounds", "planned_message"}
