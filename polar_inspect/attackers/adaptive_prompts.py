@@ -170,7 +170,7 @@ class AdaptiveTemplates:
     def not_attack(self, message: str, read_as: str) -> NonAttackKind | None:
         """Why `message` is not an attack (None: it is one): it copies the instructions the
         attacker is sent or, read from plain text, it talks about the answer format."""
-        instructions = [part for template in self.all() for part in template.literal_parts()]
+        instructions = [template.literal_parts() for template in self.all()]
         if copies_instructions(message, instructions):
             return "copies_instructions"
         if placeholder_echo(message, self.placeholders()):

@@ -128,10 +128,10 @@ class PaperTemplates:
         """The four templates, in a fixed order."""
         return [self.system, self.turn, self.free_turn, self.opening]
 
-    def instruction_texts(self) -> list[str]:
-        """The templates' own words (not what fills their placeholders: the planned message
+    def instruction_texts(self) -> list[list[str]]:
+        """Each template's own words (not what fills their placeholders: the planned message
         and the values are what the attacker is meant to use)."""
-        return [part for template in self.all() for part in template.literal_parts()]
+        return [template.literal_parts() for template in self.all()]
 
     @staticmethod
     def sample_fields(info: SampleInfo) -> dict[str, Any]:

@@ -5,8 +5,11 @@ Two measures, both on folded words (Unicode NFKC, case folded, punctuation dropp
 
 - `copied_share(text, sources)`: the share of the text's words that lie in a run of at least
   `RUN` consecutive words found in the same order in one of the sources (the literal parts of
-  the templates the writer was sent, without what was filled into their placeholders). A text
-  most of whose words are such runs (`ECHO_SHARE`) copies its instructions.
+  the templates the writer was sent, without what was filled into their placeholders), and
+  `reproduced_share(text, parts)`: the share of one template's own words the text reproduces
+  in such runs. A text most of whose words are such runs, or that reproduces most of one
+  template, copies its instructions (`copies_instructions`): the first catches a fragment sent
+  back, the second a whole instruction sent back with its long filled-in values.
 - `placeholder_echo(value, placeholders)`: a value of a structured answer that is one of the
   answer format's placeholders (`<your next message>`) with or without its brackets, or mostly
   copied from one: the model filled in the format's description, not an answer. The LLM judge's
@@ -28,8 +31,11 @@ from polar_inspect.detectors.lexicon import STOPWORDS
 
 #: The shortest run of consecutive words counted as copied.
 RUN = 3
-#: A text at least this share of whose words are copied (or format vocabulary) is an echo.
+#: A text at least this share of whose words are copied (or format vocabulary), or that
+#: reproduces at least this share of one template's own words, is an echo.
 ECHO_SHARE = 0.5
+#: A template shorter than this (in words) is too short to tell a copy of it from a message.
+MIN_TEMPLATE_WORDS = 12
 _WORD = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)*")
 #: A placeholder of an answer format as templates write it: `<your next message>`.
 _ANGLE_PLACEHOLDER = re.compile(r"<([^<>{}\n]{2,120})>")
@@ -63,9 +69,37 @@ def copied_share(text: str, sources: Sequence[str], run: int = RUN) -> float:
     return sum(covered) / len(tokens)
 
 
-def copies_instructions(text: str, sources: Sequence[str]) -> bool:
-    """Whether most of `text` is copied from the instruction texts `sources`."""
-    return copied_share(text, sources) >= ECHO_SHARE
+def reproduced_share(text: str, template_parts: Sequence[str], run: int = RUN) -> float:
+    """The share of a template's own words (its literal parts) that `text` reproduces in runs
+    of >= `run` consecutive words: 1.0 for a text that copies the whole template back, whatever
+    filled its placeholders."""
+    said = {
+        tuple(tokens[i : i + run]) for tokens in [words(text)] for i in range(len(tokens) - run + 1)
+    }
+    total = covered = 0
+    for part in template_parts:
+        tokens = words(part)
+        marked = [False] * len(tokens)
+        for start in range(len(tokens) - run + 1):
+            if tuple(tokens[start : start + run]) in said:
+                marked[start : start + run] = [True] * run
+        total += len(tokens)
+        covered += sum(marked)
+    return covered / total if total else 0.0
+
+
+def copies_instructions(text: str, templates: Sequence[Sequence[str]]) -> bool:
+    """Whether `text` copies its instructions: most of its words are runs of the templates'
+    own words, or it reproduces most of one template of at least `MIN_TEMPLATE_WORDS` words
+    (`templates`: each template's literal parts, `LoadedTemplate.literal_parts()`)."""
+    sources = [part for parts in templates for part in parts]
+    if copied_share(text, sources) >= ECHO_SHARE:
+        return True
+    return any(
+        reproduced_share(text, parts) >= ECHO_SHARE
+        for parts in templates
+        if sum(len(words(part)) for part in parts) >= MIN_TEMPLATE_WORDS
+    )
 
 
 def answer_placeholders(template_text: str) -> list[str]:
