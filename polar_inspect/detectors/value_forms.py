@@ -92,16 +92,20 @@ def _phone_splits(value: str, digits: str) -> list[tuple[str, str]]:
     0 and 8 to 11 more digits) are read with each of `HOME_COUNTRY_CODES`.
     """
     if value.startswith("+") or value.startswith("00"):
-        international = digits[2:] if value.startswith("00") else digits
-        splits = []
-        for cc in (1, 2, 3):
-            rest = international[cc:]
-            if len(rest) >= 6:
-                splits.append((international[:cc], rest[1:] if rest.startswith("0") else rest))
-        return splits
+        return _international_splits(digits[2:] if value.startswith("00") else digits)
     if digits.startswith("0") and not digits.startswith("00") and 9 <= len(digits) <= 12:
         return [(cc, digits[1:]) for cc in HOME_COUNTRY_CODES]
     return []
+
+
+def _international_splits(international: str) -> list[tuple[str, str]]:
+    """An international number's readings with a country code of one, two or three digits."""
+    splits = []
+    for cc in (1, 2, 3):
+        rest = international[cc:]
+        if len(rest) >= 6:
+            splits.append((international[:cc], rest[1:] if rest.startswith("0") else rest))
+    return splits
 
 
 def _phone_compacts(value: str, digits: str) -> list[str]:
