@@ -167,7 +167,16 @@ def value_form(value: str, field_name: str | None = None) -> ValueForm:
         d = dates[0]
         assert d.year and d.month and d.day
         form.kind, form.date = "date", (d.year, d.month, d.day)
-    elif _EMAIL.match(folded):
+    else:
+        _set_other_kind(form, field_name, content_tokens)
+    return form
+
+
+def _set_other_kind(form: ValueForm, field_name: str | None, content_tokens: list[str]) -> None:
+    """Set the kind of a value that is no date (and what that kind needs): email, phone,
+    money, number, organisation, name, free text, else it stays plain."""
+    folded, toks, digits = form.folded, form.tokens, form.digits
+    if _EMAIL.match(folded):
         form.kind = "email"
     elif _PHONE.match(folded) and len(digits) >= 7:
         form.kind = "phone"
@@ -180,8 +189,7 @@ def value_form(value: str, field_name: str | None = None) -> ValueForm:
         form.kind, form.amount = "number", float(folded.rstrip("% ").replace(",", "."))
     elif (core := tf.without_legal_form(toks)) != toks and any(t.isalpha() for t in core):
         form.kind, form.core = "org", core
-    elif _is_name(value, toks, field_name):
+    elif _is_name(form.value, toks, field_name):
         form.kind = "name"
     elif len(form.content_stems) >= 3 and sum(t.isalpha() for t in content_tokens) >= 2:
         form.kind = "free"
-    return form
