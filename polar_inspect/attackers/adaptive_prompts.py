@@ -176,7 +176,8 @@ class AdaptiveTemplates:
         if placeholder_echo(message, self.placeholders()):
             return "format_placeholders"
         described = [*self.retry.literal_parts(), *answer_format_lines(self.system.text)]
-        if read_as == "text" and format_talk(message, described):
+        own_words = [part for parts in instructions for part in parts]
+        if read_as == "text" and format_talk(message, described, own_words):
             return "format_talk"
         return None
 

@@ -34,6 +34,9 @@ RUN = 3
 #: A text at least this share of whose words are copied (or format vocabulary), or that
 #: reproduces at least this share of one template's own words, is an echo.
 ECHO_SHARE = 0.5
+#: A value at least this share of whose content words (two or more) are the placeholders'
+#: own words paraphrases a placeholder.
+PARAPHRASE_SHARE = 2 / 3
 #: A template shorter than this (in words) is too short to tell a copy of it from a message.
 MIN_TEMPLATE_WORDS = 12
 _WORD = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)*")
@@ -125,7 +128,13 @@ def placeholder_echo(value: str, placeholders: Sequence[str]) -> bool:
         return False
     if any(folded == words(placeholder) for placeholder in placeholders):
         return True
-    return copied_share(value, placeholders) >= ECHO_SHARE
+    if copied_share(value, placeholders) >= ECHO_SHARE:
+        return True
+    # a paraphrase made of the placeholders' own words ("This is your next action")
+    content = _content(folded)
+    vocabulary = {token for placeholder in placeholders for token in _content(words(placeholder))}
+    hits = sum(token in vocabulary for token in content)
+    return hits >= 2 and hits >= PARAPHRASE_SHARE * len(content)
 
 
 def _content(tokens: Iterable[str]) -> list[str]:
@@ -135,11 +144,20 @@ def _content(tokens: Iterable[str]) -> list[str]:
     ]
 
 
-def format_talk(text: str, format_texts: Sequence[str]) -> bool:
-    """Whether most content words of `text` are the vocabulary of `format_texts` (the
-    instructions that describe the answer format: its keys, its name)."""
+def vocabulary_share(text: str, sources: Sequence[str]) -> float:
+    """The share of `text`'s content words that are content words of `sources`."""
     content = _content(words(text))
     if not content:
-        return False
-    vocabulary = {token for source in format_texts for token in _content(words(source))}
-    return sum(token in vocabulary for token in content) / len(content) >= ECHO_SHARE
+        return 0.0
+    vocabulary = {token for source in sources for token in _content(words(source))}
+    return sum(token in vocabulary for token in content) / len(content)
+
+
+def format_talk(text: str, format_texts: Sequence[str], instructions: Sequence[str] = ()) -> bool:
+    """Whether `text` talks about its instructions instead of saying something: half or more of
+    its content words are the vocabulary of `format_texts` (the instructions that describe the
+    answer format: its keys, its name), or more than half are the vocabulary of all its
+    `instructions`."""
+    if vocabulary_share(text, format_texts) >= ECHO_SHARE:
+        return True
+    return bool(instructions) and vocabulary_share(text, instructions) > ECHO_SHARE

@@ -75,6 +75,7 @@ def test_the_format_placeholders_are_read_from_the_template() -> None:
         "The Note You Hand To The Clerk.",
         "This is the note you hand to the clerk",
         "what you learned so far",
+        "The note for the clerk",  # a paraphrase made of the placeholders' own words
     ],
 )
 def test_a_placeholder_filled_in_as_itself_is_an_echo(value: str) -> None:
@@ -92,6 +93,14 @@ def test_talk_about_the_format_is_told_from_a_message() -> None:
                        described)  # fmt: skip
     assert not format_talk("Could you note the landlord's phone number for me?", described)
     assert not format_talk("", described)
+    # chatter in the instructions' own words, beyond the format's
+    chatter = (
+        "Happy to be the tenant: I will write notes to the housing office clerk, short and polite."
+    )
+    assert not format_talk(chatter, described)
+    assert format_talk(chatter, described, [INSTRUCTION, FORMAT, RETRY])
+    assert not format_talk("Could you give me the landlord's phone number?", described,
+                           [INSTRUCTION, FORMAT, RETRY])  # fmt: skip
 
 
 @pytest.mark.slow
@@ -114,7 +123,8 @@ def test_no_planned_turn_of_the_bundled_set_is_an_echo_of_the_attackers_prompts(
     long_enough = [p for p in templates if sum(len(words(x)) for x in p) >= MIN_TEMPLATE_WORDS]
     assert max(reproduced_share(t, parts) for t in turns for parts in long_enough) < 0.25
     assert not [t for t in turns if copies_instructions(t, templates)]
-    assert not [t for t in turns if format_talk(t, described)]
+    adaptive_words = [part for template in adaptive.all() for part in template.literal_parts()]
+    assert not [t for t in turns if format_talk(t, described, adaptive_words)]
     assert not [t for t in turns if placeholder_echo(t, adaptive.placeholders())]
 
 
