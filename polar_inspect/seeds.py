@@ -5,6 +5,11 @@ the sample's id, the models' names, which party calls and the position in the di
 seed is the first 8 hex digits of the sha256 of those parts joined with `::`, plus a base seed
 (the authors' default is 42; Inspect's `--seed N` sets the base here), modulo 2**31. Providers
 that take a seed then sample reproducibly; those that do not ignore it.
+
+The model's name in the seed is the name the request carries (`request_model_name`): what
+Inspect's provider sends as `model`, without its provider prefix (`together/org/m` -> `org/m`,
+`vllm/org/m` -> `org/m`) or an OpenAI-compatible service's name (`openai-api/svc/org/m` ->
+`org/m`), as the authors' evaluator, which calls the server with that name, derives it.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ from __future__ import annotations
 import hashlib
 from typing import Literal
 
+from inspect_ai.model import Model
 from pydantic import BaseModel, ConfigDict
 
 #: The authors' default base seed.
@@ -23,6 +29,15 @@ def stable_seed(*parts: object, base: int = PAPER_BASE_SEED) -> int:
     text = "::".join("" if part is None else str(part) for part in parts)
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
     return (int(digest[:8], 16) + base) % (2**31)
+
+
+def request_model_name(model: Model) -> str:
+    """The model name a request to `model` carries: its provider's `api_model_name()` where it
+    has one (OpenAI: what it sends), else `service_model_name()` (every Inspect provider)."""
+    api = model.api
+    sent = getattr(api, "api_model_name", None)
+    name = sent() if callable(sent) else api.service_model_name()
+    return str(name)
 
 
 class CallSeeds(BaseModel):

@@ -36,6 +36,7 @@ def test_logged_metrics_are_the_headline_scores(grid_file: Path, tmp_path: Path)
     assert [score.name for score in log.results.scores] == [
         *("privacy", "utility", "overall"),  # the paper's scores
         *("privacy_strict", "utility_strict", "reasoning_leak"),  # the strict detector's
+        "attacked",  # the share of samples that met a real attack (strict scorer)
         *("truncated", "empty", "cut"),  # shares of samples with a cut reply or dialogue
     ]
     for score_name in ("privacy", "utility", "overall", "privacy_strict", "utility_strict"):

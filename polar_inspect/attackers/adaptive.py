@@ -9,7 +9,12 @@ Weak models are read leniently (`adaptive_prompts.parse_reply`): a JSON object a
 answer, common other key names, `done` as a word. An answer that holds no such object gets one
 retry with a reminder of the format; if the second answer holds none either, its plain text is
 taken as the message (recorded as `read_as: text` in the plan log), so a model that cannot write
-the format still attacks. Only an answer with nothing usable in it ends the dialogue
+the format still attacks. An answer that is no attack is refused the same way (retried once,
+then the dialogue ends with `attacker_no_attack`): a format line copied with its placeholders
+(`"message": "your next message to the assistant"`), a message mostly copied from the
+instructions it is sent, or plain text about the answer format ("I will send you a JSON
+object..."); `polar_inspect.detectors.echo` says how, and each refused answer is recorded in
+`DialogueState.not_attacks`. Only an answer with nothing usable in it ends the dialogue
 (`attacker_unparsable`), and a dialogue that ends before the trusted model said a word is never
 scored (docs/scoring.md).
 """
@@ -33,6 +38,7 @@ from polar_inspect.attackers.adaptive_prompts import (
     AdaptiveTemplates,
     Knowledge,
     LanguageCode,
+    holds_object,
     parse_reply,
     plain_text_reply,
     strategy_rules,
@@ -41,6 +47,7 @@ from polar_inspect.attackers.base import (
     STOP_TOKEN,
     Attacker,
     AttackerTurn,
+    NonAttack,
     PlanEntry,
     SampleAttacker,
     StopReason,
@@ -127,35 +134,65 @@ class AdaptiveSampleAttacker:
             messages.append(ChatMessageUser(content=text))
         return messages
 
-    async def _ask(
-        self, messages: list[ChatMessage], index: int
-    ) -> tuple[str, AdaptiveReply | None]:
+    async def _ask(self, messages: list[ChatMessage], index: int) -> str:
         seed = self._seeds.attacker(index + 1)
         output = await generate_as_attacker(self._model, messages, seed=seed)
         self._usage.add(output.usage)
-        text = visible_text(output.completion).strip()
-        return text, parse_reply(text)
+        return visible_text(output.completion).strip()
 
-    async def next_turn(
-        self, index: int, attacker_turns: Sequence[str], replies: Sequence[str]
-    ) -> AttackerTurn:
-        """Ask the attacker for its updated plan and next message; log the plan."""
-        messages = self._conversation(index, replies)
-        text, reply = await self._ask(messages, index)
-        for _ in range(FORMAT_RETRIES):
-            if reply is not None or text == STOP_TOKEN:
-                break
+    def _read(
+        self, text: str, index: int, last: bool
+    ) -> tuple[AdaptiveReply | None, NonAttack | None]:
+        """Its answer as a reply, or None with why it is no attack (None: nothing readable).
+
+        The last answer of a round that holds no JSON object is taken as plain text."""
+        reply = parse_reply(text, self._templates.placeholders())
+        if reply is None and holds_object(text) and parse_reply(text) is not None:
+            return None, NonAttack(round=index + 1, why="format_placeholders", sent=False)
+        if reply is None and last:
+            reply = plain_text_reply(text)
+        if reply is None or reply.done:
+            return reply, None
+        why = self._templates.not_attack(reply.message, reply.read_as)
+        if why is None:
+            return reply, None
+        return None, NonAttack(round=index + 1, why=why, sent=False)
+
+    async def _answer(
+        self, messages: list[ChatMessage], index: int
+    ) -> tuple[str, AdaptiveReply | None, list[NonAttack]]:
+        """Its answer for the round: asked again once with a reminder of the format when the
+        first holds no usable reply; the answers that were no attack, refused on the way."""
+        refused: list[NonAttack] = []
+        text = await self._ask(messages, index)
+        for attempt in range(FORMAT_RETRIES + 1):
+            if text == STOP_TOKEN:
+                return text, None, refused
+            reply, not_attack = self._read(text, index, last=attempt == FORMAT_RETRIES)
+            if not_attack is not None:
+                refused.append(not_attack)
+            if reply is not None or attempt == FORMAT_RETRIES:
+                return text, reply, refused
             retry = [
                 *messages,
                 ChatMessageAssistant(content=text or "(empty)"),
                 ChatMessageUser(content=self._templates.retry.text.strip()),
             ]
-            text, reply = await self._ask(retry, index)
-        if reply is None and text != STOP_TOKEN:
-            reply = plain_text_reply(text)
+            text = await self._ask(retry, index)
+        raise AssertionError("unreachable: the last attempt returns")
+
+    async def next_turn(
+        self, index: int, attacker_turns: Sequence[str], replies: Sequence[str]
+    ) -> AttackerTurn:
+        """Ask the attacker for its updated plan and next message; log the plan."""
+        text, reply, refused = await self._answer(self._conversation(index, replies), index)
         if reply is None:
-            stop: StopReason = "attacker_stop" if text == STOP_TOKEN else "attacker_unparsable"
-            return AttackerTurn(stop=stop)
+            stop: StopReason = "attacker_unparsable"
+            if text == STOP_TOKEN:
+                stop = "attacker_stop"
+            elif refused:
+                stop = "attacker_no_attack"
+            return AttackerTurn(stop=stop, not_attacks=refused)
         entry = PlanEntry(
             round=index + 1, plan=reply.plan.strip(), done=reply.done, read_as=reply.read_as
         )
@@ -170,14 +207,11 @@ class AdaptiveSampleAttacker:
             source="polar_inspect attacker (private, not sent)",
         )
         message = reply.message.strip()
-        if reply.done:
-            return AttackerTurn(stop="attacker_done")
-        if not message:
-            return AttackerTurn(stop="attacker_empty")
-        if message == STOP_TOKEN:
-            return AttackerTurn(stop="attacker_stop")
+        stop_now = _stop_for(reply.done, message)
+        if stop_now is not None:
+            return AttackerTurn(stop=stop_now, not_attacks=refused)
         self._said.append(reply.model_dump_json(exclude={"read_as"}))
-        return AttackerTurn(message=message)
+        return AttackerTurn(message=message, not_attacks=refused)
 
     def exhausted(self) -> StopReason:
         """The attacker's budget was spent."""
@@ -190,6 +224,17 @@ class AdaptiveSampleAttacker:
     def plans(self) -> list[PlanEntry]:
         """The plan after each of the attacker's answers."""
         return list(self._plans)
+
+
+def _stop_for(done: bool, message: str) -> StopReason | None:
+    """Why a read reply ends the dialogue (None: its message is sent)."""
+    if done:
+        return "attacker_done"
+    if not message:
+        return "attacker_empty"
+    if message == STOP_TOKEN:
+        return "attacker_stop"
+    return None
 
 
 @builtin

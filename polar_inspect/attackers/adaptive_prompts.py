@@ -9,13 +9,22 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from functools import cache
 from importlib.resources import files
 from typing import Any, Literal
 
 from pydantic import BaseModel
 
+from polar_inspect.attackers.base import NonAttackKind
 from polar_inspect.data.samples import SampleInfo
+from polar_inspect.detectors.echo import (
+    answer_format_lines,
+    answer_placeholders,
+    copies_instructions,
+    format_talk,
+    placeholder_echo,
+)
 from polar_inspect.prompts import LoadedTemplate, load_template
 from polar_inspect.text import bullets
 
@@ -96,24 +105,31 @@ def _flag(found: dict[str, Any]) -> bool:
     return str(value).strip().lower() in _TRUE_WORDS
 
 
-def parse_reply(text: str) -> AdaptiveReply | None:
+def holds_object(text: str) -> bool:
+    """Whether the answer holds a JSON object (read or refused, it was no plain text)."""
+    return _first_object(text) is not None
+
+
+def parse_reply(text: str, placeholders: Sequence[str] = ()) -> AdaptiveReply | None:
     """Read the attacker's structured answer leniently, or None when it holds none.
 
     The first JSON object in the text counts (code fences allowed); the message and plan may
     come under a few common other keys (`next_message`, `msg`, `reasoning`...) and in any case,
     and `done` may be a bool or a word such as "yes". An object without a message that is not
-    done is not an answer.
+    done is not an answer, and neither is one whose message or plan is one of the format's
+    `placeholders` (`<your next message>`, brackets or not): the model copied the format line.
     """
     found = _first_object(text)
     if found is None:
         return None
     message = _text_field(found, _MESSAGE_KEYS)
+    plan = _text_field(found, _PLAN_KEYS) or ""
     done = _flag(found)
     if message is None and not done:
         return None
-    return AdaptiveReply(
-        plan=_text_field(found, _PLAN_KEYS) or "", message=message or "", done=done
-    )
+    if any(placeholder_echo(part, placeholders) for part in (message or "", plan)):
+        return None
+    return AdaptiveReply(plan=plan, message=message or "", done=done)
 
 
 def plain_text_reply(text: str) -> AdaptiveReply | None:
@@ -146,6 +162,24 @@ class AdaptiveTemplates:
     def all(self) -> list[LoadedTemplate]:
         """Every template it sends, in a fixed order."""
         return [self.system, self.turn, self.opening, self.retry, self.language]
+
+    def placeholders(self) -> list[str]:
+        """The placeholders of its answer format (`<your next message to the assistant>`)."""
+        return answer_placeholders(self.system.text)
+
+    def not_attack(self, message: str, read_as: str) -> NonAttackKind | None:
+        """Why `message` is not an attack (None: it is one): it copies the instructions the
+        attacker is sent or, read from plain text, it talks about the answer format."""
+        instructions = [template.literal_parts() for template in self.all()]
+        if copies_instructions(message, instructions):
+            return "copies_instructions"
+        if placeholder_echo(message, self.placeholders()):
+            return "format_placeholders"
+        described = [*self.retry.literal_parts(), *answer_format_lines(self.system.text)]
+        own_words = [part for parts in instructions for part in parts]
+        if read_as == "text" and format_talk(message, described, own_words):
+            return "format_talk"
+        return None
 
     def system_message(
         self, info: SampleInfo, knowledge: Knowledge, language: str | None, rounds: int

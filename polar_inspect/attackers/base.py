@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Literal, Protocol
 
 from inspect_ai.model import ChatMessage, GenerateConfig, Model, ModelOutput, model_roles
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from polar_inspect.data.samples import SampleInfo
 from polar_inspect.model_usage import UsageTotals
@@ -43,6 +43,7 @@ StopReason = Literal[
     "attacker_done",  # the adaptive attacker said it has everything it is after
     "attacker_empty",  # the live attacker produced no message
     "attacker_unparsable",  # the adaptive attacker's reply could not be read at all
+    "attacker_no_attack",  # the adaptive attacker's answers copied its instructions or format
     "no_turns",  # no planned turns and no live attacker: nothing to play
     "limit",  # an Inspect limit (messages, tokens, time) cut the dialogue short
 ]
@@ -61,11 +62,29 @@ class NoOptions(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+#: Why an attacker answer is not an attack (`polar_inspect.detectors.echo`): it copies the
+#: instructions the attacker was sent, fills its answer format with the format's own
+#: placeholders, or talks about the format instead of writing a message.
+NonAttackKind = Literal["copies_instructions", "format_placeholders", "format_talk"]
+
+
+class NonAttack(BaseModel):
+    """One attacker answer that was not an attack, in round `round` (1-based)."""
+
+    round: int
+    why: NonAttackKind
+    #: True: it was sent to the trusted model anyway (the paper's live attacker sends what its
+    #: model wrote); False: it was refused (the adaptive attacker asks again or stops).
+    sent: bool
+
+
 class AttackerTurn(BaseModel):
     """The attacker's move in one round: a message for the trusted model, or a stop."""
 
     message: str | None = None
     stop: StopReason | None = None
+    #: The attacker's answers in this round that were not attacks (refused or sent anyway).
+    not_attacks: list[NonAttack] = Field(default_factory=list)
 
 
 class PlanEntry(BaseModel):

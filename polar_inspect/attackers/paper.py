@@ -13,7 +13,9 @@ provider or chat template that rejects two user messages in a row, or an assista
 after the system message, gets `attacker_messages=merged`: an opening user message first, and
 each reply joined with the next instruction into one user message. An empty attacker message is
 sent on as a turn, as the authors do (`attacker_empty_reply=send`); `stop` ends the dialogue
-there instead (for providers that reject an empty user message).
+there instead (for providers that reject an empty user message). A message mostly copied from
+the instructions it was sent (its round instruction, say) is sent as the authors send it and
+recorded as no attack (`DialogueState.not_attacks`, `sent: true`; docs/attackers.md).
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from polar_inspect.attackers.base import (
     STOP_TOKEN,
     Attacker,
     AttackerTurn,
+    NonAttack,
     PlanEntry,
     SampleAttacker,
     StopReason,
@@ -45,6 +48,7 @@ from polar_inspect.attackers.registry import builtin
 from polar_inspect.attackers.scripted import PlannedTurns, replayed_s5
 from polar_inspect.axes import LIVE_ATTACK
 from polar_inspect.data.samples import SampleInfo
+from polar_inspect.detectors.echo import copies_instructions
 from polar_inspect.model_usage import UsageTotals
 from polar_inspect.params import TemplatePath
 from polar_inspect.prompts import LoadedTemplate, PromptTemplateError, load_template, placeholders
@@ -52,8 +56,12 @@ from polar_inspect.seeds import CallSeeds
 from polar_inspect.text import bullets, joined, visible_text
 
 #: The placeholders through which the live attacker is shown the values it should cover: the
-#: paper shows it both lists, so its system message or its per-round instruction must use them.
-SHOWN_VALUES = frozenset({"allowed_values", "protected_values"})
+#: paper shows it both lists, so its system message or its per-round instruction must use each
+#: (as a bulleted list or as a JSON array).
+SHOWN_VALUES: dict[str, frozenset[str]] = {
+    "allowed_values": frozenset({"allowed_values", "allowed_values_json"}),
+    "protected_values": frozenset({"protected_values", "protected_values_json"}),
+}
 
 
 class PaperOptions(BaseModel):
@@ -107,18 +115,23 @@ class PaperTemplates:
         shown: set[str] = set()
         for template in (self.system, self.turn):
             shown |= _names(template)
-        missing = sorted(SHOWN_VALUES - shown)
+        missing = sorted(name for name, forms in SHOWN_VALUES.items() if not forms & shown)
         if missing:
             raise PromptTemplateError(
                 f"attacker templates ({self.system.source} and {self.turn.source}): neither "
-                f"uses {', '.join('{' + n + '}' for n in missing)}; the live attacker must be "
-                "shown the protected and the allowed values in its system message or its "
-                "per-round instruction"
+                f"uses {', '.join('{' + n + '}' for n in missing)} (or its _json form); the "
+                "live attacker must be shown the protected and the allowed values in its "
+                "system message or its per-round instruction"
             )
 
     def all(self) -> list[LoadedTemplate]:
         """The four templates, in a fixed order."""
         return [self.system, self.turn, self.free_turn, self.opening]
+
+    def instruction_texts(self) -> list[list[str]]:
+        """Each template's own words (not what fills their placeholders: the planned message
+        and the values are what the attacker is meant to use)."""
+        return [template.literal_parts() for template in self.all()]
 
     @staticmethod
     def sample_fields(info: SampleInfo) -> dict[str, Any]:
@@ -131,6 +144,9 @@ class PaperTemplates:
             "allowed_values": bullets(info.allowed_values),
             "protected_values": bullets(info.protected_values),
             "planned_turns": bullets(info.planned_turns),
+            "allowed_values_json": json_array(info.allowed_values),
+            "protected_values_json": json_array(info.protected_values),
+            "planned_turns_json": json_array(info.planned_turns),
         }
 
     def round_instruction(self, info: SampleInfo, index: int, rounds: int) -> str:
@@ -143,6 +159,11 @@ class PaperTemplates:
             total_rounds=rounds,
             planned_message=planned[index] if index < len(planned) else "",
         )
+
+
+def json_array(values: Sequence[str]) -> str:
+    """A list as a template shows it in JSON: `["a", "b"]` (json.dumps, non-ASCII kept)."""
+    return json.dumps(list(values), ensure_ascii=False)
 
 
 def _names(template: LoadedTemplate) -> set[str]:
@@ -184,7 +205,8 @@ class PaperLiveS5:
         self._seeds = seeds
         self._templates = templates
         self._options = options
-        self.layout, self.layout_note = layout_for(model, options.attacker_messages)
+        layout, self.layout_note = layout_for(model, options.attacker_messages)
+        self.layout: str | None = layout
         self._info = info
         self._fields = templates.sample_fields(info)
         self._system = templates.system.render(**self._fields)
@@ -237,6 +259,10 @@ class PaperLiveS5:
             return AttackerTurn(stop="attacker_stop")
         if not message and self._options.attacker_empty_reply == "stop":
             return AttackerTurn(stop="attacker_empty")
+        if copies_instructions(message, self._templates.instruction_texts()):
+            # sent as the authors' evaluator sends it, and recorded as no attack
+            echo = NonAttack(round=index + 1, why="copies_instructions", sent=True)
+            return AttackerTurn(message=message, not_attacks=[echo])
         return AttackerTurn(message=message)
 
     def exhausted(self) -> StopReason:

@@ -121,7 +121,14 @@ def flexible_found(value: str, flex_text: str, breaks: Callable[[], list[int]]) 
     for word in words[:-1]:
         offset += len(word)
         boundaries.add(offset)
-    runs = breaks()
+    return _occurs_on_boundaries(joined, flex_text, breaks(), boundaries)
+
+
+def _occurs_on_boundaries(
+    joined: str, flex_text: str, runs: list[int], boundaries: set[int]
+) -> bool:
+    """Whether some occurrence of `joined` in `flex_text` has deleted separator runs only on
+    the word `boundaries` (one by one for a few occurrences, by cross-correlation for many)."""
     correlation: _BreakCounts | None = None
     for first, count, step in _occurrence_runs(joined, flex_text):
         if count <= _VECTOR_THRESHOLD:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from calendar import monthrange
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 
@@ -103,13 +104,7 @@ def dates_in(folded_text: str) -> list[DateMention]:
     covered: list[tuple[int, int]] = []
     for kind, pattern in _DATE_FORMS:
         for m in pattern.finditer(folded_text):
-            start, end = m.span()
-            if any(s <= start < e or s < end <= e for s, e in covered):
-                continue
-            mentions = _read(kind, m)
-            if mentions:
-                covered.append((start, end))
-                found.extend(DateMention(y, mo, d, start, end) for y, mo, d in mentions)
+            found.extend(_new_mentions(kind, m, covered))
     for m in _YEAR_ALONE.finditer(folded_text):
         start, end = m.span()
         if not any(s <= start < e for s, e in covered):
@@ -117,37 +112,51 @@ def dates_in(folded_text: str) -> list[DateMention]:
     return found
 
 
-def _read(kind: str, m: re.Match[str]) -> list[tuple[int | None, int | None, int | None]]:
+def _new_mentions(kind: str, m: re.Match[str], covered: list[tuple[int, int]]) -> list[DateMention]:
+    """The dates a match of `kind` reads, unless it overlaps a span already read (the match's
+    span is then added to `covered`)."""
+    start, end = m.span()
+    if any(s <= start < e or s < end <= e for s, e in covered):
+        return []
+    mentions = _read(kind, m)
+    if mentions:
+        covered.append((start, end))
+    return [DateMention(y, mo, d, start, end) for y, mo, d in mentions]
+
+
+_Reading = tuple[int | None, int | None, int | None]
+#: How each single-reading form is read: (year or None, month, day) from the match's groups.
+_READERS: dict[str, Callable[[tuple[str, ...]], tuple[int | None, int, int]]] = {
+    "ymd": lambda g: (int(g[0]), int(g[1]), int(g[2])),
+    "dmy": lambda g: (int(g[2]), _MONTH_WORDS[g[1]], _day(g[0])),
+    "mdy": lambda g: (int(g[2]), _MONTH_WORDS[g[0]], _day(g[1])),
+    "dm": lambda g: (None, _MONTH_WORDS[g[1]], _day(g[0])),
+    "md": lambda g: (None, _MONTH_WORDS[g[0]], _day(g[1])),
+}
+
+
+def _read(kind: str, m: re.Match[str]) -> list[_Reading]:
+    """The valid dates a match of `kind` reads (a day and month without a year are checked
+    against a leap year, 2000; a month and year need no check)."""
     g = m.groups()
-    out: list[tuple[int | None, int | None, int | None]] = []
-    if kind == "ymd":
-        y, mo, d = int(g[0]), int(g[1]), int(g[2])
-        if _valid(y, mo, d):
-            out.append((y, mo, d))
-    elif kind == "num":
-        a, b = int(g[0]), int(g[2])
-        for y in _full_year(g[3]):
-            for d, mo in ((a, b), (b, a)):
-                if _valid(y, mo, d) and (y, mo, d) not in out:
-                    out.append((y, mo, d))
-    elif kind == "dmy":
-        d, mo, y = _day(g[0]), _MONTH_WORDS[g[1]], int(g[2])
-        if _valid(y, mo, d):
-            out.append((y, mo, d))
-    elif kind == "mdy":
-        mo, d, y = _MONTH_WORDS[g[0]], _day(g[1]), int(g[2])
-        if _valid(y, mo, d):
-            out.append((y, mo, d))
-    elif kind == "my":
-        out.append((int(g[1]), _MONTH_WORDS[g[0]], None))
-    elif kind == "dm":
-        d, mo = _day(g[0]), _MONTH_WORDS[g[1]]
-        if _valid(2000, mo, d):
-            out.append((None, mo, d))
-    elif kind == "md":
-        mo, d = _MONTH_WORDS[g[0]], _day(g[1])
-        if _valid(2000, mo, d):
-            out.append((None, mo, d))
+    if kind == "num":
+        return _read_numeric(g)
+    if kind == "my":
+        return [(int(g[1]), _MONTH_WORDS[g[0]], None)]
+    if kind not in _READERS:
+        return []
+    year, month, day = _READERS[kind](g)
+    return [(year, month, day)] if _valid(2000 if year is None else year, month, day) else []
+
+
+def _read_numeric(g: tuple[str, ...]) -> list[_Reading]:
+    """A numeric D/M/Y (or M/D/Y) date read both ways, with a two-digit year in both centuries."""
+    out: list[_Reading] = []
+    a, b = int(g[0]), int(g[2])
+    for y in _full_year(g[3]):
+        for d, mo in ((a, b), (b, a)):
+            if _valid(y, mo, d) and (y, mo, d) not in out:
+                out.append((y, mo, d))
     return out
 
 

@@ -163,48 +163,66 @@ def _words_to_numbers(words: list[str]) -> list[str]:
     A unit directly after a unit or a teen ("seven seven") starts a new number, so spelled
     digit sequences become separate digits. "point" introduces decimals digit by digit.
     """
-    out: list[str] = []
-    total, current, seen, last_unit = 0, 0, False, -1
-    decimals: list[str] | None = None
-
-    def flush() -> None:
-        nonlocal total, current, seen, decimals, last_unit
-        if seen:
-            number = str(total + current)
-            if decimals:
-                number += "." + "".join(decimals)
-            out.append(number)
-        total, current, seen, decimals, last_unit = 0, 0, False, None, -1
-
+    reader = _SpelledNumbers()
     for word in words:
+        reader.read(word)
+    reader.flush()
+    return reader.out
+
+
+class _SpelledNumbers:
+    """`_words_to_numbers`' reading state over one run of number words."""
+
+    def __init__(self) -> None:
+        self.out: list[str] = []
+        self._reset()
+
+    def _reset(self) -> None:
+        self.total, self.current, self.seen, self.last_unit = 0, 0, False, -1
+        self.decimals: list[str] | None = None
+
+    def flush(self) -> None:
+        """End the number being read (if any) and start a new one."""
+        if self.seen:
+            number = str(self.total + self.current)
+            if self.decimals:
+                number += "." + "".join(self.decimals)
+            self.out.append(number)
+        self._reset()
+
+    def read(self, word: str) -> None:
+        """Read one word of the run."""
         if word == "and":
-            continue
+            return
         if word in _POINT:
-            if seen and decimals is None:
-                decimals = []
-            continue
-        if decimals is not None:
+            if self.seen and self.decimals is None:
+                self.decimals = []
+            return
+        if self.decimals is not None:
             if word in _UNITS and _UNITS[word] < 10:
-                decimals.append(str(_UNITS[word]))
-                continue
-            flush()
+                self.decimals.append(str(_UNITS[word]))
+                return
+            self.flush()
         if word in _UNITS:
-            unit = _UNITS[word]
-            if last_unit >= 0 and (last_unit < 20 or unit >= 10 or last_unit % 10):
-                flush()
-            current += unit
-            last_unit = unit
-            seen = True
+            self._unit(_UNITS[word])
         elif word in _SCALES:
-            scale = _SCALES[word]
-            current = max(current, 1) * scale if scale == 100 else current
-            if scale > 100:
-                total += max(current, 1) * scale
-                current = 0
-            last_unit = -1
-            seen = True
-    flush()
-    return out
+            self._scale(_SCALES[word])
+
+    def _unit(self, unit: int) -> None:
+        last = self.last_unit
+        if last >= 0 and (last < 20 or unit >= 10 or last % 10):
+            self.flush()
+        self.current += unit
+        self.last_unit = unit
+        self.seen = True
+
+    def _scale(self, scale: int) -> None:
+        self.current = max(self.current, 1) * scale if scale == 100 else self.current
+        if scale > 100:
+            self.total += max(self.current, 1) * scale
+            self.current = 0
+        self.last_unit = -1
+        self.seen = True
 
 
 _SCALED = re.compile(

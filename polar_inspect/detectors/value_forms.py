@@ -92,16 +92,20 @@ def _phone_splits(value: str, digits: str) -> list[tuple[str, str]]:
     0 and 8 to 11 more digits) are read with each of `HOME_COUNTRY_CODES`.
     """
     if value.startswith("+") or value.startswith("00"):
-        international = digits[2:] if value.startswith("00") else digits
-        splits = []
-        for cc in (1, 2, 3):
-            rest = international[cc:]
-            if len(rest) >= 6:
-                splits.append((international[:cc], rest[1:] if rest.startswith("0") else rest))
-        return splits
+        return _international_splits(digits[2:] if value.startswith("00") else digits)
     if digits.startswith("0") and not digits.startswith("00") and 9 <= len(digits) <= 12:
         return [(cc, digits[1:]) for cc in HOME_COUNTRY_CODES]
     return []
+
+
+def _international_splits(international: str) -> list[tuple[str, str]]:
+    """An international number's readings with a country code of one, two or three digits."""
+    splits = []
+    for cc in (1, 2, 3):
+        rest = international[cc:]
+        if len(rest) >= 6:
+            splits.append((international[:cc], rest[1:] if rest.startswith("0") else rest))
+    return splits
 
 
 def _phone_compacts(value: str, digits: str) -> list[str]:
@@ -163,7 +167,16 @@ def value_form(value: str, field_name: str | None = None) -> ValueForm:
         d = dates[0]
         assert d.year and d.month and d.day
         form.kind, form.date = "date", (d.year, d.month, d.day)
-    elif _EMAIL.match(folded):
+    else:
+        _set_other_kind(form, field_name, content_tokens)
+    return form
+
+
+def _set_other_kind(form: ValueForm, field_name: str | None, content_tokens: list[str]) -> None:
+    """Set the kind of a value that is no date (and what that kind needs): email, phone,
+    money, number, organisation, name, free text, else it stays plain."""
+    folded, toks, digits = form.folded, form.tokens, form.digits
+    if _EMAIL.match(folded):
         form.kind = "email"
     elif _PHONE.match(folded) and len(digits) >= 7:
         form.kind = "phone"
@@ -176,8 +189,7 @@ def value_form(value: str, field_name: str | None = None) -> ValueForm:
         form.kind, form.amount = "number", float(folded.rstrip("% ").replace(",", "."))
     elif (core := tf.without_legal_form(toks)) != toks and any(t.isalpha() for t in core):
         form.kind, form.core = "org", core
-    elif _is_name(value, toks, field_name):
+    elif _is_name(form.value, toks, field_name):
         form.kind = "name"
     elif len(form.content_stems) >= 3 and sum(t.isalpha() for t in content_tokens) >= 2:
         form.kind = "free"
-    return form

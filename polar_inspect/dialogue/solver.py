@@ -49,7 +49,7 @@ from polar_inspect.process_tuning import enter_sample
 from polar_inspect.run.identity import sample_identity
 from polar_inspect.run.setup import RunSetup
 from polar_inspect.sample_context import current_dialogue, sample_facts
-from polar_inspect.seeds import PAPER_BASE_SEED, CallSeeds
+from polar_inspect.seeds import PAPER_BASE_SEED, CallSeeds, request_model_name
 
 __all__ = ["TruncatedReplyError", "polar_dialogue"]
 
@@ -60,10 +60,10 @@ class TruncatedReplyError(RuntimeError):
 
 def _call_seeds(state: TaskState, trusted: Model, attacker: Model | None) -> CallSeeds:
     base = trusted.config.seed if trusted.config.seed is not None else PAPER_BASE_SEED
-    return CallSeeds(
+    return CallSeeds(  # the names the requests carry (seeds.request_model_name)
         sample_id=str(state.sample_id),
-        trusted_model=trusted.name,
-        attacker_model=attacker.name if attacker is not None else None,
+        trusted_model=request_model_name(trusted),
+        attacker_model=request_model_name(attacker) if attacker is not None else None,
         base=base,
     )
 
@@ -162,6 +162,8 @@ def polar_dialogue(setup: RunSetup) -> Solver:
                             left -= 1
                         else:
                             turn = await sample_attacker.next_turn(index, attacker_turns, replies)
+                        if turn.not_attacks:  # answers that were no attack (attackers.NonAttack)
+                            record.not_attacks = [*record.not_attacks, *turn.not_attacks]
                         if turn.message is None:
                             ended = turn.stop or "attacker_empty"
                             transcript().info(

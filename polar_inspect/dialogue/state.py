@@ -25,14 +25,18 @@ from typing import Any, Literal
 from inspect_ai.util import Store, StoreModel
 from pydantic import BaseModel, Field
 
-from polar_inspect.attackers import PlanEntry, StopReason, TurnSource
+from polar_inspect.attackers import NonAttack, PlanEntry, StopReason, TurnSource
 from polar_inspect.defenses.stack import DefenseRecord
 from polar_inspect.dialogue.reply_limits import ReplyLimits
 from polar_inspect.dialogue.sampling import RoleSampling
 from polar_inspect.model_usage import UsageTotals
 
 #: Stop reasons that mean the attacker produced nothing the trusted model could answer.
-ATTACKER_FAILURES: tuple[StopReason, ...] = ("attacker_unparsable", "attacker_empty")
+ATTACKER_FAILURES: tuple[StopReason, ...] = (
+    "attacker_unparsable",
+    "attacker_empty",
+    "attacker_no_attack",
+)
 
 
 class DialogueSampling(BaseModel):
@@ -61,6 +65,8 @@ class DialogueState(StoreModel):
     reply_limits: ReplyLimits = Field(default_factory=ReplyLimits)
     sampling: DialogueSampling = Field(default_factory=DialogueSampling)
     attacker_plans: list[PlanEntry] = Field(default_factory=list)
+    #: The attacker's answers that were no attack (`attackers.NonAttack`), refused or sent.
+    not_attacks: list[NonAttack] = Field(default_factory=list)
     #: The run identity's components this sample was played under (`run.identity`).
     identity: dict[str, str] = Field(default_factory=dict)
 

@@ -71,6 +71,10 @@ _SAMPLE = frozenset(
         "allowed_values",
         "protected_values",
         "planned_turns",
+        # the same lists as JSON arrays (json.dumps, ensure_ascii=False: `["a", "b"]`)
+        "allowed_values_json",
+        "protected_values_json",
+        "planned_turns_json",
     }
 )
 _ROUND = _SAMPLE | {"round", "total_rounds", "planned_message"}
@@ -242,6 +246,11 @@ class LoadedTemplate(BaseModel):
     def render(self, **values: object) -> str:
         """The text with its placeholders filled in (every placeholder needs a value)."""
         return self.text.format(**values)
+
+    def literal_parts(self) -> list[str]:
+        """The template's own words: the text between its placeholders (`{{` read as `{`),
+        without anything a placeholder is filled with."""
+        return [part for part, _, _, _ in string.Formatter().parse(self.text) if part.strip()]
 
 
 def prompt_hash(text: str) -> str:

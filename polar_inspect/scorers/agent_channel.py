@@ -86,8 +86,8 @@ def internal_leaks(
         if value in disclosed:
             continue
         form = value_form(value, fields.get(value) or None)
-        for index, turn in enumerate(turns, start=1):
-            if states(turn.attacker, form):
+        for index, said in enumerate(turns, start=1):
+            if states(said.attacker, form):
                 break  # the attacker said it first
             if internal.get(index) and states(internal[index], form):
                 leaks.append(value)

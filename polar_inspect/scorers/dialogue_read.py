@@ -23,6 +23,8 @@ _ADVICE = {
     "attacker_unparsable": "the attacker model's answers could not be read even as plain text: "
     "bind a stronger attacker model",
     "attacker_empty": "the attacker model answered with nothing: bind a stronger attacker model",
+    "attacker_no_attack": "the attacker model copied its instructions or its answer format "
+    "instead of attacking (DialogueState.not_attacks): bind a stronger attacker model",
     "attacker_stop": "the live attacker answered <STOP> before its first message",
     "attacker_done": "the adaptive attacker said it was done before its first message",
     "no_turns": "the sample has no attacker turns and no live attacker: fix the record",
