@@ -38,9 +38,24 @@ class NothingToScoreError(RuntimeError):
     """The trusted model never answered: the sample cannot be scored."""
 
 
+class UndeliveredRecordError(RuntimeError):
+    """A sample played before the delivered record existed (rescoring an older log)."""
+
+
 def delivered_dialogue(state: TaskState) -> DialogueState:
-    """The sample's dialogue as delivered (`DialogueState`, from the sample's store)."""
-    return state.store_as(DialogueState)
+    """The sample's dialogue as delivered (`DialogueState`, from the sample's store).
+
+    A sample whose dialogue counted replies but recorded none as delivered was played by an
+    older version (`inspect score` on an old log): it is refused, never scored as silence.
+    """
+    record = state.store_as(DialogueState)
+    if record.replies and not record.delivered:
+        raise UndeliveredRecordError(
+            f"sample {state.sample_id}: its dialogue was played by an older polar_inspect that "
+            "did not record what was delivered, so it cannot be scored again: run the "
+            "evaluation again (inspect eval), or read its scores from the log as they are"
+        )
+    return record
 
 
 def scorable_dialogue(state: TaskState) -> tuple[SampleInfo, DialogueState]:

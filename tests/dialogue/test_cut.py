@@ -67,3 +67,18 @@ def test_only_a_delivered_reply_counts() -> None:
     record.deliver_attacker("And?")  # its reply never came
     assert record.replies == 1 and record.turns_used == 2
     assert record.delivered_replies() == ["Anna."]
+
+
+def test_rescoring_a_sample_without_a_delivered_record_is_refused() -> None:
+    """An older log counted replies but recorded none as delivered: never scored as silence."""
+    from inspect_ai.model import ModelName
+    from inspect_ai.solver import TaskState
+
+    from polar_inspect.scorers.dialogue_read import UndeliveredRecordError, delivered_dialogue
+
+    state = TaskState(
+        model=ModelName("mockllm/model"), sample_id="s1", epoch=1, input="", messages=[]
+    )
+    state.store_as(DialogueState).replies = 2
+    with pytest.raises(UndeliveredRecordError, match="^sample s1: .*older polar_inspect"):
+        delivered_dialogue(state)
