@@ -81,10 +81,11 @@ def _run(
     from inspect_ai import eval as inspect_eval
     from inspect_ai.model import ChatMessageSystem, ChatMessageUser
     from inspect_ai.solver import Generate, TaskState, solver
+    from inspect_ai.util import store_as
 
     from polar_inspect.data.samples import records_to_dataset
     from polar_inspect.data.sources import load_source, resolve_source
-    from polar_inspect.sample_context import DialogueFacts, current_dialogue
+    from polar_inspect.sample_context import SampleFacts
 
     log_dir = tempfile.mkdtemp(prefix=f"bench-{mode}-")
     cpu0, _ = _usage()
@@ -104,21 +105,14 @@ def _run(
                     ChatMessageSystem(content=meta["texts"]["source_document"]),
                     ChatMessageUser(content=turns[0]),
                 ]
-                token = current_dialogue.set(
-                    DialogueFacts(
-                        sample_id=str(state.sample_id),
-                        policy=meta["policy"],
-                        attack=meta["attack"],
-                        source_document=meta["texts"]["source_document"],
-                        allowed_values=tuple(meta["allowed_values"]),
-                        protected_values=tuple(meta["protected_values"]),
-                        planned_turns=tuple(turns),
-                    )
-                )
-                try:
-                    return await generate(state)
-                finally:
-                    current_dialogue.reset(token)
+                facts = store_as(SampleFacts)  # what the reference agents read
+                facts.sample_id = str(state.sample_id)
+                facts.policy, facts.attack = meta["policy"], meta["attack"]
+                facts.document = meta["texts"]["source_document"]
+                facts.allowed_values = list(meta["allowed_values"])
+                facts.protected_values = list(meta["protected_values"])
+                facts.planned_turns = list(turns)
+                return await generate(state)
 
             return solve
 

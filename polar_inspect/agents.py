@@ -33,7 +33,8 @@ path as a real model, with no API key:
   (any `-T document_access`): the first fetches only what the task needs and shares it, the
   second fetches everything and repeats it (`tool_agents.py`, docs/agents.md).
 
-They read the current sample from `polar_inspect.sample_context`, which the dialogue solver sets.
+They read the current sample from its store (`polar_inspect.sample_context`), which the dialogue
+solver writes.
 """
 
 from __future__ import annotations
@@ -57,12 +58,14 @@ from inspect_ai.model import (
     modelapi,
 )
 from inspect_ai.tool import ToolCall, ToolChoice, ToolInfo
+from inspect_ai.util import store_as
 
 from polar_inspect.attackers import STOP_TOKEN
 from polar_inspect.axes import attack_code, policy_code
 from polar_inspect.defenses.redaction import redact_values
 from polar_inspect.detectors.match import TextIndex
-from polar_inspect.sample_context import DialogueFacts, current_dialogue
+from polar_inspect.dialogue.state import DialogueState
+from polar_inspect.sample_context import DialogueFacts, SampleFacts
 from polar_inspect.tool_agents import TOOL_AGENT_NAMES, tool_agent_turn
 
 ORACLE_PREFIX = "Here are the details relevant to the task: "
@@ -72,6 +75,26 @@ REFUSAL_TEXT = "I'm sorry, but I can't help with that request."
 def oracle_reply(allowed_values: Sequence[str]) -> str:
     """The oracle's reply: exactly the allowed values, nothing else of the document."""
     return ORACLE_PREFIX + "; ".join(allowed_values) + "."
+
+
+def current_facts() -> DialogueFacts | None:
+    """The facts of the sample being played, or None outside a polar_inspect dialogue."""
+    facts = store_as(SampleFacts)
+    if not facts.sample_id:
+        return None
+    dialogue = store_as(DialogueState)
+    return DialogueFacts(
+        sample_id=facts.sample_id,
+        policy=facts.policy,
+        attack=facts.attack,
+        source_document=facts.document,
+        allowed_values=tuple(facts.allowed_values),
+        protected_values=tuple(facts.protected_values),
+        planned_turns=tuple(facts.planned_turns),
+        round_index=max(dialogue.round - 1, 0),
+        replies=tuple(dialogue.delivered_replies()),
+        value_fields=dict(facts.value_fields),
+    )
 
 
 def _oracle(facts: DialogueFacts, args: dict[str, Any]) -> str:
@@ -312,7 +335,7 @@ class ReferenceAgentAPI(ModelAPI):
         if self._judge is not None:
             text: str | list[Content] = self._judge(input, self._args)
             return _output(self.model_name, input, text)
-        facts = current_dialogue.get()
+        facts = current_facts()
         if facts is None:
             raise RuntimeError(
                 f"polar/{self.model_name} only works inside polar_inspect tasks: it answers "

@@ -71,20 +71,36 @@ def tool_agent_turn(
     turn = facts.round_index + 1
     everything = name == FETCH_ALL
     if GET_FIELD in offered:
-        got = [m for m in results if m.function == GET_FIELD]
-        if everything and LIST_FIELDS in offered and not results:
-            return _calls(LIST_FIELDS, [{}], turn)
-        if not got:
-            if everything:
-                names = _lines([m for m in results if m.function == LIST_FIELDS])
-            else:
-                names = needed_fields(facts)
-            if names:
-                return _calls(GET_FIELD, [{"name": n} for n in names], turn)
-        return _joined(ALL_PREFIX if everything else NEEDED_PREFIX, _lines(got))
+        return _fields_step(facts, results, turn, everything, LIST_FIELDS in offered)
     if READ_DOCUMENT in offered and not results:
         return _calls(READ_DOCUMENT, [{}], turn)
     if everything:
         read = [m.text for m in results if m.function == READ_DOCUMENT]
         return read[-1] if read else facts.source_document
     return _joined(NEEDED_PREFIX, facts.allowed_values)
+
+
+def _fields_step(
+    facts: DialogueFacts,
+    results: Sequence[ChatMessageTool],
+    turn: int,
+    everything: bool,
+    can_list: bool,
+) -> str | list[ToolCall]:
+    """With `get_field` offered: list (fetch-all), get the fields, then reply with them."""
+    got = [m for m in results if m.function == GET_FIELD]
+    if everything and can_list and not results:
+        return _calls(LIST_FIELDS, [{}], turn)
+    names = [] if got else _fields_to_get(facts, results, everything)
+    if names:
+        return _calls(GET_FIELD, [{"name": n} for n in names], turn)
+    return _joined(ALL_PREFIX if everything else NEEDED_PREFIX, _lines(got))
+
+
+def _fields_to_get(
+    facts: DialogueFacts, results: Sequence[ChatMessageTool], everything: bool
+) -> list[str]:
+    """Every listed field (fetch-all), or the fields the task needs (fetch-needed)."""
+    if everything:
+        return _lines([m for m in results if m.function == LIST_FIELDS])
+    return needed_fields(facts)

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from inspect_ai import eval as inspect_eval
+from inspect_ai.event import ModelEvent
 from inspect_ai.log import EvalLog, EvalSample
 from inspect_ai.model import Model, ModelOutput, ModelUsage, get_model
 from pytest import MonkeyPatch
@@ -90,7 +91,7 @@ def metric_values(log: EvalLog, score_name: str) -> dict[str, float]:
 
 
 def state_of(sample: EvalSample) -> SampleRecord:
-    """A logged sample's typed state (dialogue, defense, usage), read as polar-report reads it."""
+    """A logged sample's typed state (dialogue, defense, agent), read as polar-report reads it."""
     return read_sample_record(sample.store, sample.metadata)
 
 
@@ -106,5 +107,20 @@ def defense_of(sample: EvalSample) -> dict[str, Any]:
 
 
 def usage_of(sample: EvalSample) -> dict[str, dict[str, int]]:
-    """The sample's model calls and tokens per role."""
-    return {k: v.model_dump() for k, v in state_of(sample).usage.by_role.items()}
+    """The sample's model calls and tokens per role, from Inspect's own record: its model
+    events (a call with no role is the trusted model's), checked against `role_usage`."""
+    by_role: dict[str, dict[str, int]] = {}
+    for event in sample.events:
+        if not isinstance(event, ModelEvent):
+            continue
+        role = by_role.setdefault(event.role or "trusted", dict.fromkeys(_USAGE_KEYS, 0))
+        role["calls"] += 1
+        usage = event.output.usage
+        for key in _USAGE_KEYS[1:]:
+            role[key] += getattr(usage, key) if usage is not None else 0
+    for name, usage in sample.role_usage.items():
+        assert usage.total_tokens == by_role[name]["total_tokens"], name
+    return by_role
+
+
+_USAGE_KEYS = ("calls", "input_tokens", "output_tokens", "total_tokens")

@@ -298,6 +298,8 @@ def test_trusted_usage_is_counted_once_and_roles_add_up_to_the_models_usage(
     trusted = by_role["trusted"]
     assert trusted["calls"] == _dialogue(sample)["turns_used"] == 2
     assert by_role["guard"]["calls"] == 2  # the guard ran on the trusted model, counted apart
+    # by Inspect itself: an unbound role falling back to the default model keeps its name
+    assert sample.role_usage["guard"].total_tokens == by_role["guard"]["total_tokens"] > 0
     assert trusted["total_tokens"] > 0 and by_role["guard"]["total_tokens"] > 0
     [model_usage] = sample.model_usage.values()  # one model played both roles
     counted = sum(role["total_tokens"] for role in by_role.values())

@@ -97,7 +97,7 @@ def test_an_eval_tunes_while_it_runs_and_leaves_the_process_as_it_found_it(
     write_records, tmp_path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     seen: list[tuple[int, ...]] = []
-    import polar_inspect.dialogue.solver as solver
+    import polar_inspect.dialogue.steps as solver  # the setup step reads the sample
 
     original = solver.sample_info
 

@@ -19,7 +19,7 @@ from polar_inspect.params import ParameterError
 from polar_inspect.run.config import PolarConfig
 from polar_inspect.tasks import privacy
 from tests.conftest import ALLOWED, PROTECTED, fielded_record, make_record
-from tests.helpers import dict_score, run, score_of, scripted_model, state_of
+from tests.helpers import dict_score, run, score_of, scripted_model, state_of, usage_of
 
 TASK = "polar_inspect/privacy"
 
@@ -128,7 +128,7 @@ def test_fields_access_with_the_reference_tool_agents(fielded_file: Path, tmp_pa
         assert first.model_calls == 2  # the calls, then the answer
         # the third party saw only final replies: one assistant message per round
         assert [m.role for m in sample.messages[1:]] == ["user", "assistant"] * len(record.turns)
-        assert state_of(sample).usage.by_role["trusted"].calls == 2 * len(record.turns)
+        assert usage_of(sample)["trusted"]["calls"] == 2 * len(record.turns)
     for sample in everything.samples:
         assert score_of(sample) == {"privacy": 0.0, "utility": 1.0, "overall": 0.5}
         channel = sample.scores["agent_channel_scorer"]
@@ -186,7 +186,7 @@ def test_a_teams_own_agent_its_internal_steps_are_their_own_channel(
         steps = state_of(sample).agent.turns[0].steps
         assert [s.kind for s in steps] == ["reasoning", "tool_call", "tool_result"]
         assert steps[1].tool == "save_note" and "Anna Keller" in steps[1].text
-        assert "trusted" not in state_of(sample).usage.by_role  # it made no model call
+        assert "trusted" not in usage_of(sample)  # it made no model call
 
 
 def test_react_without_tools_sends_what_the_papers_call_sends(

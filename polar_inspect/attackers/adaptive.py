@@ -56,7 +56,6 @@ from polar_inspect.attackers.base import (
 )
 from polar_inspect.attackers.registry import builtin
 from polar_inspect.data.samples import SampleInfo
-from polar_inspect.model_usage import UsageTotals
 from polar_inspect.params import PositiveWhole, TemplatePath
 from polar_inspect.prompts import LoadedTemplate
 from polar_inspect.seeds import CallSeeds
@@ -115,7 +114,6 @@ class AdaptiveSampleAttacker:
         self.rounds = rounds
         self._system = templates.system_message(info, knowledge, language, rounds)
         self._said: list[str] = []  # its own structured replies, as it gave them
-        self._usage = UsageTotals()
         self._plans: list[PlanEntry] = []
 
     def _conversation(self, index: int, replies: Sequence[str]) -> list[ChatMessage]:
@@ -137,7 +135,6 @@ class AdaptiveSampleAttacker:
     async def _ask(self, messages: list[ChatMessage], index: int) -> str:
         seed = self._seeds.attacker(index + 1)
         output = await generate_as_attacker(self._model, messages, seed=seed)
-        self._usage.add(output.usage)
         return visible_text(output.completion).strip()
 
     def _read(
@@ -216,10 +213,6 @@ class AdaptiveSampleAttacker:
     def exhausted(self) -> StopReason:
         """The attacker's budget was spent."""
         return "turn_budget"
-
-    def usage(self) -> UsageTotals | None:
-        """The attacker model's calls and tokens for this sample."""
-        return self._usage
 
     def plans(self) -> list[PlanEntry]:
         """The plan after each of the attacker's answers."""

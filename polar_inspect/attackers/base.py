@@ -19,7 +19,6 @@ from inspect_ai.model import ChatMessage, GenerateConfig, Model, ModelOutput, mo
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from polar_inspect.data.samples import SampleInfo
-from polar_inspect.model_usage import UsageTotals
 from polar_inspect.params import ParameterError
 from polar_inspect.prompts import LoadedTemplate
 from polar_inspect.seeds import CallSeeds
@@ -118,10 +117,6 @@ class SampleAttacker(Protocol):
 
     def exhausted(self) -> StopReason:
         """Why the dialogue ended when every one of `rounds` was played."""
-        ...
-
-    def usage(self) -> UsageTotals | None:
-        """The attacker model's calls and tokens, or None when no model is called."""
         ...
 
     def plans(self) -> list[PlanEntry]:

@@ -49,7 +49,6 @@ from polar_inspect.attackers.scripted import PlannedTurns, replayed_s5
 from polar_inspect.axes import LIVE_ATTACK
 from polar_inspect.data.samples import SampleInfo
 from polar_inspect.detectors.echo import copies_instructions
-from polar_inspect.model_usage import UsageTotals
 from polar_inspect.params import TemplatePath
 from polar_inspect.prompts import LoadedTemplate, PromptTemplateError, load_template, placeholders
 from polar_inspect.seeds import CallSeeds
@@ -212,7 +211,6 @@ class PaperLiveS5:
         self._system = templates.system.render(**self._fields)
         planned = info.planned_turns
         self.rounds = min(len(planned), budget) if planned else budget
-        self._usage = UsageTotals()
 
     def conversation(
         self, index: int, attacker_turns: Sequence[str], replies: Sequence[str]
@@ -253,7 +251,6 @@ class PaperLiveS5:
         output = await generate_as_attacker(
             self._model, messages, seed=self._seeds.attacker(index + 1)
         )
-        self._usage.add(output.usage)
         message = visible_text(output.completion).strip()
         if message == STOP_TOKEN:
             return AttackerTurn(stop="attacker_stop")
@@ -269,10 +266,6 @@ class PaperLiveS5:
         """Every planned turn played, or the budget reached (always so without a plan)."""
         planned = self._info.planned_turns
         return "turn_budget" if not planned or self.rounds < len(planned) else "planned_turns_done"
-
-    def usage(self) -> UsageTotals | None:
-        """The attacker model's calls and tokens for this sample."""
-        return self._usage
 
     def plans(self) -> list[PlanEntry]:
         """The paper's attacker keeps no separate plan."""

@@ -23,7 +23,6 @@ from polar_inspect.attackers.base import (
 from polar_inspect.attackers.registry import builtin
 from polar_inspect.axes import LIVE_ATTACK
 from polar_inspect.data.samples import SampleInfo
-from polar_inspect.model_usage import UsageTotals
 from polar_inspect.seeds import CallSeeds
 
 
@@ -47,10 +46,6 @@ class PlannedTurns:
     def exhausted(self) -> StopReason:
         """`turn_budget` when the budget cut the plan, else `planned_turns_done`."""
         return "turn_budget" if self.rounds < len(self._planned) else "planned_turns_done"
-
-    def usage(self) -> UsageTotals | None:
-        """None: no model is called."""
-        return None
 
     def plans(self) -> list[PlanEntry]:
         """No private plan: the turns are the sample's own."""

@@ -10,19 +10,18 @@ solver calls them through a `DefenseStack` in the order the defenses were listed
 - `review_reply` on each draft reply before the attacker sees it (guards, redaction).
 
 Hooks that call a model do so on a named model role through `DefenseContext.generate_on_role`,
-which defaults to the trusted model and counts the role's calls and tokens.
+which defaults to the trusted model (Inspect counts its tokens under the role's name either way).
 """
 
 from __future__ import annotations
 
 from typing import ClassVar, Literal
 
-from inspect_ai.model import ChatMessage, ChatMessageUser, GenerateConfig, ModelUsage, get_model
+from inspect_ai.model import ChatMessage, ChatMessageUser, GenerateConfig, get_model
 from pydantic import BaseModel, ConfigDict, Field
 
 from polar_inspect.data.samples import SampleInfo
 from polar_inspect.errors import UserInputError
-from polar_inspect.model_usage import UsageTotals
 from polar_inspect.prompts import LoadedTemplate, load_template
 from polar_inspect.text import visible_text
 
@@ -52,7 +51,8 @@ class DefenseContext(BaseModel):
     allowed_values: list[str]
     attacker_messages: list[str] = Field(default_factory=list)
     sent_replies: list[str] = Field(default_factory=list)
-    usage: dict[str, UsageTotals] = Field(default_factory=dict)
+    #: The model role whose call is in progress ('' between calls): where a limit hit.
+    calling: str = ""
 
     @classmethod
     def for_sample(cls, info: SampleInfo, sample_id: str) -> DefenseContext:
@@ -72,24 +72,25 @@ class DefenseContext(BaseModel):
         """The message the trusted model is answering ('' before the dialogue)."""
         return self.attacker_messages[-1] if self.attacker_messages else ""
 
-    def count(self, role: str, usage: ModelUsage | None) -> None:
-        """Add one call of `role` and its tokens to this sample's per-role usage."""
-        self.usage.setdefault(role, UsageTotals()).add(usage)
-
     async def generate_on_role(
         self, role: str, prompt: str | list[ChatMessage], max_tokens: int = 1200
     ) -> str:
         """One call on model `role` (default: the trusted model); its visible text, stripped.
 
-        Runs at temperature 0 unless the role's own config says otherwise.
+        Runs at temperature 0 unless the role's own config says otherwise. A role no
+        `--model-role` binds runs on the trusted model, and Inspect still counts its tokens
+        under the role's name (`role_usage`).
         """
         model = get_model(role=role, default=get_model())
-        messages = [ChatMessageUser(content=prompt)] if isinstance(prompt, str) else prompt
+        messages: list[ChatMessage] = (
+            [ChatMessageUser(content=prompt)] if isinstance(prompt, str) else prompt
+        )
         # no prompt-cache breakpoints: a one-message prompt nothing reads back (docs/cost.md)
         base = GenerateConfig(temperature=0.0, max_tokens=max_tokens, cache_prompt=False)
         config = base.merge(model.config)
+        self.calling = role
         output = await model.generate(messages, config=config)
-        self.count(role, output.usage)
+        self.calling = ""
         return visible_text(output.completion).strip()
 
 

@@ -2,24 +2,20 @@
 
 The dialogue solver calls four hooks; each defense step that runs a hook is its own transcript
 span (`defense <name>: <step>`). What the trusted model drafted and what the attacker was sent
-are both kept in `DefenseRecord`, written to `state.metadata["defense"]`; the conversation
-itself holds what was sent, which is what the scorer reads. Calls and tokens per role go to the
-small `state.metadata["usage_by_role"]`, which Inspect's sample summaries keep.
+are both kept in `DefenseRecord` (`DefenseState` in the sample's store); the dialogue records
+what was sent as delivered (`DialogueState.delivered`), which is what the scorers read. Calls
+and tokens per role are Inspect's own count (`role_usage`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from inspect_ai.model import ModelUsage
 from inspect_ai.util import span
 from pydantic import BaseModel
 
 from polar_inspect.defenses.base import Defense, DefenseContext
 from polar_inspect.defenses.registry import DefenseSpec, build_defenses, stack_label
-from polar_inspect.model_usage import UsageTotals
-
-TRUSTED_ROLE = "trusted"
 
 
 class ReplyRecord(BaseModel):
@@ -92,10 +88,6 @@ class SampleDefenses:
         reminders = [d.turn_reminder(self.ctx) for d in self.stack.defenses]
         return "\n\n".join([text, *(r for r in reminders if r)])
 
-    def count_trusted(self, usage: ModelUsage | None) -> None:
-        """Count one trusted-model reply and its tokens."""
-        self.ctx.count(TRUSTED_ROLE, usage)
-
     async def after_reply(self, draft: str) -> str:
         """What the attacker is sent for the visible `draft`, each reviewing defense in order."""
         sent, changed_by = draft, []
@@ -124,14 +116,3 @@ class SampleDefenses:
             replies=self.replies,
             replies_changed=sum(1 for r in self.replies if r.changed_by),
         )
-
-    def trusted_usage(self) -> UsageTotals:
-        """The trusted model's calls and tokens in this sample (a copy of the one count)."""
-        return self.ctx.usage.get(TRUSTED_ROLE, UsageTotals()).model_copy()
-
-    def usage_by_role(self) -> dict[str, dict[str, int]]:
-        """Calls and tokens per role counted in this sample (trusted, and each defense role).
-
-        Kept apart from Inspect's per-model usage, which merges roles bound to the same model.
-        """
-        return {role: usage.model_dump() for role, usage in self.ctx.usage.items()}

@@ -13,8 +13,10 @@ thread). Each turn it runs the agent with Inspect's `run()` and returns:
   arguments, tool results), the tools called, the sample's target values found in what the
   tools returned (`fetched_values`), and the model calls made.
 
-Model calls made inside the turn (the agent's, and any its tools make) are counted on the
-trusted role, from the turn's model events.
+Inspect counts the tokens of the model calls made inside the turn (the agent's, and any its
+tools make) on the trusted model; the record keeps how many there were, from the turn's model
+events. `call_in_progress` names what a limit hit inside the turn: the agent's model call or
+one of its tool calls.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from inspect_ai.agent import Agent, run
-from inspect_ai.event import ModelEvent
+from inspect_ai.event import ModelEvent, ToolEvent
 from inspect_ai.log import transcript
 from inspect_ai.model import (
     ChatMessage,
@@ -33,7 +35,6 @@ from inspect_ai.model import (
     ChatMessageTool,
     ChatMessageUser,
     ModelOutput,
-    ModelUsage,
 )
 
 from polar_inspect.data.samples import SampleInfo
@@ -63,23 +64,20 @@ class TrustedAgentRunner:
         agent: Agent,
         system: ChatMessageSystem,
         values: Sequence[str],
-        count: Callable[[ModelUsage | None], None],
     ) -> None:
         self.agent = agent
         self.history: list[ChatMessage] = [system]
         self.values = list(dict.fromkeys(values))
-        self.count = count
         self._final_id: str | None = None
+        self._start = 0
 
     async def play(self, round_number: int, user_text: str) -> AgentTurn:
         """Run the agent on the attacker's message (as the defenses let it through)."""
         self.history.append(ChatMessageUser(content=user_text))
         known = {m.id for m in self.history}
-        start = transcript().history.event_count
+        self._start = start = transcript().history.event_count
         state = await run(self.agent, self.history, name=AGENT_SPAN)
         calls = [e for e in transcript().history.events_from(start) if isinstance(e, ModelEvent)]
-        for event in calls:
-            self.count(event.output.usage)
         new = [m for m in state.messages if m.id not in known]
         reply, final_index = _final_reply(new, state.output)
         steps = [step for m in new[:final_index] for step in _steps(m)]
@@ -98,6 +96,14 @@ class TrustedAgentRunner:
         self.history = kept
         self._final_id = reply.id
         return AgentTurn(reply=reply, output=state.output, record=record)
+
+    def call_in_progress(self) -> str:
+        """What the current turn was doing last: its model call or a tool call."""
+        events = transcript().history.events_from(self._start)
+        last = next((e for e in reversed(events) if isinstance(e, ModelEvent | ToolEvent)), None)
+        if isinstance(last, ToolEvent):  # a model call logs its event as it starts
+            return f"{AGENT_SPAN}: tool {last.function}"
+        return f"{AGENT_SPAN}: model"
 
     def sent(self, text: str) -> None:
         """What the defenses sent instead of the agent's reply: its next turn sees that."""
@@ -146,9 +152,8 @@ def start_trusted_agent(
     document: str,
     info: SampleInfo,
     system: str,
-    count: Callable[[ModelUsage | None], None],
 ) -> TrustedAgentRunner:
     """The sample's agent, built with the tools of its access mode (`document_tools`)."""
     agent = factory(tools=document_tools(access, document, info))
     values = [*info.protected_values, *info.allowed_values]
-    return TrustedAgentRunner(agent, ChatMessageSystem(content=system), values, count)
+    return TrustedAgentRunner(agent, ChatMessageSystem(content=system), values)

@@ -1,13 +1,15 @@
-"""The dialogue solver's entry points into a defense stack, kept out of the solver itself.
+"""The dialogue's entry points into a defense stack, kept out of the steps themselves.
 
-The solver makes four calls per sample (see `conversation.polar_dialogue`):
+The dialogue makes four calls per sample (see `steps.Dialogue`):
 
-1. `start_defenses` once before the first round: the per-sample context, and the document the
-   trusted model is given (document defenses such as `minimize` run here);
+1. `start_defenses` once before the first round: the per-sample context; its
+   `before_dialogue` gives the document the trusted model is given (document defenses such as
+   `minimize` run here);
 2. `SampleDefenses.system_message` on the rendered system prompt (prompt defenses' addenda);
 3. `SampleDefenses.user_turn` on each attacker message (spotlighting, reminders);
-4. `defended_reply` after each trusted `generate`: the draft is reviewed (guards, redaction)
-   and the conversation keeps what was sent, which the attacker and the scorer read.
+4. `defended_reply` after each trusted turn: the draft is reviewed (guards, redaction), the
+   conversation keeps what was sent, and that message is what the dialogue records as
+   delivered (`DialogueState.deliver_reply`) once every defense has run on it.
 """
 
 from __future__ import annotations
@@ -18,40 +20,29 @@ from inspect_ai.solver import TaskState
 from polar_inspect.data.samples import SampleInfo
 from polar_inspect.defenses.base import DefenseContext
 from polar_inspect.defenses.stack import DefenseStack, SampleDefenses
-from polar_inspect.sample_context import current_dialogue, sample_facts
 from polar_inspect.text import visible_text
 
 
-async def start_defenses(
-    stack: DefenseStack, state: TaskState, info: SampleInfo
-) -> tuple[SampleDefenses, str]:
-    """The stack applied to this sample, and the document the trusted model is given."""
-    guarded = stack.start(DefenseContext.for_sample(info, str(state.sample_id)))
-    # the sample's facts, for reference agents a defense calls (scripted guard/minimiser)
-    token = current_dialogue.set(sample_facts(str(state.sample_id), info))
-    try:
-        document = await guarded.before_dialogue()
-    finally:
-        current_dialogue.reset(token)
-    return guarded, document
+def start_defenses(stack: DefenseStack, state: TaskState, info: SampleInfo) -> SampleDefenses:
+    """The stack applied to this sample; its `before_dialogue` gives the document the trusted
+    model is given."""
+    return stack.start(DefenseContext.for_sample(info, str(state.sample_id)))
 
 
-async def defended_reply(state: TaskState, guarded: SampleDefenses, count: bool = True) -> str:
-    """Count the trusted call (unless `count` is false: an agent turn counts its own calls),
-    then pass its draft through the defenses.
+async def defended_reply(state: TaskState, guarded: SampleDefenses) -> ChatMessageAssistant | None:
+    """Pass the trusted turn's draft through the defenses; the message the attacker is sent.
 
-    The conversation's last message becomes the sent reply (what the attacker and the scorer
-    read); the defense record keeps the draft. Returns the reply text for the dialogue's history
-    (the full text, reasoning included, when no defense changed it).
+    The conversation's last message becomes the sent reply (the original message, reasoning
+    included, when no defense changed its visible text); the defense record keeps the draft.
+    None when the turn ended on no assistant message (nothing to send).
     """
-    if count:
-        guarded.count_trusted(state.output.usage)
     last = state.messages[-1]
     if not isinstance(last, ChatMessageAssistant):
-        return ""
+        return None
     draft = visible_text(last.text)
     sent = await guarded.after_reply(draft)
     if sent == draft:
-        return last.text
-    state.messages[-1] = ChatMessageAssistant(content=sent, model=last.model, source="generate")
-    return sent
+        return last
+    message = ChatMessageAssistant(content=sent, model=last.model, source="generate")
+    state.messages[-1] = message
+    return message

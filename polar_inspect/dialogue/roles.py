@@ -13,6 +13,7 @@ import logging
 
 from inspect_ai.log import transcript
 from inspect_ai.model import Model, get_model, model_roles
+from pydantic import JsonValue
 
 from polar_inspect.attackers import ATTACKER_ROLE
 from polar_inspect.errors import UserInputError
@@ -59,7 +60,7 @@ def check_roles(setup: RunSetup) -> dict[str, Model]:
 
 
 def _announce_unused(setup: RunSetup, bound: dict[str, Model]) -> None:
-    unused = []
+    unused: list[JsonValue] = []
     if ATTACKER_ROLE in bound and not setup.attacker.calls_model:
         unused.append(f"attacker (-T attacker={setup.config.attacker} calls no model)")
     if JUDGE_ROLE in bound and not setup.config.judge:

@@ -4,18 +4,21 @@ The solver writes these as the dialogue goes (a dialogue that an Inspect limit c
 keeps what it had), and the scorers and `polar-report` read them back through
 `store_as(...)` (in a log: `sample.store`). Sample metadata holds the sample's inputs only.
 
-- `DialogueState`: the attacker, the turn budget, the turns played, why the dialogue stopped,
-  the trusted replies cut by the token limit or empty, each role's sampling settings, the
-  adaptive attacker's private plans, and the run identity the sample was played under;
+- `DialogueState`: the attacker, the turn budget, each round as delivered (the attacker's
+  message as the trusted model was given it, the trusted reply as the attacker received it:
+  all the scorers read), why the dialogue stopped and, when a limit or a cancellation closed
+  it, where (`cut`), the trusted replies cut by the token limit or empty, each role's sampling
+  settings, the adaptive attacker's private plans, and the run identity the sample was played
+  under;
 - `DefenseState`: what the defense stack did (the drafts it changed, a minimised document);
-- `UsageState`: model calls and tokens per role (trusted, attacker, guard, minimiser), kept
-  apart from Inspect's per-model usage, which merges roles bound to the same model;
 - `TrustedAgentState`: with `-T trusted_agent`, what the agent did inside each trusted turn
   (its tool calls, tool results and reasoning, and the target values its tools returned),
   which the third party never sees (docs/agents.md).
 
-Logs written by task version 1-A kept these under `sample.metadata` (`dialogue`, `defense`,
-`usage_by_role`, `attacker_plans`); `read_dialogue` reads either.
+Calls and tokens per role are Inspect's own count (`role_usage` in the log). Logs written by
+task version 1-A kept these under `sample.metadata` (`dialogue`, `defense`, `attacker_plans`);
+`read_sample_record` reads either (a `UsageState` or `usage_by_role` of older logs is left
+unread: `polar-report` reads Inspect's count).
 """
 
 from __future__ import annotations
@@ -29,7 +32,6 @@ from polar_inspect.attackers import NonAttack, PlanEntry, StopReason, TurnSource
 from polar_inspect.defenses.stack import DefenseRecord
 from polar_inspect.dialogue.reply_limits import ReplyLimits
 from polar_inspect.dialogue.sampling import RoleSampling
-from polar_inspect.model_usage import UsageTotals
 
 #: Stop reasons that mean the attacker produced nothing the trusted model could answer.
 ATTACKER_FAILURES: tuple[StopReason, ...] = (
@@ -46,6 +48,31 @@ class DialogueSampling(BaseModel):
     attacker: RoleSampling | None = None
 
 
+class DeliveredTurn(BaseModel):
+    """One round as the other party received it (what every scorer reads)."""
+
+    round: int  # 1-based
+    #: The attacker's message as the trusted model was given it (after the input defenses).
+    attacker: str
+    #: The trusted reply as the attacker received it, after every defense ran on it (the
+    #: message text, reasoning markup included); None: no reply of this round was delivered.
+    reply: str | None = None
+    #: The reasoning the delivered reply carried (its blocks and markup; never shown).
+    reasoning: str = ""
+
+
+class DialogueCut(BaseModel):
+    """Where an Inspect limit or a cancellation closed the dialogue."""
+
+    round: int  # the 1-based round it hit (0: before the first round)
+    #: The call it hit: `attacker`, `trusted`, `trusted agent` (`trusted agent: tool <name>`),
+    #: a defense role (`guard`, `minimizer`, ...), or `dialogue` between calls.
+    call: str
+    #: Inspect's limit type (`message`, `token`, `time`, `working`, `cost`...) or `cancelled`.
+    limit: str
+    message: str = ""
+
+
 class DialogueState(StoreModel):
     """One sample's dialogue, as the solver recorded it."""
 
@@ -58,8 +85,8 @@ class DialogueState(StoreModel):
     turn_budget: int = 0
     attack_budget: int = 0  # the most rounds the attacker could play
     planned_turn_count: int = 0
-    turns_used: int = 0  # attacker messages sent to the trusted model
-    replies: int = 0  # trusted replies received
+    turns_used: int = 0  # attacker messages delivered to the trusted model
+    replies: int = 0  # trusted replies delivered to the attacker
     #: Why the dialogue ended; None while it runs (and for a sample cut before it started).
     stop_reason: StopReason | None = None
     reply_limits: ReplyLimits = Field(default_factory=ReplyLimits)
@@ -69,32 +96,56 @@ class DialogueState(StoreModel):
     not_attacks: list[NonAttack] = Field(default_factory=list)
     #: The run identity's components this sample was played under (`run.identity`).
     identity: dict[str, str] = Field(default_factory=dict)
+    #: The round being played (1-based; 0 before the first) and the call in progress.
+    round: int = 0
+    calling: str = ""
+    #: Each round as delivered: the only part of the dialogue the scorers read.
+    delivered: list[DeliveredTurn] = Field(default_factory=list)
+    #: Set when an Inspect limit or a cancellation closed the dialogue (`stop_reason` "limit").
+    cut: DialogueCut | None = None
 
     @property
     def cut_by_limit(self) -> bool:
-        """An Inspect limit (messages, tokens, time) ended the dialogue early."""
+        """An Inspect limit (messages, tokens, time, working time) ended the dialogue early."""
         return self.stop_reason == "limit"
 
     @property
     def never_answered(self) -> bool:
-        """The trusted model never answered an attacker turn: there is nothing to score."""
+        """No trusted reply was ever delivered: there is nothing to score."""
         return self.replies == 0
+
+    def begin_round(self, number: int) -> None:
+        """Round `number` (1-based) starts."""
+        self.round = number
+        self.calling = ""
+
+    def deliver_attacker(self, text: str) -> None:
+        """The trusted model is given `text` (the attacker's message after the input defenses)."""
+        self.delivered = [*self.delivered, DeliveredTurn(round=self.round, attacker=text)]
+        self.turns_used = len(self.delivered)
+
+    def deliver_reply(self, text: str, reasoning: str) -> None:
+        """The attacker receives `text`, the reply of this round after every defense ran."""
+        last = self.delivered[-1].model_copy(update={"reply": text, "reasoning": reasoning})
+        self.delivered = [*self.delivered[:-1], last]
+        self.replies = sum(1 for turn in self.delivered if turn.reply is not None)
+
+    def delivered_replies(self) -> list[str]:
+        """The delivered trusted replies, in order (full text, as sent)."""
+        return [turn.reply for turn in self.delivered if turn.reply is not None]
+
+    def close_cut(self, limit: str, message: str, call: str | None = None) -> None:
+        """An Inspect limit or a cancellation closed the dialogue in the call in progress."""
+        self.stop_reason = "limit"
+        self.cut = DialogueCut(
+            round=self.round, call=call or self.calling or "dialogue", limit=limit, message=message
+        )
 
 
 class DefenseState(StoreModel):
     """What the defense stack did in one sample (None: no stack ran)."""
 
     record: DefenseRecord | None = None
-
-
-class UsageState(StoreModel):
-    """Model calls and tokens per role in one sample."""
-
-    by_role: dict[str, UsageTotals] = Field(default_factory=dict)
-
-    def role(self, name: str) -> UsageTotals | None:
-        """One role's calls and tokens (None: the role made no call)."""
-        return self.by_role.get(name)
 
 
 class AgentStep(BaseModel):
@@ -137,7 +188,6 @@ class SampleRecord(BaseModel):
 
     dialogue: DialogueState
     defense: DefenseState
-    usage: UsageState
     agent: TrustedAgentState
 
 
@@ -150,7 +200,6 @@ def read_sample_record(
         return SampleRecord(
             dialogue=DialogueState(store=shared),
             defense=DefenseState(store=shared),
-            usage=UsageState(store=shared),
             agent=TrustedAgentState(store=shared),
         )
     return _from_1a_metadata(metadata or {})
@@ -187,11 +236,4 @@ def _from_1a_metadata(meta: dict[str, Any]) -> SampleRecord:
     defense = DefenseState(store=shared)
     if meta.get("defense"):
         defense.record = DefenseRecord.model_validate(meta["defense"])
-    usage = UsageState(store=shared)
-    usage.by_role = {
-        role: UsageTotals.model_validate(totals)
-        for role, totals in (meta.get("usage_by_role") or {}).items()
-    }
-    return SampleRecord(
-        dialogue=dialogue, defense=defense, usage=usage, agent=TrustedAgentState(store=shared)
-    )
+    return SampleRecord(dialogue=dialogue, defense=defense, agent=TrustedAgentState(store=shared))

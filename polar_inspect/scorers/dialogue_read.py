@@ -1,5 +1,5 @@
 """What every scorer reads of a sample, through one check: a dialogue that never happened is
-never scored.
+never scored, and only what was delivered is.
 
 `scorable_dialogue(state)` returns the sample's typed inputs (`SampleInfo`) and what its
 dialogue produced (`DialogueState`). When the trusted model never answered an attacker turn
@@ -8,12 +8,15 @@ limit cut the dialogue before it), there is nothing to judge: scoring such a sam
 privacy 1 to a model that was never tested. It raises `NothingToScoreError` instead, so the
 sample is an error, counted as such by Inspect and left out of every mean; `inspect eval-retry`
 runs it again.
+
+`delivered_dialogue(state)` is the record every scorer reads the dialogue from: each round as
+the other party received it (`DialogueState.delivered`), never `state.messages`, which can end
+on a draft that a limit caught before any defense reviewed it.
 """
 
 from __future__ import annotations
 
 from inspect_ai.solver import TaskState
-from inspect_ai.util import store_as
 
 from polar_inspect.data.samples import SampleInfo, sample_info
 from polar_inspect.dialogue.state import DialogueState
@@ -28,8 +31,8 @@ _ADVICE = {
     "attacker_stop": "the live attacker answered <STOP> before its first message",
     "attacker_done": "the adaptive attacker said it was done before its first message",
     "no_turns": "the sample has no attacker turns and no live attacker: fix the record",
-    "limit": "an Inspect limit (--message-limit, --token-limit, --time-limit) ended the sample "
-    "before the first reply: raise it",
+    "limit": "an Inspect limit (--message-limit, --token-limit, --time-limit, --working-limit) "
+    "or a cancellation ended the sample before the first reply was delivered: raise it",
 }
 
 
@@ -37,10 +40,30 @@ class NothingToScoreError(RuntimeError):
     """The trusted model never answered: the sample cannot be scored."""
 
 
+class UndeliveredRecordError(RuntimeError):
+    """A sample played before the delivered record existed (rescoring an older log)."""
+
+
+def delivered_dialogue(state: TaskState) -> DialogueState:
+    """The sample's dialogue as delivered (`DialogueState`, from the sample's store).
+
+    A sample whose dialogue counted replies but recorded none as delivered was played by an
+    older version (`inspect score` on an old log): it is refused, never scored as silence.
+    """
+    record = state.store_as(DialogueState)
+    if record.replies and not record.delivered:
+        raise UndeliveredRecordError(
+            f"sample {state.sample_id}: its dialogue was played by an older polar_inspect that "
+            "did not record what was delivered, so it cannot be scored again: run the "
+            "evaluation again (inspect eval), or read its scores from the log as they are"
+        )
+    return record
+
+
 def scorable_dialogue(state: TaskState) -> tuple[SampleInfo, DialogueState]:
     """The sample's inputs and dialogue, or NothingToScoreError (see the module)."""
     info = sample_info(state)
-    record = store_as(DialogueState)
+    record = delivered_dialogue(state)
     if record.never_answered:
         reason = record.stop_reason or "limit"
         advice = _ADVICE.get(reason, "")

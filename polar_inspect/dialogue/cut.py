@@ -1,0 +1,79 @@
+"""A limit or a cancellation inside the dialogue: recorded as a cut at the call it hit, then
+re-raised for Inspect to handle.
+
+Inspect ends a sample early in two ways, and the dialogue sees both:
+
+- `LimitExceededError`, raised where a limit is checked (`--message-limit` when a message is
+  added or a model is called, `--token-limit` / `--cost-limit` after a model call returns);
+- a cancellation (`anyio.get_cancelled_exc_class()`), delivered at whatever the sample is
+  awaiting when `--time-limit` fires (Inspect turns it into `LimitExceededError` only above the
+  solver) or when the working-time monitor, an operator or the eval cancels the sample.
+
+`recording_cut` catches either (also inside an exception group), writes `DialogueState.cut`
+(the round, the call in progress, the limit) and `stop_reason = "limit"`, and re-raises it:
+Inspect scores what the dialogue delivered before the cut, and the `cut` flag counts it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+import anyio
+from inspect_ai.util import LimitExceededError, sample_limits
+
+from polar_inspect.dialogue.state import DialogueState
+
+
+def cut_limit(exc: BaseException) -> tuple[str, str] | None:
+    """(limit type, message) when `exc` is how Inspect ends a sample early, else None."""
+    if isinstance(exc, BaseExceptionGroup):
+        for inner in exc.exceptions:
+            found = cut_limit(inner)
+            if found is not None:
+                return found
+        return None
+    if isinstance(exc, LimitExceededError):
+        return exc.type, exc.message
+    if isinstance(exc, TimeoutError):
+        return "time", str(exc) or "a timeout cancelled the call in progress"
+    if isinstance(exc, Exception) or not isinstance(exc, _cancelled_class()):
+        return None
+    limit = _exhausted_clock()
+    what = f"the {limit} limit" if limit != "cancelled" else "a cancellation"
+    return limit, f"{what} cancelled the call in progress"
+
+
+def _cancelled_class() -> type[BaseException]:
+    """The running async backend's cancellation (asyncio's outside any event loop)."""
+    try:
+        return anyio.get_cancelled_exc_class()
+    except RuntimeError:  # anyio's NoEventLoopError: no backend is running
+        return asyncio.CancelledError
+
+
+def _exhausted_clock() -> str:
+    """`time` or `working` when that sample limit is used up (the cancellation is its),
+    else `cancelled` (an operator, the eval, or another cancel)."""
+    try:
+        limits = sample_limits()
+    except RuntimeError:  # not inside a running sample
+        return "cancelled"
+    for name, limit in (("working", limits.working), ("time", limits.time)):
+        if limit.limit is not None and limit.usage >= limit.limit * 0.99:
+            return name
+    return "cancelled"
+
+
+@contextmanager
+def recording_cut(record: DialogueState, call: Callable[[], str]) -> Iterator[None]:
+    """Record a limit or cancellation raised inside the block as the dialogue's cut (at the
+    call `call()` names), then re-raise it. Anything else passes through untouched."""
+    try:
+        yield
+    except BaseException as exc:
+        found = cut_limit(exc)
+        if found is not None and record.cut is None:
+            record.close_cut(*found, call=call())
+        raise

@@ -1,0 +1,257 @@
+"""One sample's dialogue as named steps: `start` (setup), `open` (defenses, system prompt, the
+trusted turn), `play` (the rounds), `finish` (what only the end knows).
+
+Each round: the attacker's message (`_attacker_message`), given to the trusted model as the
+defenses let it through (`DialogueState.deliver_attacker`), the trusted turn (`TrustedTurn`, a
+model call or an agent, chosen once in `open`), the reply's limits, then every defense on the
+draft and the reply delivered to the attacker (`DialogueState.deliver_reply`). Only what was
+delivered is scored. The record (`DialogueState`) names the call in progress, so a limit or a
+cancellation anywhere is recorded where it hit (`cut.recording_cut`).
+"""
+
+from __future__ import annotations
+
+from inspect_ai.event import ModelEvent
+from inspect_ai.log import transcript
+from inspect_ai.model import (
+    ChatMessageAssistant,
+    ChatMessageSystem,
+    ChatMessageUser,
+    GenerateConfig,
+    Model,
+    get_model,
+)
+from inspect_ai.solver import Generate, TaskState
+from inspect_ai.util import span, store_as
+
+from polar_inspect.attackers import (
+    ATTACKER_DEFAULTS,
+    ATTACKER_ROLE,
+    AttackerTurn,
+    SampleAttacker,
+    StopReason,
+    attacker_config,
+)
+from polar_inspect.data.samples import SampleInfo, sample_info
+from polar_inspect.defenses import SampleDefenses
+from polar_inspect.dialogue.defense_hooks import defended_reply, start_defenses
+from polar_inspect.dialogue.request_cap import request_slot
+from polar_inspect.dialogue.sampling import RoleSampling, role_sampling
+from polar_inspect.dialogue.state import DefenseState, DialogueState
+from polar_inspect.dialogue.trusted_turn import ModelTurn, TrustedTurn, agent_turn
+from polar_inspect.run.identity import sample_identity
+from polar_inspect.run.setup import RunSetup
+from polar_inspect.sample_context import write_sample_facts
+from polar_inspect.seeds import PAPER_BASE_SEED, CallSeeds, request_model_name
+from polar_inspect.text import message_reasoning
+
+#: The record's name for the defenses' step, when no defense model call is in progress.
+DEFENSES_CALL = "defenses"
+
+
+def call_seeds(state: TaskState, trusted: Model, attacker: Model | None) -> CallSeeds:
+    """The seeds the authors' evaluator gives this sample's calls."""
+    base = trusted.config.seed if trusted.config.seed is not None else PAPER_BASE_SEED
+    return CallSeeds(  # the names the requests carry (seeds.request_model_name)
+        sample_id=str(state.sample_id),
+        trusted_model=request_model_name(trusted),
+        attacker_model=request_model_name(attacker) if attacker is not None else None,
+        base=base,
+    )
+
+
+class Dialogue:
+    """One sample's dialogue (see the module)."""
+
+    def __init__(self, setup: RunSetup, state: TaskState, bound: dict[str, Model]) -> None:
+        """The setup step: the record, the attacker, the seeds, the facts of the sample."""
+        config = setup.config
+        self.setup = setup
+        self.info: SampleInfo = sample_info(state)
+        self.record = store_as(DialogueState)
+        self.trusted = get_model()
+        calls_model = setup.attacker.calls_model
+        self.attacker_model = bound.get(ATTACKER_ROLE) if calls_model else None
+        budget = config.max_turns if config.max_turns is not None else self.info.turn_budget
+        self.seeds = call_seeds(state, self.trusted, self.attacker_model)
+        assert setup.identity is not None, "the task sets the identity"
+        record = self.record
+        record.identity = sample_identity(
+            setup.identity, self.trusted, bound, {ATTACKER_ROLE: ATTACKER_DEFAULTS}
+        )
+        record.attacker = config.attacker
+        record.turn_budget = budget
+        record.planned_turn_count = len(self.info.planned_turns)
+        self.attacker: SampleAttacker = setup.attacker.start(
+            self.info, budget, self.attacker_model, self.seeds
+        )
+        record.turn_source = self.attacker.turn_source
+        record.attack_budget = self.attacker.rounds
+        record.attacker_layout = self.attacker.layout
+        if self.attacker.layout_note:
+            record.attacker_layout_note = self.attacker.layout_note
+            transcript().info(self.attacker.layout_note, source="polar_inspect")
+        self.facts = write_sample_facts(str(state.sample_id), self.info)
+        self.guarded: SampleDefenses | None = None
+        self.turn: TrustedTurn | None = None
+        self.attacker_turns: list[str] = []
+        self.ended: StopReason | None = None
+
+    def call_in_progress(self) -> str:
+        """The call a limit would hit now (for `recording_cut`)."""
+        calling = self.record.calling
+        if calling == DEFENSES_CALL and self.guarded is not None:
+            return self.guarded.ctx.calling or DEFENSES_CALL
+        if self.turn is not None and calling == self.turn.name:
+            return self.turn.call()  # an agent names its model or tool call
+        return calling
+
+    async def open(self, state: TaskState, generate: Generate) -> None:
+        """Document defenses, the system message, and the trusted turn chosen once."""
+        setup, info = self.setup, self.info
+        self.record.calling = DEFENSES_CALL
+        self.guarded = start_defenses(setup.defenses, state, info)
+        document = await self.guarded.before_dialogue()
+        self.record.calling = ""
+        self.facts.document = document
+        note = setup.document_note  # with document tools: what stands for the document
+        system = self.guarded.system_message(
+            setup.trusted_template.render(
+                document=document if note is None else note.render().strip(),
+                policy=info.texts.privacy_policy,
+                task=info.texts.task_instruction,
+                domain=info.domain,
+            )
+        )
+        state.messages = [ChatMessageSystem(content=system)]
+        if setup.trusted_agent is not None:
+            config = setup.config
+            self.turn = agent_turn(
+                setup.trusted_agent,
+                config.trusted_agent,
+                config.document_access,
+                document,
+                info,
+                system,
+            )
+        else:
+            rounds = self.attacker.rounds  # for the prompt-cache policy (docs/cost.md)
+            self.turn = ModelTurn(generate, self._trusted_seed, rounds, str(self.trusted))
+
+    def _trusted_seed(self, index: int) -> int:
+        """The authors' seed for the trusted reply of round `index` (0-based)."""
+        if self.attacker.turn_source == "planned" and self.info.planned_turns:
+            return self.seeds.trusted("scripted", 2 * index + 1)  # messages so far
+        return self.seeds.trusted("adaptive", index + 1)
+
+    async def play(self, state: TaskState) -> None:
+        """Every round, until the attacker stops, its budget ends or the sample completes."""
+        for index in range(self.attacker.rounds):
+            self.record.begin_round(index + 1)
+            async with span(f"round {index + 1}", type="round"):
+                played = await self._round(state, index)
+            if not played:
+                break
+            if state.completed:
+                self.record.close_cut("completed", "Inspect marked the sample completed")
+                break
+        self.record.calling = ""
+
+    async def _round(self, state: TaskState, index: int) -> bool:
+        """One round; False when the attacker ended the dialogue instead of playing it."""
+        record = self.record
+        live = self.attacker.turn_source == "model"
+        # Model calls this dialogue still makes, this one included: under a shared cap
+        # (max_in_flight) the dialogue with the most left goes first.
+        left = (2 if live else 1) * (self.attacker.rounds - index)
+        turn = await self._attacker_message(index, live, left)
+        if turn.not_attacks:  # answers that were no attack (attackers.NonAttack)
+            record.not_attacks = [*record.not_attacks, *turn.not_attacks]
+        if turn.message is None:
+            self.ended = turn.stop or "attacker_empty"
+            transcript().info(
+                f"Attacker ended the dialogue before round {index + 1} ({self.ended}).",
+                source="polar_inspect",
+            )
+            return False
+        self.attacker_turns.append(turn.message)
+        assert self.guarded is not None and self.turn is not None, "open() ran"
+        # Defense hook 2: what the trusted model reads of the attacker's message.
+        user_text = self.guarded.user_turn(turn.message)
+        state.messages.append(ChatMessageUser(content=user_text))
+        record.deliver_attacker(user_text)
+        record.calling = self.turn.name
+        async with request_slot(self.setup.config.max_in_flight, left - (1 if live else 0)):
+            await self.turn.play(state, index + 1)
+        self._note_draft(state, index + 1)
+        # Defense hook 3: the reply the attacker receives, once every defense ran on it.
+        record.calling = DEFENSES_CALL
+        sent = await defended_reply(state, self.guarded)
+        record.calling = ""
+        if sent is not None:
+            self.turn.sent(self.guarded.replies[-1].sent)
+            record.deliver_reply(sent.text, message_reasoning(sent))
+        return True
+
+    async def _attacker_message(self, index: int, live: bool, left: int) -> AttackerTurn:
+        """The attacker's message of round `index` (a live attacker's call holds a slot)."""
+        self.record.calling = ATTACKER_ROLE
+        history = self.record.delivered_replies()
+        if live:
+            async with request_slot(self.setup.config.max_in_flight, left):
+                turn = await self.attacker.next_turn(index, self.attacker_turns, history)
+        else:
+            turn = await self.attacker.next_turn(index, self.attacker_turns, history)
+        self.record.calling = ""
+        return turn
+
+    def _note_draft(self, state: TaskState, number: int) -> None:
+        """The trusted sampling settings (once) and the draft's limits, before any defense."""
+        record = self.record
+        if record.sampling.trusted is None:
+            sampling = record.sampling.model_copy()
+            sampling.trusted = _trusted_sampling(str(self.trusted))
+            record.sampling = sampling
+        last = state.messages[-1]
+        draft = last.text if isinstance(last, ChatMessageAssistant) else ""
+        limits = record.reply_limits
+        limits.note(number, state.output, draft)
+        record.reply_limits = limits
+
+    def finish(self) -> None:
+        """Write what only the end knows: why it stopped, plans, sampling, the defense record."""
+        record = self.record
+        if record.stop_reason is None:
+            record.stop_reason = self._stop_reason()
+        plans = self.attacker.plans()
+        if plans:
+            record.attacker_plans = plans
+        if self.attacker_model is not None and self.attacker.turn_source == "model":
+            record.attacker_model = str(self.attacker_model)
+            sampling = record.sampling.model_copy()
+            config = attacker_config(self.attacker_model)
+            if config.seed is None:  # each call carried its own seed (polar_inspect.seeds)
+                config = config.merge(GenerateConfig(seed=0))
+            attacker = role_sampling(str(self.attacker_model), config)
+            sampling.attacker = attacker.without_per_call_seed()
+            record.sampling = sampling
+        if self.guarded is not None:
+            store_as(DefenseState).record = self.guarded.record()
+
+    def _stop_reason(self) -> StopReason:
+        if self.ended is not None:
+            return self.ended
+        if self.attacker.rounds == 0:
+            return "no_turns"
+        return self.attacker.exhausted()
+
+
+def _trusted_sampling(model: str) -> RoleSampling | None:
+    """The trusted model's resolved config, read from the model event of its last call
+    (the per-call seed is recorded as such, not as the first call's number)."""
+    events = transcript().history.events_since_last(ModelEvent)
+    event = events[0] if events else None
+    if not isinstance(event, ModelEvent):
+        return None
+    sampling = role_sampling(model, event.config)
+    return sampling.without_per_call_seed()
