@@ -13,14 +13,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from inspect_ai.util import StoreModel, store_as
+from inspect_ai.util import store_as
 from pydantic import Field
+
+from polar_inspect.typed_store import FastStoreModel
 
 if TYPE_CHECKING:
     from polar_inspect.data.samples import SampleInfo
 
 
-class SampleFacts(StoreModel):
+class SampleFacts(FastStoreModel):
     """What the reference agents read of the sample (written once by the dialogue solver)."""
 
     sample_id: str = ""

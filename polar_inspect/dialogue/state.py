@@ -25,13 +25,14 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from inspect_ai.util import Store, StoreModel
+from inspect_ai.util import Store
 from pydantic import BaseModel, Field
 
 from polar_inspect.attackers import NonAttack, PlanEntry, StopReason, TurnSource
 from polar_inspect.defenses.stack import DefenseRecord
 from polar_inspect.dialogue.reply_limits import ReplyLimits
 from polar_inspect.dialogue.sampling import RoleSampling
+from polar_inspect.typed_store import FastStoreModel
 
 #: Stop reasons that mean the attacker produced nothing the trusted model could answer.
 ATTACKER_FAILURES: tuple[StopReason, ...] = (
@@ -73,7 +74,7 @@ class DialogueCut(BaseModel):
     message: str = ""
 
 
-class DialogueState(StoreModel):
+class DialogueState(FastStoreModel):
     """One sample's dialogue, as the solver recorded it."""
 
     attacker: str = ""  # the `-T attacker=` name
@@ -142,7 +143,7 @@ class DialogueState(StoreModel):
         )
 
 
-class DefenseState(StoreModel):
+class DefenseState(FastStoreModel):
     """What the defense stack did in one sample (None: no stack ran)."""
 
     record: DefenseRecord | None = None
@@ -167,7 +168,7 @@ class AgentTurnRecord(BaseModel):
     model_calls: int = 0
 
 
-class TrustedAgentState(StoreModel):
+class TrustedAgentState(FastStoreModel):
     """With `-T trusted_agent`: the agent's turns (empty for the paper's model call)."""
 
     agent: str | None = None
