@@ -11,7 +11,8 @@ identity it puts in logs, messages) passes through `redact` first. It replaces:
   `apikey`, `token`, `secret`, `password` / `passwd` / `pwd`, `authorization` / `auth`,
   `credential(s)`, `cookie` or `signature` (case-insensitive, words split at `_ - .` and
   camelCase, so `api_key`, `apiKey`, `x-api-key`, `access_token`, `Authorization` match and
-  `max_tokens` does not);
+  `max_tokens` and `token_limit` do not: a word like `limit`, `max` or `count` makes the name
+  a measure's);
 - every value of a mapping entry named like headers (`headers`, `default_headers`,
   `extra_headers`...): header values are credentials as often as not;
 
@@ -48,6 +49,9 @@ SECRET_WORDS = frozenset(
         "signature",
     }
 )
+#: Words that make a name a measure, not a secret (`token_limit`, `max_key_length`).
+MEASURE_WORDS = frozenset({"limit", "limits", "count", "counts", "max", "min", "budget", "length",
+                           "size", "type", "usage"})  # fmt: skip
 _WORD_SPLIT = re.compile(r"[^A-Za-z0-9]+|(?<=[a-z0-9])(?=[A-Z])")
 _USERINFO = re.compile(r"(?P<scheme>[A-Za-z][A-Za-z0-9+.\-]*://)(?P<userinfo>[^/\s@?#\"']+)@")
 _QUERY = re.compile(r"(?P<lead>[?&;])(?P<name>[^=&;#\s\"']+)=(?P<value>[^&;#\s\"']*)")
@@ -57,6 +61,8 @@ _MARKER = re.compile(r"\[redacted sha256:[0-9a-f]+\]")
 def is_secret_name(name: str) -> bool:
     """Whether an argument, field or header name looks like a secret's (see the module)."""
     words = [w.lower() for w in _WORD_SPLIT.split(name) if w]
+    if any(word in MEASURE_WORDS for word in words):
+        return False
     return any(word in SECRET_WORDS for word in words) or name.lower().endswith(
         ("apikey", "api_key", "token", "password", "secret")
     )

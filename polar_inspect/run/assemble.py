@@ -10,6 +10,7 @@ from typing import Any
 from inspect_ai.model import GenerateConfig
 from pydantic import BaseModel, ConfigDict
 
+from polar_inspect.attackers.registry import ATTACKERS
 from polar_inspect.axes import SelectionError, parse_domains
 from polar_inspect.data.loading import RecordError
 from polar_inspect.data.records import PolarRecord
@@ -77,13 +78,19 @@ def settings_of(config: PolarConfig) -> dict[str, Any]:
 
 
 def plugin_code(config: PolarConfig, setup: RunSetup) -> dict[str, CodeIdentity]:
-    """The code identity of every plug-in and agent the run uses from outside the package."""
-    pieces: dict[str, object] = {f"attacker {config.attacker}": config.attacker_class()}
+    """The code identity of every plug-in and agent the run uses from outside the package
+    (a plug-in's distribution is the one its entry point came from)."""
+    pieces: dict[str, tuple[object, tuple[str, str | None] | None]] = {
+        f"attacker {config.attacker}": (
+            config.attacker_class(),
+            ATTACKERS.origins.get(config.attacker),
+        )
+    }
     for spec in config.defense:
-        pieces[f"defense {spec.name}"] = DEFENSES.get(spec.name)
+        pieces[f"defense {spec.name}"] = (DEFENSES.get(spec.name), DEFENSES.origins.get(spec.name))
     if setup.trusted_agent is not None:
-        pieces["trusted_agent"] = setup.trusted_agent
-    found = {name: code_identity(piece) for name, piece in pieces.items()}
+        pieces["trusted_agent"] = (setup.trusted_agent, None)
+    found = {name: code_identity(piece, origin) for name, (piece, origin) in pieces.items()}
     return {name: code for name, code in found.items() if code is not None}
 
 

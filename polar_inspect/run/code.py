@@ -98,12 +98,15 @@ def _distribution(module: str) -> tuple[str | None, str | None]:
         return name, None
 
 
-def code_identity(obj: object) -> CodeIdentity | None:
-    """The code identity of a class or function (None: polar_inspect's own, or a built-in)."""
+def code_identity(
+    obj: object, distribution: tuple[str, str | None] | None = None
+) -> CodeIdentity | None:
+    """The code identity of a class or function (None: polar_inspect's own, or a built-in);
+    `distribution` (name, version): the one whose entry point gave it, when known."""
     module = getattr(obj, "__module__", None)
     if not isinstance(module, str) or is_own(module) or module == "builtins":
         return None
-    distribution, dist_version = _distribution(module)
+    distribution, dist_version = distribution or _distribution(module)
     return CodeIdentity(
         module=module,
         distribution=distribution,

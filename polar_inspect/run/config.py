@@ -137,6 +137,7 @@ class PolarConfig(BaseModel):
         Raises ParameterError with one message naming every bad or unknown parameter.
         """
         core = set(cls.parameter_names())
+        _refuse_core_option_names(core)
         attacker_cls = _attacker_class(args.get("attacker", DEFAULT_ATTACKER))
         own = set(attacker_cls.option_names())
         others = _other_attacker_options(attacker_cls.name)
@@ -183,6 +184,21 @@ def _attacker_class(name: object) -> type[Attacker]:
         return ATTACKERS.get(name.strip())
     except PluginError as err:
         raise ParameterError(f"Task parameter attacker={shown(name)}: {err.message}") from None
+
+
+def _refuse_core_option_names(core: set[str]) -> None:
+    """An attacker option named like a core task parameter would never receive the user's
+    value (the core parameter takes it): refused for every registered attacker."""
+    for name, attacker in ATTACKERS.available().items():
+        clash = sorted(set(attacker.option_names()) & core)
+        if clash:
+            origin = ATTACKERS.origins.get(name)
+            where = f" of {origin[0]} {origin[1] or ''}".rstrip() if origin else ""
+            raise PluginError(
+                f"attacker {name!r}{where} declares the option(s) {', '.join(clash)}, named like "
+                "core task parameters (they would never receive the user's value): rename them "
+                "in its Options model"
+            )
 
 
 def _other_attacker_options(chosen: str) -> dict[str, list[str]]:

@@ -14,7 +14,7 @@ whose identities differ in any part are different experiments. The identity has 
   all, `EVAL_OPERATIONAL_FIELDS`), the epochs and the samples run (`run_identity(log)`).
 
 Both field lists are derived: a field Inspect adds is part of the identity until it is
-declared operational (tests/test_identity_fields.py fails until it is classified). Secrets in
+declared operational (tests/run/test_identity_fields.py fails until it is classified). Secrets in
 model arguments, base URLs and headers enter the identity as their fingerprints
 (`redaction.fingerprint`) and are shown redacted.
 

@@ -14,6 +14,7 @@ from inspect_ai.model import model_roles
 from pydantic import BaseModel, ConfigDict, Field
 
 from polar_inspect.attackers import ATTACKER_ROLE, Attacker
+from polar_inspect.attackers.registry import checked_attacker
 from polar_inspect.defenses import DefenseStack
 from polar_inspect.errors import UserInputError
 from polar_inspect.prompts import LoadedTemplate, load_template
@@ -57,7 +58,7 @@ class RunSetup(BaseModel):
                 else None
             ),
             defenses=DefenseStack(list(config.defense)),
-            attacker=attacker_cls.from_options(config.attacker_options),
+            attacker=checked_attacker(attacker_cls.from_options(config.attacker_options)),
             trusted_agent=(
                 agent_factory(config.trusted_agent) if config.trusted_agent is not None else None
             ),
