@@ -23,10 +23,10 @@ from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 from pydantic import BaseModel
 
 from polar_inspect.axes import LIVE_ATTACK
+from polar_inspect.redaction import fingerprint, redact
 from polar_inspect.register import register_entry
 from polar_inspect.report.setup import prompt_facts, sampling_facts
 from polar_inspect.report.usage import RoleUsage, role_usage
-from polar_inspect.redaction import fingerprint, redact
 from polar_inspect.run.identity import RunIdentity, run_identity
 from polar_inspect.run.metadata import (
     MetadataVersionError,
