@@ -109,9 +109,7 @@ class PluginRegistry(Generic[T]):
                 raise
             raise self.error(f"{where}: cannot be loaded ({one_line(err)})") from None
         if not (isinstance(loaded, type) and issubclass(loaded, self.base)):
-            raise self.error(
-                f"{where}: is not a subclass of polar_inspect's {self.base.__name__}"
-            )
+            raise self.error(f"{where}: is not a subclass of polar_inspect's {self.base.__name__}")
         if getattr(loaded, "name", point.name) != point.name:
             raise self.error(
                 f"{where}: the class says its name is {loaded.name!r}; the "

@@ -19,7 +19,9 @@ def test_secret_names(name: str) -> None:
     assert is_secret_name(name)
 
 
-@pytest.mark.parametrize("name", ["max_tokens", "reasoning_tokens", "token_limit", "temperature", "monkey"])
+@pytest.mark.parametrize(
+    "name", ["max_tokens", "reasoning_tokens", "token_limit", "temperature", "monkey"]
+)
 def test_names_that_are_not_secrets(name: str) -> None:
     assert not is_secret_name(name)
 

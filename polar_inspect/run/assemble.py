@@ -28,6 +28,7 @@ from polar_inspect.run.setup import RunSetup
 #: The paper's settings for the trusted model; `--temperature` / `--max-tokens` override them.
 TRUSTED_MODEL_CONFIG = GenerateConfig(temperature=0.0, top_p=1.0, max_tokens=1200)
 
+
 class EmptySelectionError(UserInputError):
     """The filters left no sample to run."""
 
@@ -202,5 +203,3 @@ def run_metadata(
         trusted_model_config=TRUSTED_MODEL_CONFIG.model_dump(exclude_none=True),
         config=config.model_dump(mode="json"),
     )
-
-
