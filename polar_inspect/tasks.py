@@ -46,6 +46,7 @@ from polar_inspect.run.assemble import (
 )
 from polar_inspect.run.config import PolarConfig
 from polar_inspect.run.identity import DETECTOR_VERSIONS, TaskIdentity
+from polar_inspect.run.metadata import RunMetadata
 from polar_inspect.run.setup import RunSetup, check_roles_bound
 from polar_inspect.scorers import (
     agent_channel_scorer,
@@ -95,6 +96,17 @@ def _scorers(config: PolarConfig, short: ShortValueSummary) -> list[Scorer]:
     ]
 
 
+#: The parts of the run metadata a user's own strings reach (parameters, paths, options); the
+#: rest is the data's and the package's (a record's field may well be named `password`).
+USER_PARTS = ("config", "attacker", "data_source", "defense")
+
+
+def _redacted(metadata: RunMetadata) -> dict[str, Any]:
+    """The run metadata as the log gets it, with no secret in what the user wrote."""
+    dumped = metadata.model_dump(mode="json")
+    return {key: redact(value) if key in USER_PARTS else value for key, value in dumped.items()}
+
+
 def build_task(
     task_args: Mapping[str, Any],
     *,
@@ -128,7 +140,7 @@ def build_task(
         cleanup=leave_sample,
         config=TRUSTED_MODEL_CONFIG,
         version=entry.comparability_version,
-        metadata=redact(metadata.model_dump(mode="json")),
+        metadata=_redacted(metadata),
         headline_metric=HEADLINE,
     )
 

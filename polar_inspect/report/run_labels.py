@@ -3,13 +3,15 @@
 Two runs are duplicates only when their full run identities (`run.identity`) are equal; among
 duplicates a run whose dialogues all finished is kept over one with dialogues cut by a limit or
 unfinished samples, then the newest. Runs shown side by side get labels that say what sets them
-apart, and a run with dialogues cut by a limit says so in its label.
+apart, and a run with dialogues cut by a limit says so in its label. No label shows a secret
+(`redaction`): runs that differ only in one are told apart by their log's file name.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from polar_inspect.redaction import redact_text
 from polar_inspect.report.inventory import (
     CUT_TAG,
     Inventory,
@@ -84,7 +86,15 @@ def label_runs(runs: list[RunHeader]) -> list[RunHeader]:
             labelled[index] = labelled[index].model_copy(
                 update={"label": f"{labelled[index].label} [{tag}]"}
             )
-    return [_marked(run) for run in labelled]
+    return [_redacted(_marked(run)) for run in labelled]
+
+
+def _redacted(run: RunHeader) -> RunHeader:
+    """No secret in a label (a base URL's password, a key among model arguments)."""
+    shown = {
+        name: redact_text(getattr(run, name)) for name in ("label", "base_label", "plain_label")
+    }
+    return run.model_copy(update=shown)
 
 
 def _marked(run: RunHeader) -> RunHeader:
