@@ -55,7 +55,7 @@ class PluginRegistry(Generic[T]):
         group: str,
         builtins_module: str,
         reserved: tuple[str, ...] = (),
-        error: type[PluginError] = PluginError,
+        error: type[UserInputError] = PluginError,
     ) -> None:
         self.kind = kind  # e.g. "defense", for messages
         self.base = base
@@ -110,9 +110,10 @@ class PluginRegistry(Generic[T]):
             raise self.error(f"{where}: cannot be loaded ({one_line(err)})") from None
         if not (isinstance(loaded, type) and issubclass(loaded, self.base)):
             raise self.error(f"{where}: is not a subclass of polar_inspect's {self.base.__name__}")
-        if getattr(loaded, "name", point.name) != point.name:
+        said = getattr(loaded, "name", point.name)
+        if said != point.name:
             raise self.error(
-                f"{where}: the class says its name is {loaded.name!r}; the "
+                f"{where}: the class says its name is {said!r}; the "
                 "entry point and the class must use the same name"
             )
         self.origins[point.name] = _distribution_of(point)

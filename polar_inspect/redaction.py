@@ -88,21 +88,21 @@ def redact_text(text: str) -> str:
 def _walk(value: Any, secret: Callable[[Any], Any]) -> Any:
     """Rebuild `value` with every secret entry's value replaced by `secret(value)`."""
     if isinstance(value, Mapping):
-        rebuilt: dict[Any, Any] = {}
-        for name, item in value.items():
-            text_name = str(name)
-            if _is_headers_name(text_name) and isinstance(item, Mapping):
-                rebuilt[name] = {header: secret(v) for header, v in item.items()}
-            elif is_secret_name(text_name) and item is not None:
-                rebuilt[name] = secret(item)
-            else:
-                rebuilt[name] = _walk(item, secret)
-        return rebuilt
+        return {name: _entry(str(name), item, secret) for name, item in value.items()}
     if isinstance(value, list | tuple):
         return type(value)(_walk(item, secret) for item in value)
     if isinstance(value, str):
         return redact_text(value) if secret is _hidden else _fingerprint_text(value)
     return value
+
+
+def _entry(name: str, item: Any, secret: Callable[[Any], Any]) -> Any:
+    """One mapping entry's value: every header's value hidden, a secret's hidden, else walked."""
+    if _is_headers_name(name) and isinstance(item, Mapping):
+        return {header: secret(v) for header, v in item.items()}
+    if is_secret_name(name) and item is not None:
+        return secret(item)
+    return _walk(item, secret)
 
 
 def _hidden(_value: Any) -> str:

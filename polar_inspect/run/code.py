@@ -106,10 +106,10 @@ def code_identity(
     module = getattr(obj, "__module__", None)
     if not isinstance(module, str) or is_own(module) or module == "builtins":
         return None
-    distribution, dist_version = distribution or _distribution(module)
+    name, dist_version = distribution or _distribution(module)
     return CodeIdentity(
         module=module,
-        distribution=distribution,
+        distribution=name,
         version=dist_version,
         source_sha256=source_sha256(module),
     )

@@ -354,11 +354,15 @@ def run_identity(log: EvalLog, task: TaskIdentity | None, legacy: dict[str, Any]
     roles: dict[str, ModelIdentity] = {}
     for role, bound in (spec.model_roles or {}).items():
         configs = bound if isinstance(bound, list) else [bound]
-        for position, config in enumerate(configs):
+        for position, bound_config in enumerate(configs):
             key = role if len(configs) == 1 else f"{role}[{position}]"
-            roles[key] = _config_identity(config.model, role_config(config.config, plan_config),
-                                          config.args, config.base_url)  # fmt: skip
-    config = spec.config
+            roles[key] = _config_identity(
+                bound_config.model,
+                role_config(bound_config.config, plan_config),
+                bound_config.args,
+                bound_config.base_url,
+            )
+    run = spec.config
     ids = spec.dataset.sample_ids
     listing = "\n".join(sorted(str(i) for i in ids)) if ids is not None else None
     return RunIdentity(
@@ -367,11 +371,11 @@ def run_identity(log: EvalLog, task: TaskIdentity | None, legacy: dict[str, Any]
         legacy=legacy,
         trusted=_config_identity(spec.model, trusted_config, spec.model_args, spec.model_base_url),
         roles=roles,
-        limits=eval_config_identity(config),
-        epochs=config.epochs or 1,
+        limits=eval_config_identity(run),
+        epochs=run.epochs or 1,
         samples={
             "ids_sha256": hashlib.sha256(listing.encode()).hexdigest() if listing else None,
-            "limit": config.limit,
-            "sample_id": config.sample_id,
+            "limit": run.limit,
+            "sample_id": run.sample_id,
         },
     )

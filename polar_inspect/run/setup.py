@@ -9,6 +9,7 @@ the scorers; none of them re-reads a task parameter or a template file.
 from __future__ import annotations
 
 import contextvars
+import inspect
 
 from inspect_ai.model import model_roles
 from pydantic import BaseModel, ConfigDict, Field
@@ -23,6 +24,9 @@ from polar_inspect.run.identity import TaskIdentity
 from polar_inspect.trusted_agents import AgentFactory, agent_factory
 
 JUDGE_ROLE = "judge"
+#: The modules of Inspect that build tasks for an eval (the caller `check_roles_bound` looks for).
+#: (Not `inspect_ai._eval.registry`: the `@task` wrapper every direct call passes through.)
+INSPECT_EVAL_MODULES = ("inspect_ai._eval.loader", "inspect_ai._eval.eval")
 #: The offline stand-in a missing role's message suggests.
 OFFLINE_STAND_INS = {ATTACKER_ROLE: "adaptive-attacker", JUDGE_ROLE: "scripted-judge"}
 
@@ -107,10 +111,21 @@ def missing_role_message(role: str, why: str) -> str:
 
 def _roles_known() -> bool:
     """Whether Inspect has bound this eval's model roles already: `inspect eval` (and
-    `inspect_ai.eval` given a task by name) binds them before it builds the task; a task built
-    in Python before `eval(...)` sees the unbound default (then the solver checks the roles)."""
+    `inspect_ai.eval` given a task by name) binds them, then its loader builds the task. A task
+    built in Python before `eval(...)` sees no roles yet (then the solver checks them); so does
+    one built after an `eval_set`, which leaves its roles set in the caller's context: the
+    roles count only while Inspect's own loader is the caller."""
     unbound = contextvars.Context().run(model_roles)  # the value outside any eval
-    return model_roles() is not unbound
+    return model_roles() is not unbound and _called_by_inspect()
+
+
+def _called_by_inspect() -> bool:
+    frame = inspect.currentframe()
+    while frame is not None:
+        if str(frame.f_globals.get("__name__", "")) in INSPECT_EVAL_MODULES:
+            return True
+        frame = frame.f_back
+    return False
 
 
 def check_roles_bound(setup: RunSetup) -> None:
