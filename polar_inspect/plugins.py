@@ -15,7 +15,7 @@ registry's base class, and may not take a built-in's name.
 from __future__ import annotations
 
 from importlib import import_module
-from importlib.metadata import entry_points
+from importlib.metadata import EntryPoint, entry_points
 from typing import Generic, TypeVar
 
 from polar_inspect.errors import UserInputError
@@ -25,6 +25,24 @@ T = TypeVar("T")
 
 class PluginError(UserInputError):
     """A name that no plug-in answers to, or an installed plug-in that cannot be used."""
+
+
+def one_line(err: BaseException) -> str:
+    """An exception as one line: its type and the first line of its message."""
+    text = str(err).strip().splitlines()
+    return f"{type(err).__name__}: {text[0]}" if text else type(err).__name__
+
+
+def _distribution_of(point: EntryPoint) -> tuple[str, str | None]:
+    dist = point.dist
+    if dist is None:
+        return ("(unknown distribution)", None)
+    return (dist.metadata["Name"] or dist.name, dist.version)
+
+
+def _origin(point: EntryPoint) -> str:
+    name, version = _distribution_of(point)
+    return f"{name} {version}" if version else name
 
 
 class PluginRegistry(Generic[T]):
@@ -37,7 +55,7 @@ class PluginRegistry(Generic[T]):
         group: str,
         builtins_module: str,
         reserved: tuple[str, ...] = (),
-        error: type[PluginError] = PluginError,
+        error: type[UserInputError] = PluginError,
     ) -> None:
         self.kind = kind  # e.g. "defense", for messages
         self.base = base
@@ -46,6 +64,8 @@ class PluginRegistry(Generic[T]):
         self.error = error
         self._builtins_module = builtins_module
         self._builtins: dict[str, type[T]] = {}
+        #: entry point name -> (distribution, version) it was loaded from
+        self.origins: dict[str, tuple[str, str | None]] = {}
 
     def builtin(self, cls: type[T]) -> type[T]:
         """Class decorator: register a built-in under its `name` class attribute."""
@@ -58,30 +78,46 @@ class PluginRegistry(Generic[T]):
     def available(self) -> dict[str, type[T]]:
         """Every registered class by name: built-ins, then entry points, each sorted by name.
 
-        An entry point that takes a built-in's name or does not load to a subclass of the base
-        class raises the registry's error naming the entry point to fix.
+        An entry point that takes a built-in's name, a name two installed distributions
+        register, or one that does not load to a subclass of the base class raises the
+        registry's error naming the entry point(s) to fix.
         """
         import_module(self._builtins_module)  # its imports register the built-ins
         found: dict[str, type[T]] = dict(sorted(self._builtins.items()))
-        for point in sorted(entry_points(group=self.group), key=lambda p: p.name):
-            where = f"entry point {point.name!r} = {point.value!r} (group {self.group})"
-            if point.name in self._builtins or point.name in self.reserved:
-                raise self.error(f"{where}: the name is taken by a built-in {self.kind}")
-            try:
-                loaded = point.load()
-            except Exception as err:  # a broken plug-in is named, not a traceback
-                raise self.error(f"{where}: cannot be loaded ({err})") from err
-            if not (isinstance(loaded, type) and issubclass(loaded, self.base)):
+        by_name: dict[str, list[EntryPoint]] = {}
+        for point in entry_points(group=self.group):
+            by_name.setdefault(point.name, []).append(point)
+        for name, points in sorted(by_name.items()):
+            if len(points) > 1:
                 raise self.error(
-                    f"{where}: is not a subclass of polar_inspect's {self.base.__name__}"
+                    f"{self.kind} {name!r} is registered by {len(points)} installed "
+                    f"distributions: {' and '.join(_origin(p) for p in points)} (entry point "
+                    f"group {self.group}); uninstall one, or rename its entry point"
                 )
-            if getattr(loaded, "name", point.name) != point.name:
-                raise self.error(
-                    f"{where}: the class says its name is {loaded.name!r}; the "
-                    "entry point and the class must use the same name"
-                )
-            found[point.name] = loaded
+            found[name] = self._load(points[0])
         return found
+
+    def _load(self, point: EntryPoint) -> type[T]:
+        """One entry point's class, checked (see `available`)."""
+        where = f"entry point {point.name!r} = {point.value!r} of {_origin(point)}"
+        if point.name in self._builtins or point.name in self.reserved:
+            raise self.error(f"{where}: the name is taken by a built-in {self.kind}")
+        try:
+            loaded = point.load()
+        except BaseException as err:  # noqa: BLE001 - a broken plug-in (even sys.exit) is named
+            if isinstance(err, KeyboardInterrupt):
+                raise
+            raise self.error(f"{where}: cannot be loaded ({one_line(err)})") from None
+        if not (isinstance(loaded, type) and issubclass(loaded, self.base)):
+            raise self.error(f"{where}: is not a subclass of polar_inspect's {self.base.__name__}")
+        said = getattr(loaded, "name", point.name)
+        if said != point.name:
+            raise self.error(
+                f"{where}: the class says its name is {said!r}; the "
+                "entry point and the class must use the same name"
+            )
+        self.origins[point.name] = _distribution_of(point)
+        return loaded
 
     def get(self, name: str) -> type[T]:
         """The class registered as `name`, or the registry's error listing what there is."""

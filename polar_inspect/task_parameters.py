@@ -31,7 +31,7 @@ _ARG_LINE = re.compile(r"^(\s+)(\w+):")
 def args_doc(function: Callable[..., Any], names: Iterable[str]) -> str:
     """The `Args:` entries of `function`'s docstring for `names`, in signature order."""
     wanted = set(names)
-    lines = inspect.getdoc(function).splitlines() if inspect.getdoc(function) else []
+    lines = (inspect.getdoc(function) or "").splitlines()
     try:
         start = lines.index("Args:") + 1
     except ValueError:

@@ -15,36 +15,39 @@ To add a parameter, add it to `privacy` (default, type and an `Args:` line) and 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset
 from inspect_ai.log import HeadlineMetric
-from inspect_ai.model import GenerateConfig
+from inspect_ai.scorer import Scorer
 
 from polar_inspect import __version__
-from polar_inspect.axes import SelectionError, parse_domains
-from polar_inspect.data.loading import RecordError
 from polar_inspect.data.records import PolarRecord
 from polar_inspect.data.samples import records_to_dataset
-from polar_inspect.data.short_values import short_values, summarize_short_values
-from polar_inspect.data.sources import DataSource, load_source, resolve_source
-from polar_inspect.data.target_checks import summarize_targets
-from polar_inspect.data.value_fields import ValueFields, field_coverage, value_fields
+from polar_inspect.data.short_values import (
+    ShortValueSummary,
+    short_values,
+    summarize_short_values,
+)
 from polar_inspect.dialogue.solver import polar_dialogue
-from polar_inspect.errors import UserInputError
 from polar_inspect.process_tuning import leave_sample
+from polar_inspect.redaction import redact
 from polar_inspect.register import register_entry
+from polar_inspect.run.assemble import (
+    TRUSTED_MODEL_CONFIG,
+    EmptySelectionError,
+    Selection,
+    plugin_code,
+    run_metadata,
+    select_data,
+    settings_of,
+)
 from polar_inspect.run.config import PolarConfig
 from polar_inspect.run.identity import DETECTOR_VERSIONS, TaskIdentity
-from polar_inspect.run.metadata import (
-    AttackerNote,
-    DefenseNote,
-    RunMetadata,
-    TemplateNote,
-)
-from polar_inspect.run.setup import RunSetup
+from polar_inspect.run.metadata import RunMetadata
+from polar_inspect.run.setup import RunSetup, check_roles_bound
 from polar_inspect.scorers import (
     agent_channel_scorer,
     polar_judge_scorer,
@@ -54,85 +57,54 @@ from polar_inspect.scorers import (
 )
 from polar_inspect.scorers.short_values import short_value_check
 from polar_inspect.task_parameters import parameters_of
-from polar_inspect.trusted_agents import agent_source_sha256
 
-#: The paper's settings for the trusted model; `--temperature` / `--max-tokens` override them.
-TRUSTED_MODEL_CONFIG = GenerateConfig(temperature=0.0, top_p=1.0, max_tokens=1200)
 #: What `inspect view` and Inspect's summaries show first for a run.
 HEADLINE = HeadlineMetric(scorer="polar_scorer", score="overall", metric="mean")
+__all__ = ["TRUSTED_MODEL_CONFIG", "EmptySelectionError", "build_task", "privacy", "privacy_mini"]
 
 
-class EmptySelectionError(UserInputError):
-    """The filters left no sample to run."""
+def _identity(
+    config: PolarConfig, setup: RunSetup, data: Selection, subset_name: str, version: str
+) -> TaskIdentity:
+    """The run's task identity (`run.identity.TaskIdentity`)."""
+    return TaskIdentity(
+        package_version=__version__,
+        task_version=version,
+        detectors=dict(DETECTOR_VERSIONS),
+        data_sha256=data.source.sha256,
+        subset=subset_name,
+        selection={
+            "domains": data.domains,
+            "policies": list(config.policy),
+            "attacks": list(config.attack),
+            "samples": len(data.selected),
+        },
+        settings=settings_of(config),
+        templates={name: t.sha256 for name, t in sorted(setup.templates().items())},
+        code=plugin_code(config, setup),
+    )
 
 
-def _select(
-    records: Sequence[PolarRecord], domains: list[str], config: PolarConfig
-) -> list[PolarRecord]:
-    wanted_domains, policies, attacks = set(domains), set(config.policy), set(config.attack)
+def _scorers(config: PolarConfig, short: ShortValueSummary) -> list[Scorer]:
     return [
-        r
-        for r in records
-        if r.domain in wanted_domains and r.policy in policies and r.attack in attacks
+        polar_scorer(weight=config.weight),
+        polar_strict_scorer(),
+        reply_flags(),
+        *([polar_judge_scorer()] if config.judge else []),
+        *([agent_channel_scorer()] if config.trusted_agent is not None else []),
+        *([short_value_check()] if short.values else []),
     ]
 
 
-def _load(source_name: str) -> tuple[DataSource, list[PolarRecord]]:
-    try:
-        source = resolve_source(source_name)
-        return source, load_source(source)
-    except RecordError as err:
-        raise UserInputError(str(err)) from None
+#: The parts of the run metadata a user's own strings reach (parameters, paths, options); the
+#: rest is the data's and the package's (a record's field may well be named `password`).
+USER_PARTS = ("config", "attacker", "data_source", "defense")
 
 
-def _settings(config: PolarConfig, setup: RunSetup) -> dict[str, Any]:
-    """The parameters that change what is sent or scored (not paths: their files' hashes are
-    in the identity's templates; not max_in_flight or gc_tuning: they change no number)."""
-    options = {
-        name: value
-        for name, value in config.attacker_options.items()
-        if not name.endswith("_prompt")
-    }
-    settings: dict[str, Any] = {
-        "max_turns": config.max_turns,
-        "weight": config.weight,
-        "truncated": config.truncated,
-        "defense": [spec.name for spec in config.defense],
-        "attacker": config.attacker,
-        "attacker_options": options,
-        "judge": config.judge,
-        "trusted_model_config": TRUSTED_MODEL_CONFIG.model_dump(exclude_none=True),
-    }
-    # Only when set: the paper's setting keeps the identity its earlier logs have.
-    if config.trusted_agent is not None:
-        settings["trusted_agent"] = config.trusted_agent
-        source = agent_source_sha256(config.trusted_agent)
-        if source is not None:
-            settings["trusted_agent_source_sha256"] = source
-    if config.document_access != "prompt":
-        settings["document_access"] = config.document_access
-    return settings
-
-
-def _check_named_fields(
-    records: Sequence[PolarRecord], fields: Sequence[ValueFields], path: str
-) -> None:
-    """With `fields` access every target value must sit in a named field: a value no field
-    holds could never be fetched, and would score as withheld."""
-    unnamed = [
-        (record.sample_id, [v for v in record.protected_values() + record.allowed_values()
-                            if v not in found.fields])
-        for record, found in zip(records, fields, strict=True)
-    ]  # fmt: skip
-    unnamed = [(sample_id, values) for sample_id, values in unnamed if values]
-    if unnamed:
-        sample_id, values = unnamed[0]
-        raise UserInputError(
-            f"Task parameter document_access=fields: {len(unnamed)} record(s) of {path} have "
-            f"target values that no field of hidden_target.gold_sensitive_values / "
-            f"gold_safe_values holds (first: {sample_id}: {values[:3]}); name their fields "
-            "there, or use -T document_access=tool"
-        )
+def _redacted(metadata: RunMetadata) -> dict[str, Any]:
+    """The run metadata as the log gets it, with no secret in what the user wrote."""
+    dumped = metadata.model_dump(mode="json")
+    return {key: redact(value) if key in USER_PARTS else value for key, value in dumped.items()}
 
 
 def build_task(
@@ -148,100 +120,27 @@ def build_task(
     """
     config = PolarConfig.from_task_args(task_args)
     setup = RunSetup.prepare(config)  # every template and option checked before data is read
-    source, records = _load(config.data)
-    try:
-        domains = parse_domains(config.domain, available={r.domain for r in records})
-    except SelectionError as err:
-        raise SelectionError(f"Task parameter domain: {err.message}") from None
-    if subset is not None:
-        records = subset(records)
-    selected = _select(records, domains, config)
-    if not selected:
-        raise EmptySelectionError(
-            f"No sample in {source.path} matches domain={domains}, policy={list(config.policy)}, "
-            f"attack={list(config.attack)} ({len(records)} samples before filtering)."
-        )
-    fields = [value_fields(record) for record in selected]  # read once, used twice
-    if config.document_access == "fields":
-        _check_named_fields(selected, fields, source.path)
-    coverage = field_coverage(selected, origin=source.path, fields=fields)
-    short = summarize_short_values(short_values(selected))
-    run_domains = [d for d in domains if d in {r.domain for r in selected}]
+    check_roles_bound(setup)  # under `inspect eval`: a role the run needs and nobody bound
+    data = select_data(config, subset)
     entry = register_entry()
-    templates = setup.templates()
-    identity = TaskIdentity(
-        package_version=__version__,
-        task_version=entry.version,
-        detectors=dict(DETECTOR_VERSIONS),
-        data_sha256=source.sha256,
-        subset=subset_name,
-        selection={
-            "domains": run_domains,
-            "policies": list(config.policy),
-            "attacks": list(config.attack),
-            "samples": len(selected),
-        },
-        settings=_settings(config, setup),
-        templates={name: template.sha256 for name, template in sorted(templates.items())},
-    )
-    setup = setup.with_identity(identity)
+    setup = setup.with_identity(_identity(config, setup, data, subset_name, entry.version))
+    short = summarize_short_values(short_values(data.selected))
+    metadata = run_metadata(setup, data, subset_name, short, __version__)
     dataset: MemoryDataset = records_to_dataset(
-        selected, name=f"polar-{source.kind}", location=source.path, source=source, fields=fields
-    )
-    metadata = RunMetadata(
-        polar_inspect_version=__version__,
-        full_task_version=entry.version,
-        task_comparability_version=entry.comparability_version,
-        task_interface_version=entry.interface_version,
-        identity=identity,
-        data_source=source,
-        subset=subset_name,
-        samples_available=len(records),
-        samples_selected=len(selected),
-        domains=run_domains,
-        policies=list(config.policy),
-        attacks=list(config.attack),
-        max_turns=config.max_turns,
-        weight=config.weight,
-        truncated=config.truncated,
-        judge=config.judge,
-        attacker=AttackerNote(
-            name=config.attacker,
-            options=config.attacker_options,
-            note=setup.attacker.describe(list(config.attack)),
-        ),
-        defense=DefenseNote(
-            label=setup.defenses.label,
-            stack=[spec.name for spec in config.defense],
-            prompts={spec.name: spec.prompt for spec in config.defense if spec.prompt},
-            oracle=setup.defenses.oracle,
-            roles=sorted({role for d in setup.defenses.defenses for role in d.roles}),
-        ),
-        prompts={
-            name: TemplateNote(source=t.source, sha256=t.sha256, text=t.text)
-            for name, t in templates.items()
-        },
-        value_fields=coverage.model_dump(),
-        short_values=short,
-        target_checks=summarize_targets(selected, origin=source.path),
-        trusted_model_config=TRUSTED_MODEL_CONFIG.model_dump(exclude_none=True),
-        config=config.model_dump(mode="json"),
+        data.selected,
+        name=f"polar-{data.source.kind}",
+        location=data.source.path,
+        source=data.source,
+        fields=data.fields,
     )
     return Task(
         dataset=dataset,
         solver=polar_dialogue(setup),
-        scorer=[
-            polar_scorer(weight=config.weight),
-            polar_strict_scorer(),
-            reply_flags(),
-            *([polar_judge_scorer()] if config.judge else []),
-            *([agent_channel_scorer()] if config.trusted_agent is not None else []),
-            *([short_value_check()] if short.values else []),
-        ],
+        scorer=_scorers(config, short),
         cleanup=leave_sample,
         config=TRUSTED_MODEL_CONFIG,
         version=entry.comparability_version,
-        metadata=metadata.model_dump(mode="json"),
+        metadata=_redacted(metadata),
         headline_metric=HEADLINE,
     )
 

@@ -17,16 +17,18 @@ the callable the solver calls.
 
 from __future__ import annotations
 
-import hashlib
+import functools
 import importlib
 import inspect
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from inspect_ai.agent import Agent, react
+from inspect_ai.agent import Agent, AgentState, react
+from inspect_ai.model import ChatMessageAssistant
 from inspect_ai.tool import Tool
 
 from polar_inspect.errors import UserInputError
+from polar_inspect.plugins import one_line
 
 #: The spelling that means "no agent": the paper's single model call.
 NO_AGENT = "none"
@@ -48,13 +50,57 @@ TRUSTED_AGENTS: dict[str, AgentFactory] = {"react": react_agent}
 
 
 def agent_factory(spec: str) -> AgentFactory:
-    """The factory a (valid) spec names: `factory(tools=[...])` returns an Agent."""
+    """The factory a (valid) spec names: `factory(tools=[...])` returns an Agent. A team's own
+    factory is checked (`checked_factory`)."""
     if spec in TRUSTED_AGENTS:
         return TRUSTED_AGENTS[spec]
     module_name, _, function_name = spec.partition(":")
-    module = importlib.import_module(module_name)
-    found: AgentFactory = getattr(module, function_name)
-    return found
+    found: AgentFactory = getattr(importlib.import_module(module_name), function_name)
+    return checked_factory(found, spec)
+
+
+def _shown(value: object) -> str:
+    text = repr(value)
+    return f"{type(value).__name__} {text[:60]}{'...' if len(text) > 60 else ''}"
+
+
+def checked_factory(factory: AgentFactory, spec: str) -> AgentFactory:
+    """`factory`, checked where it meets the dialogue: it must return an Inspect Agent (an
+    async function of an AgentState), and the agent must return an AgentState with a reply.
+    A violation is one line naming the parameter, the call and what came back."""
+    who = f"-T trusted_agent={spec}"
+
+    def build(**kwargs: Any) -> Agent:
+        agent = factory(**kwargs)
+        call = getattr(agent, "__call__", None)  # noqa: B004 - an async callable object counts
+        if not (inspect.iscoroutinefunction(agent) or inspect.iscoroutinefunction(call)):
+            raise TrustedAgentError(
+                f"{who}: {spec.partition(':')[2]}(tools=...) returned {_shown(agent)}, not an "
+                "Inspect Agent (an async function taking and returning an AgentState)"
+            )
+        return _checked_agent(agent, who)
+
+    return functools.wraps(factory)(build)  # its module and name: the code identity's
+
+
+def _checked_agent(agent: Agent, who: str) -> Agent:
+    async def checked(state: AgentState, *args: Any, **kwargs: Any) -> AgentState:
+        known = {m.id for m in state.messages}
+        result = await agent(state, *args, **kwargs)
+        if not isinstance(result, AgentState):
+            raise TrustedAgentError(
+                f"{who}: the agent returned {_shown(result)}, not an AgentState"
+            )
+        added = [m for m in result.messages if m.id not in known]
+        replied = any(isinstance(m, ChatMessageAssistant) for m in added)
+        if not replied and not result.output.choices:
+            raise TrustedAgentError(
+                f"{who}: the agent added no message and set no output: it must append its "
+                "reply (a ChatMessageAssistant) to state.messages"
+            )
+        return result
+
+    return checked
 
 
 def resolve_agent(value: object) -> str | None:
@@ -72,13 +118,12 @@ def resolve_agent(value: object) -> str | None:
     module_name, colon, function_name = spec.partition(":")
     if not colon or not module_name or not function_name.isidentifier():
         raise TrustedAgentError(_expected())
-    try:
-        module = importlib.import_module(module_name)
-    except ImportError as err:
+    if module_name.startswith("."):
         raise TrustedAgentError(
-            f"cannot import module {module_name!r} ({err}); install the package that "
-            "provides it, or fix the name"
-        ) from None
+            f"{module_name!r} is a relative module name: write the full name "
+            "(package.module:function), importable from where inspect runs"
+        )
+    module = _import(module_name)
     function = getattr(module, function_name, None)
     if not callable(function):
         raise TrustedAgentError(f"module {module_name!r} has no function {function_name!r}")
@@ -88,6 +133,23 @@ def resolve_agent(value: object) -> str | None:
             "argument `tools` (the document tools) and return an Inspect Agent (docs/agents.md)"
         )
     return spec
+
+
+def _import(module_name: str) -> Any:
+    """Import the agent's module; any failure on import is one line (never a traceback)."""
+    try:
+        return importlib.import_module(module_name)
+    except ImportError as err:
+        raise TrustedAgentError(
+            f"cannot import module {module_name!r} ({err}); install the package that "
+            "provides it, or fix the name"
+        ) from None
+    except BaseException as err:  # noqa: BLE001 - RuntimeError, sys.exit... on import
+        if isinstance(err, KeyboardInterrupt):
+            raise
+        raise TrustedAgentError(
+            f"importing module {module_name!r} failed: {one_line(err)}; fix the module"
+        ) from None
 
 
 def _takes_tools(function: Callable[..., Any]) -> bool:
@@ -106,15 +168,3 @@ def _expected() -> str:
         f"expected one of {names}, or "
         "package.module:function (a function that takes `tools` and returns an Inspect Agent)"
     )
-
-
-def agent_source_sha256(spec: str) -> str | None:
-    """The sha256 of the module file a `module:function` spec names (None: a built-in, or a
-    module without a file), so that a run's identity changes with the agent's code."""
-    if spec in TRUSTED_AGENTS:
-        return None
-    path = getattr(importlib.import_module(spec.partition(":")[0]), "__file__", None)
-    if path is None:
-        return None
-    with open(path, "rb") as source:
-        return hashlib.sha256(source.read()).hexdigest()

@@ -94,15 +94,16 @@ def test_the_paper_setting_keeps_its_identity_and_scorers(fielded_file: Path) ->
     assert "document access" in identities[2]["templates"]
     assert len({json.dumps(i, sort_keys=True) for i in identities}) == 3
     assert len(agent.scorer) == len(paper.scorer) + 1  # the agent channel's scorer
-    assert "trusted_agent_source_sha256" not in identities[1]["settings"]  # a built-in
+    assert "trusted_agent" not in identities[1]["code"]  # a built-in: the package's own code
 
 
 def test_a_teams_agent_code_is_part_of_the_identity(fielded_file: Path) -> None:
     own = "tests.agent_site:notes_then_answers"
     task = privacy(data=str(fielded_file), trusted_agent=own, document_access="fields")
-    settings = task.metadata["identity"]["settings"]
+    code = task.metadata["identity"]["code"]["trusted_agent"]
     source = (Path(__file__).parent / "agent_site.py").read_bytes()
-    assert settings["trusted_agent_source_sha256"] == hashlib.sha256(source).hexdigest()
+    assert code["source_sha256"] == hashlib.sha256(source).hexdigest()
+    assert code["module"] == "tests.agent_site"
 
 
 # --- known bounds ----------------------------------------------------------------------------

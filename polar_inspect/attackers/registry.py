@@ -6,12 +6,16 @@ A third-party package registers an attacker in its own `pyproject.toml`:
     my_attacker = "my_package.attackers:MyAttacker"
 
 where `MyAttacker` subclasses `polar_inspect.attackers.Attacker` and says `name = "my_attacker"`.
-The entry point's name is the name used in `-T attacker=my_attacker`.
+The entry point's name is the name used in `-T attacker=my_attacker`. What a plug-in's
+`start` and its turns return is checked (`checked_attacker`).
 """
 
 from __future__ import annotations
 
-from polar_inspect.attackers.base import Attacker
+from collections.abc import Sequence
+from typing import Any, cast
+
+from polar_inspect.attackers.base import Attacker, AttackerTurn, SampleAttacker
 from polar_inspect.plugins import PluginError, PluginRegistry
 
 ENTRY_POINT_GROUP = "polar_inspect.attackers"
@@ -36,3 +40,63 @@ builtin = ATTACKERS.builtin
 def available_attackers() -> dict[str, type[Attacker]]:
     """Every registered attacker by name: built-ins first, then entry points (sorted)."""
     return ATTACKERS.available()
+
+
+class AttackerContractError(PluginError):
+    """An attacker plug-in gave back something its contract does not allow."""
+
+
+def _shown(value: object) -> str:
+    text = repr(value)
+    return f"{type(value).__name__} {text[:60]}{'...' if len(text) > 60 else ''}"
+
+
+class _CheckedSample:
+    """A plug-in's sample attacker whose turns are checked (everything else passes through)."""
+
+    def __init__(self, sample: SampleAttacker, who: str) -> None:
+        self._sample = sample
+        self._who = who
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._sample, name)
+
+    async def next_turn(
+        self, index: int, attacker_turns: Sequence[str], replies: Sequence[str]
+    ) -> AttackerTurn:
+        turn = await self._sample.next_turn(index, attacker_turns, replies)
+        if not isinstance(turn, AttackerTurn):
+            raise AttackerContractError(
+                f"{self._who}: next_turn() returned {_shown(turn)}, not an AttackerTurn "
+                "(polar_inspect.attackers.AttackerTurn(message=...) or AttackerTurn(stop=...))"
+            )
+        return turn
+
+
+_SAMPLE_MEMBERS = ("turn_source", "rounds", "layout", "layout_note", "next_turn", "exhausted",
+                   "usage", "plans")  # fmt: skip
+
+
+def checked_attacker(attacker: Attacker) -> Attacker:
+    """`attacker`, whose `start` (when it is a plug-in's) is checked: what it returns must be
+    a sample attacker, and each turn an `AttackerTurn`; a violation is one line naming the
+    plug-in, the call and what came back (an error of the sample, never a raw TypeError)."""
+    cls = type(attacker)
+    if cls.__module__.startswith("polar_inspect."):
+        return attacker
+    origin = ATTACKERS.origins.get(cls.name)
+    who = f"attacker plug-in {cls.name!r}" + (f" ({origin[0]})" if origin else "")
+    original = attacker.start
+
+    def start(info: Any, budget: int, model: Any, seeds: Any) -> SampleAttacker:
+        sample = original(info, budget, model, seeds)
+        missing = [name for name in _SAMPLE_MEMBERS if not hasattr(sample, name)]
+        if missing:
+            raise AttackerContractError(
+                f"{who}: start() returned {_shown(sample)}, which lacks {', '.join(missing)} "
+                "(a sample attacker: see polar_inspect.attackers.SampleAttacker)"
+            )
+        return cast(SampleAttacker, _CheckedSample(sample, who))
+
+    attacker.start = start  # type: ignore[method-assign]
+    return attacker

@@ -57,6 +57,45 @@ def available_defenses() -> dict[str, type[Defense]]:
     return DEFENSES.available()
 
 
+def _entries(spec: str | Sequence[str]) -> list[str]:
+    """The stripped, non-empty entries of a comma-separated string or list of strings."""
+    if isinstance(spec, str):
+        items = spec.split(",")
+    elif isinstance(spec, Sequence) and all(isinstance(s, str) for s in spec):
+        items = [part for s in spec for part in s.split(",")]
+    else:
+        raise DefenseSpecError(f"defense must be a string or a list of strings, got {spec!r}")
+    return [item.strip() for item in items if item.strip()]
+
+
+def _parse_entry(entry: str, known: Sequence[str], spec: object) -> DefenseSpec:
+    """One `name[@prompt.txt]` entry, checked against the registered names."""
+    name, _, prompt = entry.partition(PROMPT_SEPARATOR)
+    name = name.strip()
+    if not name:
+        raise DefenseSpecError(
+            f"defense: {entry!r} names no defense before '{PROMPT_SEPARATOR}'; write "
+            f"'guard{PROMPT_SEPARATOR}path/to/template.txt' (a defense name, then the file)"
+        )
+    if name == NO_DEFENSE:
+        raise DefenseSpecError(
+            f"defense: {NO_DEFENSE!r} means no defense and cannot be stacked with others "
+            f"({spec!r}); write -T defense={NO_DEFENSE} alone, or leave it out of the list"
+        )
+    if name not in known:
+        raise DefenseSpecError(
+            f"defense: unknown defense {name!r} in {entry!r}; available: "
+            f"{', '.join([NO_DEFENSE, *known])} (third-party defenses register in the "
+            f"entry point group {ENTRY_POINT_GROUP!r})"
+        )
+    if PROMPT_SEPARATOR in entry and not prompt.strip():
+        raise DefenseSpecError(
+            f"defense: {entry!r} names no prompt file after '{PROMPT_SEPARATOR}'; write "
+            f"'{name}@path/to/template.txt' or '{name}' alone"
+        )
+    return DefenseSpec(name=name, prompt=prompt.strip() or None)
+
+
 def parse_defense(spec: str | Sequence[str] | None) -> list[DefenseSpec]:
     """`none`, one name, or a comma-separated list (or list) of `name[@prompt.txt]` entries.
 
@@ -64,42 +103,11 @@ def parse_defense(spec: str | Sequence[str] | None) -> list[DefenseSpec]:
     """
     if spec is None:
         return []
-    if isinstance(spec, str):
-        items = spec.split(",")
-    elif isinstance(spec, Sequence) and all(isinstance(s, str) for s in spec):
-        items = [part for s in spec for part in s.split(",")]
-    else:
-        raise DefenseSpecError(f"defense must be a string or a list of strings, got {spec!r}")
-    entries = [item.strip() for item in items if item.strip()]
+    entries = _entries(spec)
     if entries == [NO_DEFENSE] or not entries:
         return []
-    known = available_defenses()
-    parsed = []
-    for entry in entries:
-        name, _, prompt = entry.partition(PROMPT_SEPARATOR)
-        name = name.strip()
-        if not name:
-            raise DefenseSpecError(
-                f"defense: {entry!r} names no defense before '{PROMPT_SEPARATOR}'; write "
-                f"'guard{PROMPT_SEPARATOR}path/to/template.txt' (a defense name, then the file)"
-            )
-        if name == NO_DEFENSE:
-            raise DefenseSpecError(
-                f"defense: {NO_DEFENSE!r} means no defense and cannot be stacked with others "
-                f"({spec!r}); write -T defense={NO_DEFENSE} alone, or leave it out of the list"
-            )
-        if name not in known:
-            raise DefenseSpecError(
-                f"defense: unknown defense {name!r} in {entry!r}; available: "
-                f"{', '.join([NO_DEFENSE, *known])} (third-party defenses register in the "
-                f"entry point group {ENTRY_POINT_GROUP!r})"
-            )
-        if PROMPT_SEPARATOR in entry and not prompt.strip():
-            raise DefenseSpecError(
-                f"defense: {entry!r} names no prompt file after '{PROMPT_SEPARATOR}'; write "
-                f"'{name}@path/to/template.txt' or '{name}' alone"
-            )
-        parsed.append(DefenseSpec(name=name, prompt=prompt.strip() or None))
+    known = list(available_defenses())
+    parsed = [_parse_entry(entry, known, spec) for entry in entries]
     names = [p.name for p in parsed]
     if len(set(names)) != len(names):
         raise DefenseSpecError(f"defense: a defense is listed twice in {spec!r}")

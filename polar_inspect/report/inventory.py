@@ -23,6 +23,7 @@ from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 from pydantic import BaseModel
 
 from polar_inspect.axes import LIVE_ATTACK
+from polar_inspect.redaction import fingerprint, redact
 from polar_inspect.register import register_entry
 from polar_inspect.report.setup import prompt_facts, sampling_facts
 from polar_inspect.report.usage import RoleUsage, role_usage
@@ -226,7 +227,7 @@ def _local(name: str) -> str:
 
 def model_label(log: EvalLog) -> str:
     """The model's display name: its name, plus its model args (long or nested ones elided)."""
-    args = log.eval.model_args or {}
+    args = redact(log.eval.model_args or {})  # no secret in a label
     if not args:
         return log.eval.model
 
@@ -241,7 +242,7 @@ def model_label(log: EvalLog) -> str:
 
 def model_identity(log: EvalLog) -> str:
     """The model and all its args, for telling runs of different models apart."""
-    args = json.dumps(log.eval.model_args or {}, sort_keys=True, default=str)
+    args = json.dumps(fingerprint(log.eval.model_args or {}), sort_keys=True, default=str)
     return f"{log.eval.model} {args}"
 
 

@@ -3,13 +3,15 @@
 Two runs are duplicates only when their full run identities (`run.identity`) are equal; among
 duplicates a run whose dialogues all finished is kept over one with dialogues cut by a limit or
 unfinished samples, then the newest. Runs shown side by side get labels that say what sets them
-apart, and a run with dialogues cut by a limit says so in its label.
+apart, and a run with dialogues cut by a limit says so in its label. No label shows a secret
+(`redaction`): runs that differ only in one are told apart by their log's file name.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from polar_inspect.redaction import redact_text
 from polar_inspect.report.inventory import (
     CUT_TAG,
     Inventory,
@@ -35,29 +37,40 @@ def resolve_duplicates(inventory: Inventory, keep: KeepPolicy = "newest") -> Inv
     skipped = list(inventory.skipped)
     for group in by_identity.values():
         group.sort(key=lambda r: (r.complete, r.created, r.path), reverse=True)
-        if len(group) == 1:
-            runs.append(group[0])
-        elif keep == "all":
-            for run in group:
-                stamp = run.created.strftime("%Y-%m-%d %H:%M:%S")
-                runs.append(run.model_copy(update={"label": f"{run.label} @ {stamp}"}))
-        else:
-            kept = group[0]
-            runs.append(kept)
-            for old in group[1:]:
-                why = "newer" if old.complete == kept.complete else "complete"
-                skipped.append(
-                    SkippedLog(
-                        path=old.path,
-                        reason="duplicate",
-                        detail=f"the same run identity as the {why} {Path(kept.path).name}",
-                        model=old.model,
-                        task=old.task,
-                    )
-                )
+        kept, dropped = _one_identity(group, keep)
+        runs.extend(kept)
+        skipped.extend(dropped)
     order = {run.path: i for i, run in enumerate(inventory.runs)}
     runs.sort(key=lambda r: order[r.path])
     return Inventory(runs=label_runs(runs), skipped=skipped, files_seen=inventory.files_seen)
+
+
+def _one_identity(
+    group: list[RunHeader], keep: KeepPolicy
+) -> tuple[list[RunHeader], list[SkippedLog]]:
+    """The runs kept of one identity's group (best first), and those skipped as duplicates."""
+    if len(group) == 1:
+        return group, []
+    if keep == "all":
+        stamped = []
+        for run in group:
+            stamp = run.created.strftime("%Y-%m-%d %H:%M:%S")
+            stamped.append(run.model_copy(update={"label": f"{run.label} @ {stamp}"}))
+        return stamped, []
+    kept = group[0]
+    skipped = []
+    for old in group[1:]:
+        why = "newer" if old.complete == kept.complete else "complete"
+        skipped.append(
+            SkippedLog(
+                path=old.path,
+                reason="duplicate",
+                detail=f"the same run identity as the {why} {Path(kept.path).name}",
+                model=old.model,
+                task=old.task,
+            )
+        )
+    return [kept], skipped
 
 
 def label_runs(runs: list[RunHeader]) -> list[RunHeader]:
@@ -84,7 +97,15 @@ def label_runs(runs: list[RunHeader]) -> list[RunHeader]:
             labelled[index] = labelled[index].model_copy(
                 update={"label": f"{labelled[index].label} [{tag}]"}
             )
-    return [_marked(run) for run in labelled]
+    return [_redacted(_marked(run)) for run in labelled]
+
+
+def _redacted(run: RunHeader) -> RunHeader:
+    """No secret in a label (a base URL's password, a key among model arguments)."""
+    shown = {
+        name: redact_text(getattr(run, name)) for name in ("label", "base_label", "plain_label")
+    }
+    return run.model_copy(update=shown)
 
 
 def _marked(run: RunHeader) -> RunHeader:
@@ -108,20 +129,27 @@ def _distinguishing_tags(runs: list[RunHeader]) -> list[str]:
     values tell every run apart (chosen greedily, the part splitting the runs most first), or
     the log's file name where the identities are equal (`--keep all`)."""
     parts = [_identity_parts(run) for run in runs]
+    chosen = _fewest_telling_parts(parts)
+    tags = ["; ".join(f"{n}: {p.get(n, '(none)')}" for n in chosen) for p in parts]
+    if len(set(tags)) < len(runs):
+        tags = [f"{tag}; {Path(run.path).name}" if tag else Path(run.path).name
+                for tag, run in zip(tags, runs, strict=True)]  # fmt: skip
+    return tags
+
+
+def _fewest_telling_parts(parts: list[dict[str, str]]) -> list[str]:
+    """Greedily, the identity parts that tell the most of `parts` apart, until all are or no
+    part helps."""
     varying = sorted({n for p in parts for n in p if len({q.get(n) for q in parts}) > 1})
 
     def distinct(names: list[str]) -> int:
         return len({tuple(p.get(n, "(none)") for n in names) for p in parts})
 
     chosen: list[str] = []
-    while distinct(chosen) < len(runs) and varying:
+    while distinct(chosen) < len(parts) and varying:
         best = max(varying, key=lambda name: (distinct([*chosen, name]), -varying.index(name)))
         if distinct([*chosen, best]) == distinct(chosen):
             break
         chosen.append(best)
         varying.remove(best)
-    tags = ["; ".join(f"{n}: {p.get(n, '(none)')}" for n in chosen) for p in parts]
-    if len(set(tags)) < len(runs):
-        tags = [f"{tag}; {Path(run.path).name}" if tag else Path(run.path).name
-                for tag, run in zip(tags, runs, strict=True)]  # fmt: skip
-    return tags
+    return chosen

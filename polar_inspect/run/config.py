@@ -137,27 +137,9 @@ class PolarConfig(BaseModel):
         Raises ParameterError with one message naming every bad or unknown parameter.
         """
         core = set(cls.parameter_names())
+        _refuse_core_option_names(core)
         attacker_cls = _attacker_class(args.get("attacker", DEFAULT_ATTACKER))
-        own = set(attacker_cls.option_names())
-        others = _other_attacker_options(attacker_cls.name)
-        options: dict[str, Any] = {}
-        problems: list[str] = []
-        for name, value in args.items():
-            if name in core:
-                continue
-            if name in own:
-                if value is not None:
-                    options[name] = value
-            elif name in others:
-                if value is not None:
-                    problems.append(
-                        f"Task parameter {name}={shown(value)} applies to -T attacker="
-                        f"{' or '.join(others[name])}, not to -T attacker={attacker_cls.name}"
-                    )
-            else:
-                problems.append(_unknown(name, [*core, *own, *others]))
-        if problems:
-            raise ParameterError("; ".join(problems))
+        options = _attacker_options(args, core, attacker_cls)
         try:
             validated = attacker_cls.Options.model_validate(options)
         except ValidationError as err:
@@ -183,6 +165,47 @@ def _attacker_class(name: object) -> type[Attacker]:
         return ATTACKERS.get(name.strip())
     except PluginError as err:
         raise ParameterError(f"Task parameter attacker={shown(name)}: {err.message}") from None
+
+
+def _attacker_options(
+    args: Mapping[str, Any], core: set[str], attacker_cls: type[Attacker]
+) -> dict[str, Any]:
+    """The chosen attacker's options among `args`; ParameterError naming every parameter that
+    is another attacker's option or nobody's."""
+    own = set(attacker_cls.option_names())
+    others = _other_attacker_options(attacker_cls.name)
+    options: dict[str, Any] = {}
+    problems: list[str] = []
+    for name, value in args.items():
+        if name in core or value is None and (name in own or name in others):
+            continue
+        if name in own:
+            options[name] = value
+        elif name in others:
+            problems.append(
+                f"Task parameter {name}={shown(value)} applies to -T attacker="
+                f"{' or '.join(others[name])}, not to -T attacker={attacker_cls.name}"
+            )
+        else:
+            problems.append(_unknown(name, [*core, *own, *others]))
+    if problems:
+        raise ParameterError("; ".join(problems))
+    return options
+
+
+def _refuse_core_option_names(core: set[str]) -> None:
+    """An attacker option named like a core task parameter would never receive the user's
+    value (the core parameter takes it): refused for every registered attacker."""
+    for name, attacker in ATTACKERS.available().items():
+        clash = sorted(set(attacker.option_names()) & core)
+        if clash:
+            origin = ATTACKERS.origins.get(name)
+            where = f" of {origin[0]} {origin[1] or ''}".rstrip() if origin else ""
+            raise PluginError(
+                f"attacker {name!r}{where} declares the option(s) {', '.join(clash)}, named like "
+                "core task parameters (they would never receive the user's value): rename them "
+                "in its Options model"
+            )
 
 
 def _other_attacker_options(chosen: str) -> dict[str, list[str]]:

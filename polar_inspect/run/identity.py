@@ -6,10 +6,17 @@ whose identities differ in any part are different experiments. The identity has 
 - `TaskIdentity`, fixed when the task is built and written to the log's eval metadata: the
   package and task versions, the detector versions, the sha256 of the data bytes actually
   parsed, the sample selection, every template's content hash (dialogue, attacker, defense,
-  judge), the defense stack and every parameter that changes what is sent or scored;
+  judge), the defense stack, every parameter that changes what is sent or scored, and the
+  code identity of every plug-in and agent from outside the package (`run.code`);
 - the run's half, known once the eval runs and read from the log header: each role's model,
-  its arguments, base URL and generation settings, Inspect's message/token/time limits, the
-  epochs and the samples run (`run_identity(log)`).
+  its arguments, base URL and its whole `GenerateConfig` but the fields that cannot change a
+  number (`OPERATIONAL_FIELDS`), the run's `EvalConfig` likewise (Inspect's limits first of
+  all, `EVAL_OPERATIONAL_FIELDS`), the epochs and the samples run (`run_identity(log)`).
+
+Both field lists are derived: a field Inspect adds is part of the identity until it is
+declared operational (tests/run/test_identity_fields.py fails until it is classified). Secrets in
+model arguments, base URLs and headers enter the identity as their fingerprints
+(`redaction.fingerprint`) and are shown redacted.
 
 Each sample records the components it was played under (`sample_identity`, in its
 `DialogueState` and its score's metadata): a retry that would mix samples of two identities
@@ -24,15 +31,19 @@ import json
 from typing import Any
 from weakref import WeakKeyDictionary
 
-from inspect_ai.log import EvalLog
+from inspect_ai.log import EvalConfig, EvalLog
 from inspect_ai.model import GenerateConfig, Model
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic_core import to_jsonable_python
 
+from polar_inspect.redaction import fingerprint, redact, redact_text
+from polar_inspect.run.code import CodeIdentity
+
 #: Bump a detector's version when its verdicts change for any input (scores are then not
 #: comparable with logs of the previous version).
 DETECTOR_VERSIONS: dict[str, str] = {"parity": "1", "strict": "1"}
-#: Generation settings that change what a model generates (others are operational).
+#: Generation settings described as a role's sampling (`dialogue.sampling`); the identity
+#: takes every field of `GenerateConfig` but `OPERATIONAL_FIELDS` (`generation_identity`).
 SAMPLING_FIELDS = (
     "temperature",
     "top_p",
@@ -46,15 +57,69 @@ SAMPLING_FIELDS = (
     "stop_seqs",
     "system_message",
 )
-#: Inspect's limits that can cut a dialogue short.
-LIMIT_FIELDS = (
-    "message_limit",
-    "token_limit",
-    "turn_limit",
-    "time_limit",
-    "working_limit",
-    "cost_limit",
-)
+#: The fields of Inspect's `GenerateConfig` that cannot change a number, and why. Every other
+#: field, including one a future Inspect adds, is part of each role's identity.
+OPERATIONAL_FIELDS: dict[str, str] = {
+    "max_retries": "retries resend the same request; a request that fails is an error",
+    "timeout": "how long to wait: a request that times out is an error, not another reply",
+    "attempt_timeout": "as timeout, for one attempt (it is retried with the same request)",
+    "stream_idle_timeout": "as timeout, for silence within a streamed reply",
+    "max_connections": "how many requests run at once, not what they ask",
+    "adaptive_connections": "as max_connections",
+    "cache_prompt": "the provider's prompt cache changes the price, not the reply",
+    "cache": "Inspect's cache replays the reply an identical request got before",
+    "batch": "a provider's batch API answers the same request at another price",
+    "logprobs": "asks for log probabilities beside the reply; the reply is sampled the same",
+    "top_logprobs": "as logprobs",
+    "prompt_logprobs": "as logprobs, for the prompt's tokens",
+}
+#: The fields of `GenerateConfig` known to change what a model generates or what a run
+#: scores (documentation and the completeness test: the identity does not read this list).
+GENERATION_FIELDS = (
+    "system_message", "max_tokens", "top_p", "temperature", "stop_seqs", "best_of",
+    "frequency_penalty", "presence_penalty", "logit_bias", "seed", "top_k", "num_choices",
+    "parallel_tool_calls", "internal_tools", "max_tool_output", "fallback_models",
+    "fail_on_refusal", "verbosity", "effort", "reasoning_effort", "reasoning_mode",
+    "reasoning_tokens", "reasoning_summary", "reasoning_history", "response_schema",
+    "extra_headers", "extra_body", "modalities",
+)  # fmt: skip
+#: The fields of Inspect's `EvalConfig` that cannot change a number, and why; every other
+#: field (message/token/turn/time/working/cost limits, epochs_reducer, approval, ...) is the
+#: run's `eval_config` identity part.
+EVAL_OPERATIONAL_FIELDS: dict[str, str] = {
+    "limit": "the samples run are the identity's `samples` part",
+    "sample_id": "as limit",
+    "epochs": "the identity's `epochs` part",
+    "notification": "where human-in-the-loop notices go",
+    "fail_on_error": "when a run gives up; errored samples are never scored",
+    "continue_on_fail": "as fail_on_error",
+    "retry_on_error": "errored samples run again; a sample is scored or counted unfinished",
+    "max_samples": "concurrency",
+    "max_dataset_memory": "where the dataset is held",
+    "max_tasks": "concurrency",
+    "max_subprocesses": "concurrency",
+    "max_sandboxes": "concurrency",
+    "sandbox_cleanup": "what happens to sandboxes afterwards",
+    "sandbox_prebuilt": "how sandbox images are found",
+    "log_samples": "what the log keeps",
+    "log_realtime": "what the log keeps",
+    "log_images": "what the log keeps",
+    "log_model_api": "what the log keeps",
+    "log_buffer": "when the log is written",
+    "log_shared": "when the log is shared",
+    "score_display": "what the terminal shows",
+    "acp_server": "a server showing the run",
+}
+#: The fields of `EvalConfig` known to change a number (documentation and the completeness
+#: test).
+EVAL_FIELDS = (
+    "sample_shuffle", "epochs_reducer", "approval", "review", "sentinel", "score_on_error",
+    "message_limit", "token_limit", "token_limit_type", "turn_limit", "time_limit",
+    "working_limit", "cost_limit",
+)  # fmt: skip
+#: Generation settings a role inherits from the eval's own when it sets none (Inspect's
+#: `Model._resolve_config`: the rest it inherits is operational).
+INHERITED_BY_ROLES = ("fail_on_refusal",)
 SHORT = 12
 
 
@@ -77,6 +142,9 @@ class TaskIdentity(BaseModel):
     selection: dict[str, Any]  # domains, policies, attacks, samples selected
     settings: dict[str, Any]  # the parameters that change what is sent or scored
     templates: dict[str, str]  # template name -> sha256 of its text
+    #: The code of every plug-in and agent from outside polar_inspect (`run.code`), by role:
+    #: `attacker NAME`, `defense NAME`, `trusted_agent`.
+    code: dict[str, CodeIdentity] = Field(default_factory=dict)
 
     def components(self) -> dict[str, str]:
         """Short digests per part, so that two identities can be told apart part by part."""
@@ -90,6 +158,8 @@ class TaskIdentity(BaseModel):
         }
         for name, sha in sorted(self.templates.items()):
             parts[f"template {name}"] = sha[:SHORT]
+        for name, code in sorted(self.code.items()):
+            parts[f"code {name}"] = digest_of(code.model_dump(mode="json"))[:SHORT]
         return parts
 
     def digest(self) -> str:
@@ -105,30 +175,65 @@ class ModelIdentity(BaseModel):
     model: str
     args: dict[str, Any] = Field(default_factory=dict)
     base_url: str | None = None
-    sampling: dict[str, Any] = Field(default_factory=dict)
+    #: Every generation setting that can change a number (`generation_identity`).
+    generation: dict[str, Any] = Field(default_factory=dict)
 
     def digest(self) -> str:
         """Short digest of this model's identity."""
         return digest_of(self.model_dump(mode="json"))[:SHORT]
 
     def describe(self) -> str:
-        """E.g. `openai/gpt-4o (base_url http://..., temperature=0)`."""
-        extras = [f"{k}={v}" for k, v in sorted(self.args.items())]
+        """E.g. `openai/gpt-4o (base_url http://..., temperature=0)`, secrets redacted."""
+        extras = [f"{k}={_shown(v)}" for k, v in sorted(self.args.items())]
         if self.base_url:
             extras.append(f"base_url {self.base_url}")
-        extras += [f"{k}={v}" for k, v in sorted(self.sampling.items())]
-        return f"{self.model} ({', '.join(extras)})" if extras else self.model
+        extras += [f"{k}={_shown(v)}" for k, v in sorted(self.generation.items())]
+        text = f"{self.model} ({', '.join(extras)})" if extras else self.model
+        return str(redact(text))
 
 
-def _jsonable(args: dict[str, Any]) -> dict[str, Any]:
-    """Model arguments as JSON (a value that is not JSON, e.g. a client object, by its type)."""
-    return to_jsonable_python(dict(args), fallback=lambda value: type(value).__name__)
+def _shown(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value, sort_keys=True)
 
 
-def _sampling(config: GenerateConfig | None) -> dict[str, Any]:
+def _jsonable(value: Any) -> Any:
+    """A value as JSON (one that is not JSON, e.g. a client object, by its type name), with
+    every secret replaced by its fingerprint (`redaction.fingerprint`)."""
+    return fingerprint(to_jsonable_python(value, fallback=lambda v: type(v).__name__))
+
+
+def generation_identity(config: GenerateConfig | None) -> dict[str, Any]:
+    """Every setting of `config` that can change a number: all of `GenerateConfig`'s fields
+    but `OPERATIONAL_FIELDS`, those set, as JSON with secrets fingerprinted."""
     if config is None:
         return {}
-    return {f: getattr(config, f) for f in SAMPLING_FIELDS if getattr(config, f, None) is not None}
+    found = {
+        name: getattr(config, name)
+        for name in type(config).model_fields
+        if name not in OPERATIONAL_FIELDS and getattr(config, name, None) is not None
+    }
+    jsonable: dict[str, Any] = _jsonable(found)
+    return jsonable
+
+
+def eval_config_identity(config: EvalConfig) -> dict[str, Any]:
+    """Every setting of a run's `EvalConfig` that can change a number (its limits first of
+    all): all fields but `EVAL_OPERATIONAL_FIELDS`, those set."""
+    found = {
+        name: getattr(config, name)
+        for name in type(config).model_fields
+        if name not in EVAL_OPERATIONAL_FIELDS and getattr(config, name, None) is not None
+    }
+    jsonable: dict[str, Any] = _jsonable(found)
+    return jsonable
+
+
+def role_config(own: GenerateConfig | None, run: GenerateConfig) -> GenerateConfig:
+    """A role model's settings: its own, plus what it inherits from the run's when it sets
+    none of its own (`INHERITED_BY_ROLES`)."""
+    mine = own or GenerateConfig()
+    inherited = {f: getattr(run, f) for f in INHERITED_BY_ROLES if getattr(mine, f) is None}
+    return mine.merge(GenerateConfig(**inherited))
 
 
 def model_identity(model: Model, defaults: GenerateConfig | None = None) -> ModelIdentity:
@@ -137,9 +242,9 @@ def model_identity(model: Model, defaults: GenerateConfig | None = None) -> Mode
     config = defaults.merge(model.config) if defaults is not None else model.config
     return ModelIdentity(
         model=str(model),
-        args=_jsonable(getattr(model, "model_args", {}) or {}),
-        base_url=getattr(model.api, "base_url", None),
-        sampling=_sampling(config),
+        args=_jsonable(dict(getattr(model, "model_args", {}) or {})),
+        base_url=_jsonable(getattr(model.api, "base_url", None)),
+        generation=generation_identity(config),
     )
 
 
@@ -189,6 +294,8 @@ class RunIdentity(BaseModel):
     legacy: dict[str, Any] = Field(default_factory=dict)  # 1-A: what its metadata tells
     trusted: ModelIdentity
     roles: dict[str, ModelIdentity]
+    #: Inspect's limits and every other run setting that can change a number
+    #: (`eval_config_identity`).
     limits: dict[str, Any]
     epochs: int
     samples: dict[str, Any]
@@ -208,13 +315,16 @@ class RunIdentity(BaseModel):
         else:
             for name, value in self.legacy.items():
                 found[f"1-A {name}"] = json.dumps(value, sort_keys=True)
+        if self.task is not None:
+            for name, code in sorted(self.task.code.items()):
+                found[f"code {name}"] = code.describe()
         found["trusted model"] = self.trusted.describe()
         for role, model in sorted(self.roles.items()):
             found[f"role {role}"] = model.describe()
         found["limits"] = json.dumps(self.limits, sort_keys=True)
         found["epochs"] = str(self.epochs)
         found["samples"] = json.dumps(self.samples, sort_keys=True)
-        return found
+        return {name: redact_text(value) for name, value in found.items()}
 
     def differences(self, other: RunIdentity) -> list[str]:
         """What differs from `other`, one line per part."""
@@ -229,7 +339,10 @@ class RunIdentity(BaseModel):
 def _config_identity(model: str, config: GenerateConfig | None, args: dict[str, Any] | None,
                      base_url: str | None) -> ModelIdentity:  # fmt: skip
     return ModelIdentity(
-        model=model, args=dict(args or {}), base_url=base_url, sampling=_sampling(config)
+        model=model,
+        args=_jsonable(dict(args or {})),
+        base_url=_jsonable(base_url),
+        generation=generation_identity(config),
     )
 
 
@@ -241,11 +354,15 @@ def run_identity(log: EvalLog, task: TaskIdentity | None, legacy: dict[str, Any]
     roles: dict[str, ModelIdentity] = {}
     for role, bound in (spec.model_roles or {}).items():
         configs = bound if isinstance(bound, list) else [bound]
-        for position, config in enumerate(configs):
+        for position, bound_config in enumerate(configs):
             key = role if len(configs) == 1 else f"{role}[{position}]"
-            roles[key] = _config_identity(config.model, config.config, config.args,
-                                          config.base_url)  # fmt: skip
-    config = spec.config
+            roles[key] = _config_identity(
+                bound_config.model,
+                role_config(bound_config.config, plan_config),
+                bound_config.args,
+                bound_config.base_url,
+            )
+    run = spec.config
     ids = spec.dataset.sample_ids
     listing = "\n".join(sorted(str(i) for i in ids)) if ids is not None else None
     return RunIdentity(
@@ -254,11 +371,11 @@ def run_identity(log: EvalLog, task: TaskIdentity | None, legacy: dict[str, Any]
         legacy=legacy,
         trusted=_config_identity(spec.model, trusted_config, spec.model_args, spec.model_base_url),
         roles=roles,
-        limits={f: getattr(config, f, None) for f in LIMIT_FIELDS if getattr(config, f, None)},
-        epochs=config.epochs or 1,
+        limits=eval_config_identity(run),
+        epochs=run.epochs or 1,
         samples={
             "ids_sha256": hashlib.sha256(listing.encode()).hexdigest() if listing else None,
-            "limit": config.limit,
-            "sample_id": config.sample_id,
+            "limit": run.limit,
+            "sample_id": run.sample_id,
         },
     )

@@ -8,16 +8,27 @@ the scorers; none of them re-reads a task parameter or a template file.
 
 from __future__ import annotations
 
+import contextvars
+import inspect
+
+from inspect_ai.model import model_roles
 from pydantic import BaseModel, ConfigDict, Field
 
 from polar_inspect.attackers import ATTACKER_ROLE, Attacker
+from polar_inspect.attackers.registry import checked_attacker
 from polar_inspect.defenses import DefenseStack
+from polar_inspect.errors import UserInputError
 from polar_inspect.prompts import LoadedTemplate, load_template
 from polar_inspect.run.config import PolarConfig
 from polar_inspect.run.identity import TaskIdentity
 from polar_inspect.trusted_agents import AgentFactory, agent_factory
 
 JUDGE_ROLE = "judge"
+#: The modules of Inspect that build tasks for an eval (the caller `check_roles_bound` looks for).
+#: (Not `inspect_ai._eval.registry`: the `@task` wrapper every direct call passes through.)
+INSPECT_EVAL_MODULES = ("inspect_ai._eval.loader", "inspect_ai._eval.eval")
+#: The offline stand-in a missing role's message suggests.
+OFFLINE_STAND_INS = {ATTACKER_ROLE: "adaptive-attacker", JUDGE_ROLE: "scripted-judge"}
 
 
 class RunSetup(BaseModel):
@@ -51,7 +62,7 @@ class RunSetup(BaseModel):
                 else None
             ),
             defenses=DefenseStack(list(config.defense)),
-            attacker=attacker_cls.from_options(config.attacker_options),
+            attacker=checked_attacker(attacker_cls.from_options(config.attacker_options)),
             trusted_agent=(
                 agent_factory(config.trusted_agent) if config.trusted_agent is not None else None
             ),
@@ -83,3 +94,46 @@ class RunSetup(BaseModel):
     def with_identity(self, identity: TaskIdentity) -> RunSetup:
         """This setup with its task identity filled in."""
         return self.model_copy(update={"identity": identity})
+
+
+class MissingRoleError(UserInputError):
+    """`inspect eval` builds a task that needs a model role no `--model-role` binds."""
+
+
+def missing_role_message(role: str, why: str) -> str:
+    """What to do when the run needs `role` (because of `why`, e.g. `-T judge=true`)."""
+    stand_in = OFFLINE_STAND_INS.get(role, role)
+    return (
+        f"{why} needs a model on the {role!r} role: add --model-role {role}=<provider/model> "
+        f"(offline: polar/{stand_in}), or leave out {why}"
+    )
+
+
+def _roles_known() -> bool:
+    """Whether Inspect has bound this eval's model roles already: `inspect eval` (and
+    `inspect_ai.eval` given a task by name) binds them, then its loader builds the task. A task
+    built in Python before `eval(...)` sees no roles yet (then the solver checks them); so does
+    one built after an `eval_set`, which leaves its roles set in the caller's context: the
+    roles count only while Inspect's own loader is the caller."""
+    unbound = contextvars.Context().run(model_roles)  # the value outside any eval
+    return model_roles() is not unbound and _called_by_inspect()
+
+
+def _called_by_inspect() -> bool:
+    frame = inspect.currentframe()
+    while frame is not None:
+        if str(frame.f_globals.get("__name__", "")) in INSPECT_EVAL_MODULES:
+            return True
+        frame = frame.f_back
+    return False
+
+
+def check_roles_bound(setup: RunSetup) -> None:
+    """Refuse, when the task is built inside an eval, a role the run needs and nobody bound
+    (one line, exit status 1 under `inspect eval`, before any sample runs)."""
+    if not _roles_known():
+        return
+    bound = model_roles()
+    for role, why in setup.required_roles().items():
+        if not bound.get(role):
+            raise MissingRoleError(missing_role_message(role, why))

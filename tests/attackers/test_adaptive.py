@@ -204,12 +204,15 @@ def test_an_attacker_that_never_writes_a_usable_turn_is_not_scored(
 
 
 def test_adaptive_needs_an_attacker_model(write_records, tmp_path: Path) -> None:
+    """Built in Python before `eval(...)`, the solver's check fails the run; built by name (as
+    `inspect eval` does), the task build refuses it (tests/hostile/test_parameters.py)."""
     from inspect_ai import eval as inspect_eval
 
+    from polar_inspect.tasks import privacy
+
     logs = inspect_eval(
-        TASK,
+        privacy(data=str(write_records([make_record(0)])), attacker="adaptive"),
         model="polar/refuse",
-        task_args={"data": str(write_records([make_record(0)])), "attacker": "adaptive"},
         log_dir=str(tmp_path / "logs"),
         display="none",
     )

@@ -126,22 +126,26 @@ def test_an_at_file_defense_fails_and_its_quoted_form_is_one_line(
 
 
 @pytest.mark.slow
-def test_a_missing_role_while_samples_run_is_an_errored_run_with_one_clear_line(
-    data: Path, tmp_path: Path
-) -> None:
-    """KNOWN LIMITATION: roles are bound while samples run, so `inspect eval` cannot exit non-zero
-    without private Inspect APIs; the run is status error, no sample is scored, and the
-    sample's error says what to do in its first line."""
-    log = evaluate(data, "polar/refuse", tmp_path / "logs", attacker="adaptive")
-    assert log.status == "error" and log.error is not None
-    assert (
-        log.results is None
-        or not log.results.scores
-        or all(not score.metrics for score in log.results.scores)
-    )
-    first = log.error.message.splitlines()[0]
-    assert "needs a model on the 'attacker' role" in first
-    assert "--model-role attacker=" in first
+def test_a_missing_role_is_refused_when_the_task_is_built(data: Path, tmp_path: Path) -> None:
+    """Roles are bound before `inspect eval` builds the task: a run needing an attacker and
+    given none printed Inspect's 85-line panel and exited 0; now one line, status 1, no log."""
+    with pytest.raises(UserInputError, match="needs a model on the 'attacker' role") as caught:
+        evaluate(data, "polar/refuse", tmp_path / "logs", attacker="adaptive")
+    assert "--model-role attacker=" in caught.value.message
+    done = command("inspect", "eval", "polar_inspect/privacy", "-T", f"data={data}",
+                   "-T", "attacker=adaptive", "--model", "polar/refuse",
+                   "--log-dir", str(tmp_path / "cli"), cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 1
+    lines = (done.stdout + done.stderr).strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: -T attacker=adaptive needs"), lines
+    assert not (tmp_path / "cli").exists() or not any((tmp_path / "cli").iterdir())
+
+
+@pytest.mark.slow
+def test_the_control_a_bound_role_builds_and_runs(data: Path, tmp_path: Path) -> None:
+    log = evaluate(data, "polar/refuse", tmp_path / "logs",
+                   {"attacker": "polar/adaptive-attacker"}, attacker="adaptive")  # fmt: skip
+    assert log.status == "success", log.error
 
 
 FIXED: dict[str, tuple[str, dict[str, Any]]] = {

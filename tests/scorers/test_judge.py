@@ -155,13 +155,16 @@ def test_judge_true_without_a_judge_model_fails_saying_what_to_bind(
     write_records,
     tmp_path: Path,  # noqa: ANN001
 ) -> None:
+    """A task built in Python before `eval(...)` (roles unknown at build): the solver's check.
+    (Built by `inspect eval`, the task build refuses it: tests/hostile/test_parameters.py.)"""
     from inspect_ai import eval as inspect_eval
+
+    from polar_inspect.tasks import privacy
 
     data = write_records([make_record(0)], "one.json")
     [log] = inspect_eval(
-        TASK,
+        privacy(data=str(data), judge=True),
         model="polar/oracle",
-        task_args={"data": str(data), "judge": True},
         log_dir=str(tmp_path / "logs"),
         display="none",
     )

@@ -1,0 +1,115 @@
+"""The code identity of a plug-in or agent: which distribution, which version, which source.
+
+An attacker or defense plug-in loaded through an entry point, and a trusted agent named as
+`module:function`, run code polar_inspect does not version: editing it between an interrupted
+run and its `inspect eval-retry` would mix samples of two programs in one log. Their code
+identity goes into the run's task identity (`run.identity.TaskIdentity.code`): the installed
+distribution that provides the module's top-level package (name and version, when there is
+one) and the sha256 of the source of the module that defines the plug-in, read through the
+import system's loader: a plain file, a module inside a zip archive and a module of a
+namespace package are read the same way. (A helper module the plug-in imports is covered by
+its distribution's version, not by a hash of its own.)
+
+polar_inspect's own classes have no code identity of their own: the package version is in the
+identity already.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import sys
+from importlib.machinery import ModuleSpec
+from importlib.metadata import packages_distributions, version
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+OWN_PACKAGE = "polar_inspect"
+
+
+class CodeIdentity(BaseModel):
+    """Where a plug-in's code comes from, and a digest of it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    module: str  # the module that defines the plug-in (`my_pkg.attackers`)
+    distribution: str | None = None  # the installed distribution providing its package
+    version: str | None = None
+    source_sha256: str  # of the defining module's source
+
+    def describe(self) -> str:
+        """E.g. `my-attackers 0.1 (my_pkg.attackers, source 1a2b3c4d5e6f)`."""
+        dist = f"{self.distribution} {self.version} " if self.distribution else ""
+        return f"{dist}({self.module}, source {self.source_sha256[:12]})"
+
+
+def is_own(module: str) -> bool:
+    """Whether a module is polar_inspect's own (versioned with the package)."""
+    return module == OWN_PACKAGE or module.startswith(f"{OWN_PACKAGE}.")
+
+
+def _source_of(spec: ModuleSpec) -> bytes:
+    """A module's source bytes through its loader (a file, a zip member...); empty for a
+    namespace package (it has no source of its own)."""
+    loader: Any = spec.loader
+    origin = spec.origin
+    if loader is None or origin in (None, "built-in", "frozen", "namespace"):
+        return b""
+    get_data = getattr(loader, "get_data", None)
+    if get_data is not None and origin is not None:
+        try:
+            data: bytes = get_data(origin)
+            return data
+        except OSError:
+            pass
+    get_source = getattr(loader, "get_source", None)
+    source = get_source(spec.name) if get_source is not None else None
+    return source.encode("utf-8") if isinstance(source, str) else b""
+
+
+def _find_spec(name: str) -> ModuleSpec | None:
+    loaded = sys.modules.get(name)
+    spec = getattr(loaded, "__spec__", None) if loaded is not None else None
+    if spec is not None:
+        return spec
+    try:
+        return importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        return None
+
+
+def source_sha256(module: str) -> str:
+    """The sha256 of a module's source as its loader reads it (a file, a zip member; the
+    module's name when it has no source to read)."""
+    spec = _find_spec(module)
+    source = _source_of(spec) if spec is not None else b""
+    return hashlib.sha256(source or module.encode("utf-8")).hexdigest()
+
+
+def _distribution(module: str) -> tuple[str | None, str | None]:
+    names = packages_distributions().get(module.partition(".")[0], [])
+    if not names:
+        return None, None
+    name = sorted(names)[0]
+    try:
+        return name, version(name)
+    except Exception:  # a distribution without a version: named, not versioned
+        return name, None
+
+
+def code_identity(
+    obj: object, distribution: tuple[str, str | None] | None = None
+) -> CodeIdentity | None:
+    """The code identity of a class or function (None: polar_inspect's own, or a built-in);
+    `distribution` (name, version): the one whose entry point gave it, when known."""
+    module = getattr(obj, "__module__", None)
+    if not isinstance(module, str) or is_own(module) or module == "builtins":
+        return None
+    name, dist_version = distribution or _distribution(module)
+    return CodeIdentity(
+        module=module,
+        distribution=name,
+        version=dist_version,
+        source_sha256=source_sha256(module),
+    )
