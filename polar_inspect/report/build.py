@@ -11,7 +11,7 @@ from pydantic import BaseModel
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from polar_inspect.report import access, defenses, tables
+from polar_inspect.report import access, defenses, log_tables, tables
 from polar_inspect.report.attribution import write_attribution
 from polar_inspect.report.figstyle import FigureFile
 from polar_inspect.report.figures import Job, figure_jobs
@@ -23,6 +23,7 @@ from polar_inspect.report.oracles import is_oracle, mark_oracles
 from polar_inspect.report.outdir import prepare_out_dir, staged_report
 from polar_inspect.report.outputs import write_tables
 from polar_inspect.report.parallel import default_jobs, run_jobs, worker_pool
+from polar_inspect.report.sections import write_sections
 from polar_inspect.report.stats import (
     PAPER_WEIGHT,
     Group,
@@ -168,12 +169,12 @@ def _build(
         with timings.step("read logs (headers, reduced scores, summaries)"):
             inventory, samples = load_runs(inputs, keep=keep, pool=pool, workers=workers, step=step)
         inventory = inventory.model_copy(update={"runs": mark_oracles(inventory.runs)})
-        logs = tables.inventory_frame(inventory)
+        logs = log_tables.inventory_frame(inventory)
         logs.to_csv(out / "logs.csv", index=False)
         if not inventory.runs:
             message = (
                 f"No usable polar_inspect log among {inventory.files_seen} files.\n"
-                + tables.inventory_markdown(logs)
+                + log_tables.inventory_markdown(logs)
             )
             return _NoRuns(message=message, files=["logs.csv"])
         runs = inventory.runs
@@ -239,10 +240,12 @@ def _build(
     with_modes = {group.name for group in groups if access.has_access_modes(runs, group)}
     if not access_table.empty:
         access_table = access_table[access_table["group"].isin(with_modes)]
+    sections, summary = write_sections(out, runs, groups, summary, samples, weight)
     written = write_tables(
         out, runs, groups, summary, rows, epochs, logs, weight, by_group, usage, defense_table,
-        access_table,
+        access_table, sections,
     )  # fmt: skip
+    written += [name for section in sections for name in section.files]
     with timings.step("attribution"):
         written += write_attribution(out, runs, samples)
     if not curves.empty:
@@ -260,6 +263,7 @@ def _build(
         usage=usage,
         defenses=defense_table,
         access=access_table,
+        sections=sections,
     )
     report = ReportResult(
         out_dir=str(out),

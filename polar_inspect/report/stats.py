@@ -134,6 +134,16 @@ def _sample_overall(frame: pd.DataFrame, run: RunHeader, weight: float) -> np.nd
     return weight * privacy + (1.0 - weight) * frame["utility"].to_numpy(dtype=float)
 
 
+def per_sample_at(runs: Sequence[RunHeader], samples: pd.DataFrame, weight: float) -> pd.DataFrame:
+    """`per_sample`, with each sample's `overall` at `weight` (recomputed from privacy and
+    utility for a run scored with another weight)."""
+    reduced = per_sample(samples)
+    parts = []
+    for index, frame in reduced.groupby("run", sort=False):
+        parts.append(frame.assign(overall=_sample_overall(frame, runs[int(index)], weight)))
+    return pd.concat(parts, ignore_index=True) if parts else reduced
+
+
 def logged_overall(run: RunHeader, metric: str, weight: float) -> float:
     """The overall metric at `weight`: the log's own when it used that weight, else derived."""
     if _same_weight(run.weight, weight):

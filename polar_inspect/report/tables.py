@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from polar_inspect.axes import ATTACK_LABELS, POLICY_LABELS
-from polar_inspect.report.inventory import ORACLE_TAG, Inventory, RunHeader
-from polar_inspect.report.markdown import md_bullets, md_table, md_text
+from polar_inspect.report.inventory import ORACLE_TAG, RunHeader
+from polar_inspect.report.markdown import md_table, md_text
 from polar_inspect.report.oracles import oracle_reasons
 from polar_inspect.report.stats import Group
 from polar_inspect.report.usage import role_totals
@@ -93,6 +93,7 @@ def leaderboard_frame(
             defense_oracle=run.defense_oracle,
             oracle=bool(reasons),
             oracle_reason="; ".join(reasons),
+            vs_next=getattr(row, "vs_next", ""),
         )
         n = row.n or math.nan
         totals = sorted(role_totals(run.usage).items())
@@ -289,11 +290,24 @@ def oracle_note(rows: pd.DataFrame) -> str | None:
     )
 
 
+def neighbour_note(rows: pd.DataFrame) -> list[str]:
+    """The note saying which neighbours of a ranking are distinguishable (the `vs_next`
+    column of the paired comparisons), or none."""
+    if "vs_next" not in rows or len(rows) < 2:
+        return []
+    pairs = [
+        f"#{a.rank} {a.model} vs #{b.rank} {b.model}: {a.vs_next}"
+        for a, b in zip(rows.itertuples(), rows.iloc[1:].itertuples(), strict=False)
+    ]
+    return ["Neighbours, paired on the same samples (overall): " + "; ".join(pairs) + "."]
+
+
 def leaderboard_notes(rows: pd.DataFrame, weight: float) -> list[str]:
-    """Footnotes of one group's leaderboard: oracle runs, sampling caveats, truncated
-    replies, recomputed overall, errored samples, epochs."""
+    """Footnotes of one group's leaderboard: oracle runs, distinguishable neighbours, sampling
+    caveats, truncated replies, recomputed overall, errored samples, epochs."""
     oracle = oracle_note(rows)
     notes = [oracle] if oracle else []
+    notes += neighbour_note(rows)
     notes += _caveat_notes(rows)
     recomputed = rows[(rows["log_weight"] - weight).abs() > 1e-12]
     if not recomputed.empty:
@@ -405,68 +419,3 @@ def surface_markdown(frame: pd.DataFrame, group: Group, models: list[str]) -> st
             heading = f"#### {md_text(model)}: {score} (x100, n samples)"
             parts += [heading, "", md_table(header, lines, header[1:]), ""]
     return "\n".join(parts)
-
-
-def epochs_frame(epochs: pd.DataFrame, summary: pd.DataFrame) -> pd.DataFrame:
-    """Per-epoch means x100 with the model and group."""
-    if epochs.empty:
-        return pd.DataFrame(columns=["group", "model", "epoch", *SCORE_KEYS, "n"])
-    labels = summary.set_index("run")[["group", "label"]]
-    frame = epochs.join(labels, on="run").rename(columns={"label": "model"})
-    for key in SCORE_KEYS:
-        frame[key] = frame[key].map(_x100)
-    return frame[["group", "model", "epoch", *SCORE_KEYS, "n"]]
-
-
-def epochs_markdown(frame: pd.DataFrame) -> str:
-    """Spread across epochs: per model, min / max / range of each score's epoch means."""
-    if frame.empty:
-        return ""
-    lines = []
-    for (group, model), part in frame.groupby(["group", "model"], sort=False):
-        cells = [group, model, str(len(part))]
-        for key in SCORE_KEYS:
-            low, high = part[key].min(), part[key].max()
-            cells.append(f"{low:.1f}–{high:.1f} (range {high - low:.1f})")
-        lines.append(cells)
-    header = ["Group", "Model", "Epochs", *(f"{k.capitalize()} per epoch" for k in SCORE_KEYS)]
-    return "## Spread across epochs (x100)\n\n" + md_table(header, lines, header[2:]) + "\n"
-
-
-def inventory_frame(inventory: Inventory) -> pd.DataFrame:
-    """Every file considered, used or skipped, with the reason."""
-    rows = [
-        {
-            "log": r.path,
-            "model": r.label,
-            "task": r.task,
-            "decision": "used",
-            "reason": "",
-            "detail": "",
-        }
-        for r in inventory.runs
-    ] + [
-        {
-            "log": s.path,
-            "model": s.model,
-            "task": s.task,
-            "decision": "skipped",
-            "reason": s.reason,
-            "detail": s.detail,
-        }
-        for s in inventory.skipped
-    ]
-    return pd.DataFrame(rows, columns=["log", "model", "task", "decision", "reason", "detail"])
-
-
-def inventory_markdown(frame: pd.DataFrame) -> str:
-    """Counts per decision and the list of skipped logs."""
-    used = int((frame["decision"] == "used").sum())
-    skipped = frame[frame["decision"] == "skipped"]
-    text = f"## Logs\n\n{len(frame)} files considered: {used} used, {len(skipped)} skipped.\n"
-    if not skipped.empty:
-        counts = skipped["reason"].value_counts()
-        text += "\n" + md_bullets([f"{reason}: {count}" for reason, count in counts.items()])
-        lines = [[r.log, r.model, r.reason, r.detail] for r in skipped.itertuples()]
-        text += "\n\n" + md_table(["Log", "Model", "Reason", "Detail"], lines) + "\n"
-    return text
