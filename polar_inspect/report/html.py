@@ -19,6 +19,7 @@ from pathlib import Path
 import pandas as pd
 
 from polar_inspect.report.access import ACCESS_NOTE, access_rows
+from polar_inspect.report.board_notes import leaderboard_notes
 from polar_inspect.report.defenses import DEFENSE_NOTE, defense_rows, oracle_lines
 from polar_inspect.report.figstyle import FigureFile
 from polar_inspect.report.inventory import ORACLE_TAG
@@ -31,7 +32,6 @@ from polar_inspect.report.tables import (
     breakdown_tables,
     ci_text,
     key_title,
-    leaderboard_notes,
     leaderboard_view,
     setup_facts,
 )
