@@ -12,3 +12,11 @@ from polar_inspect.prompts import TemplateKind
 generate.__getattr__  # module attribute hook (PEP 562): `polar_inspect.generate.<name>`
 report.__getattr__  # module attribute hook (PEP 562): `polar_inspect.report.<name>`
 TemplateKind.model_post_init  # pydantic calls it after validation
+
+from polar_inspect.report import cli as report_cli  # noqa: E402
+from polar_inspect.report import sample_rows  # noqa: E402
+
+report_cli.Lambdas.convert  # click calls a ParamType's convert
+report_cli.Weight.convert  # click calls a ParamType's convert
+report_cli.Jobs.convert  # click calls a ParamType's convert
+sample_rows.full_sample_rows  # the reference path tests/report/test_read_parity.py checks against
