@@ -71,24 +71,30 @@ def _header_html(name: str) -> str:
     return _esc(name).replace("_", "_<wbr>")
 
 
+def _classes(table: TextTable, name: str) -> str:
+    """The `class` attribute of a column's cells: `num` and / or `nowrap`, or nothing."""
+    flags = (("num", name in table.numeric), ("nowrap", name in table.nowrap))
+    names = [c for c, on in flags if on]
+    return f' class="{" ".join(names)}"' if names else ""
+
+
+def _row_html(table: TextTable, index: int) -> str:
+    """One body row; a cell with a numeric sort key carries it as `data-sort`."""
+    cells = table.rows[index]
+    keys = table.keys[index] if table.keys is not None else [None] * len(cells)
+    tds = []
+    for name, cell, key in zip(table.header, cells, keys, strict=True):
+        sort = "" if key is None or isinstance(key, str) else f' data-sort="{_esc(key)}"'
+        tds.append(f"<td{_classes(table, name)}{sort}>{_cell_html(cell)}</td>")
+    return "<tr>" + "".join(tds) + "</tr>"
+
+
 def render_table(table: TextTable, sortable: bool = True) -> str:
     """A `TextTable` as an HTML table in a scrolling box; every cell escaped."""
-
-    def classes(name: str) -> str:
-        names = [
-            c for c, on in (("num", name in table.numeric), ("nowrap", name in table.nowrap)) if on
-        ]
-        return f' class="{" ".join(names)}"' if names else ""
-
-    head = "".join(f'<th{classes(c)} scope="col">{_header_html(c)}</th>' for c in table.header)
-    body = []
-    for index, cells in enumerate(table.rows):
-        keys = table.keys[index] if table.keys is not None else [None] * len(cells)
-        tds = []
-        for name, cell, key in zip(table.header, cells, keys, strict=True):
-            sort = "" if key is None or isinstance(key, str) else f' data-sort="{_esc(key)}"'
-            tds.append(f"<td{classes(name)}{sort}>{_cell_html(cell)}</td>")
-        body.append("<tr>" + "".join(tds) + "</tr>")
+    head = "".join(
+        f'<th{_classes(table, c)} scope="col">{_header_html(c)}</th>' for c in table.header
+    )
+    body = [_row_html(table, index) for index in range(len(table.rows))]
     kinds = [k for k, on in (("sortable", sortable), ("wide", len(table.header) > WIDE)) if on]
     kind = f' class="{" ".join(kinds)}"' if kinds else ""
     return (

@@ -65,7 +65,8 @@ def leakage_curves(
     rows = []
     for index, curves in sorted(frames.items()):
         known = axes[axes["run"] == index].set_index("id")["attack"].astype(str)
-        frame = curves[curves["id"].isin(known.index)]
+        # in id order: a mean's last digits must not depend on the order the log lists samples
+        frame = curves[curves["id"].isin(known.index)].sort_values("id", kind="stable")
         if not frame.empty:
             frame = frame.assign(attack=frame["id"].map(known))
             rows += _run_rows(index, runs[index].label, frame, horizon[index])

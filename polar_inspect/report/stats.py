@@ -137,7 +137,9 @@ def _sample_overall(frame: pd.DataFrame, run: RunHeader, weight: float) -> np.nd
 def per_sample_at(runs: Sequence[RunHeader], samples: pd.DataFrame, weight: float) -> pd.DataFrame:
     """`per_sample`, with each sample's `overall` at `weight` (recomputed from privacy and
     utility for a run scored with another weight)."""
-    reduced = per_sample(samples)
+    # in id order: the paired bootstrap resamples by position, so the order the log lists its
+    # samples in must not change an interval
+    reduced = per_sample(samples).sort_values(["run", "id"], kind="stable")
     parts = []
     for index, frame in reduced.groupby("run", sort=False):
         parts.append(frame.assign(overall=_sample_overall(frame, runs[int(index)], weight)))
