@@ -5,24 +5,27 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
+import pandas as pd
 from pydantic import BaseModel
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from polar_inspect.report import access, defenses, tables
+from polar_inspect.report import access, defenses, log_tables, tables
 from polar_inspect.report.attribution import write_attribution
 from polar_inspect.report.figstyle import FigureFile
 from polar_inspect.report.figures import Job, figure_jobs
 from polar_inspect.report.html import write_html
-from polar_inspect.report.inventory import KeepPolicy, SkippedLog
+from polar_inspect.report.inventory import KeepPolicy, RunHeader, SkippedLog
 from polar_inspect.report.leakage import curve_frames, leakage_curves, leakage_figure
 from polar_inspect.report.loading import Stepper, load_runs
 from polar_inspect.report.oracles import is_oracle, mark_oracles
 from polar_inspect.report.outdir import prepare_out_dir, staged_report
 from polar_inspect.report.outputs import write_tables
 from polar_inspect.report.parallel import default_jobs, run_jobs, worker_pool
+from polar_inspect.report.sections import write_sections
 from polar_inspect.report.stats import (
     PAPER_WEIGHT,
     Group,
@@ -149,6 +152,86 @@ class _NoRuns(BaseModel):
     files: list[str]
 
 
+@dataclass(frozen=True)
+class _Drawing:
+    """Where and how the figures are drawn."""
+
+    out: Path
+    weight: float
+    lambdas: Sequence[float]
+    paper_points: bool
+
+
+def _suffix_and_heading(group: Group, groups: Sequence[Group]) -> tuple[str, str]:
+    many = len(groups) > 1
+    return (f"_{group.name}" if many else "", f"Group {group.name}" if many else "POLAR-Bench")
+
+
+def _figure_plan(
+    drawing: _Drawing,
+    runs: Sequence[RunHeader],
+    groups: Sequence[Group],
+    summary: pd.DataFrame,
+    rows: pd.DataFrame,
+    epochs: pd.DataFrame,
+    defense_table: pd.DataFrame,
+    compared: Sequence[Group],
+) -> list[tuple[str, Job]]:
+    """Every group's figure jobs, then the defense frontiers, as (group name, job)."""
+    out, many = drawing.out, len(groups) > 1
+    planned: list[tuple[str, Job]] = [
+        (group.name, job)
+        for group in groups
+        for job in figure_jobs(
+            group, runs, many, summary, rows, epochs, out, drawing.weight, drawing.lambdas,
+            drawing.paper_points,
+        )
+    ]  # fmt: skip
+    for group in compared:
+        suffix, heading = _suffix_and_heading(group, groups)
+        mine = defense_table[defense_table["group"] == group.name]
+        name = f"defense_frontier{suffix}.png"
+        planned.append((group.name, (defenses.frontier_figure, (mine, out, name, heading))))
+    return planned
+
+
+def _leakage_jobs(
+    drawing: _Drawing, groups: Sequence[Group], curves: pd.DataFrame
+) -> list[tuple[str, Job]]:
+    """Each group's leakage-by-turn figure, for groups with curves."""
+    planned: list[tuple[str, Job]] = []
+    for group in groups:
+        mine = curves[curves["run"].isin(group.runs)]
+        if not mine.empty:
+            suffix, heading = _suffix_and_heading(group, groups)
+            args = (mine, drawing.out, f"leakage_by_turn{suffix}.png", heading)
+            planned.append((group.name, (leakage_figure, args)))
+    return planned
+
+
+def _by_group(
+    groups: Sequence[Group],
+    planned: Sequence[tuple[str, Job]],
+    drawn: Sequence[tuple[FigureFile, float]],
+    timings: Timings,
+) -> dict[str, list[FigureFile]]:
+    """The drawn figures by group (in plan order), their drawing time added to `timings`."""
+    by_group: dict[str, list[FigureFile]] = {group.name: [] for group in groups}
+    for (group_name, job), (figure, seconds) in zip(planned, drawn, strict=True):
+        by_group[group_name].append(figure)
+        timings.add(section_of(job), seconds)
+    return by_group
+
+
+def _access_table(
+    summary: pd.DataFrame, runs: Sequence[RunHeader], groups: Sequence[Group]
+) -> pd.DataFrame:
+    """The agent and access table, for the groups whose runs differ in access mode."""
+    table = access.access_frame(summary, runs)
+    with_modes = {group.name for group in groups if access.has_access_modes(runs, group)}
+    return table if table.empty else table[table["group"].isin(with_modes)]
+
+
 def _build(
     inputs: Sequence[str | Path],
     out: Path,
@@ -168,12 +251,12 @@ def _build(
         with timings.step("read logs (headers, reduced scores, summaries)"):
             inventory, samples = load_runs(inputs, keep=keep, pool=pool, workers=workers, step=step)
         inventory = inventory.model_copy(update={"runs": mark_oracles(inventory.runs)})
-        logs = tables.inventory_frame(inventory)
+        logs = log_tables.inventory_frame(inventory)
         logs.to_csv(out / "logs.csv", index=False)
         if not inventory.runs:
             message = (
                 f"No usable polar_inspect log among {inventory.files_seen} files.\n"
-                + tables.inventory_markdown(logs)
+                + log_tables.inventory_markdown(logs)
             )
             return _NoRuns(message=message, files=["logs.csv"])
         runs = inventory.runs
@@ -185,46 +268,20 @@ def _build(
             epochs = epoch_means(runs, samples, weight)
         with timings.step("leakage by turn"):
             curves = leakage_curves(runs, curve_frames(samples, len(runs)), samples, groups)
-        planned: list[tuple[str, Job]] = [
-            (group.name, job)
-            for group in groups
-            for job in figure_jobs(
-                group,
-                runs,
-                len(groups) > 1,
-                summary,
-                rows,
-                epochs,
-                out,
-                weight,
-                lambdas,
-                paper_points,
-            )
-            if figures
-        ]
         defense_table = defenses.defense_frame(summary, runs)
         compared = [group for group in groups if defenses.has_defenses(runs, group)]
-        for group in compared if figures else []:
-            suffix = f"_{group.name}" if len(groups) > 1 else ""
-            heading = f"Group {group.name}" if len(groups) > 1 else "POLAR-Bench"
-            mine = defense_table[defense_table["group"] == group.name]
-            name = f"defense_frontier{suffix}.png"
-            planned.append((group.name, (defenses.frontier_figure, (mine, out, name, heading))))
-        for group in groups if figures else []:
-            mine = curves[curves["run"].isin(group.runs)]
-            if not mine.empty:
-                suffix = f"_{group.name}" if len(groups) > 1 else ""
-                heading = f"Group {group.name}" if len(groups) > 1 else "POLAR-Bench"
-                job = (leakage_figure, (mine, out, f"leakage_by_turn{suffix}.png", heading))
-                planned.append((group.name, job))
+        drawing = _Drawing(out, weight, lambdas, paper_points)
+        planned = (
+            _figure_plan(drawing, runs, groups, summary, rows, epochs, defense_table, compared)
+            + _leakage_jobs(drawing, groups, curves)
+            if figures
+            else []
+        )
         with timings.step("figures (wall, all sections)"):
             drawn = run_jobs(
                 pool, timed_call, [job for _, job in planned], step("drawing figures", len(planned))
             )
-    by_group: dict[str, list[FigureFile]] = {group.name: [] for group in groups}
-    for (group_name, job), (figure, seconds) in zip(planned, drawn, strict=True):
-        by_group[group_name].append(figure)
-        timings.add(section_of(job), seconds)
+    by_group = _by_group(groups, planned, drawn, timings)
     tables_started = time.perf_counter()
     compared_names = {group.name for group in compared}
     defense_table = defense_table[defense_table["group"].isin(compared_names)]
@@ -235,14 +292,13 @@ def _build(
         prices=prices,
         groups=list(summary["group"]),
     )
-    access_table = access.access_frame(summary, runs)
-    with_modes = {group.name for group in groups if access.has_access_modes(runs, group)}
-    if not access_table.empty:
-        access_table = access_table[access_table["group"].isin(with_modes)]
+    access_table = _access_table(summary, runs, groups)
+    sections, summary = write_sections(out, runs, groups, summary, samples, weight)
     written = write_tables(
         out, runs, groups, summary, rows, epochs, logs, weight, by_group, usage, defense_table,
-        access_table,
+        access_table, sections,
     )  # fmt: skip
+    written += [name for section in sections for name in section.files]
     with timings.step("attribution"):
         written += write_attribution(out, runs, samples)
     if not curves.empty:
@@ -260,6 +316,7 @@ def _build(
         usage=usage,
         defenses=defense_table,
         access=access_table,
+        sections=sections,
     )
     report = ReportResult(
         out_dir=str(out),

@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.colors import Colormap
+from matplotlib.image import AxesImage
 
 from polar_inspect.axes import ATTACK_LABELS, POLICY_LABELS
 from polar_inspect.report.figstyle import (
@@ -34,7 +35,7 @@ def _cmap() -> Colormap:
     return matplotlib.colormaps[HEATMAP_CMAP].with_extremes(bad=MISSING_COLOUR)
 
 
-def _draw(ax: Axes, values: np.ndarray, texts: list[list[str]], fontsize: float):  # noqa: ANN202
+def _draw(ax: Axes, values: np.ndarray, texts: list[list[str]], fontsize: float) -> AxesImage:
     image = ax.imshow(np.ma.masked_invalid(values), cmap=_cmap(), vmin=0, vmax=100, aspect="auto")
     for (i, j), value in np.ndenumerate(values):
         colour = "black" if np.isnan(value) else text_colour(value)

@@ -19,9 +19,12 @@ from pathlib import Path
 import pandas as pd
 
 from polar_inspect.report.access import ACCESS_NOTE, access_rows
+from polar_inspect.report.board_notes import leaderboard_notes
 from polar_inspect.report.defenses import DEFENSE_NOTE, defense_rows, oracle_lines
 from polar_inspect.report.figstyle import FigureFile
 from polar_inspect.report.inventory import ORACLE_TAG
+from polar_inspect.report.page_assets import SORT_SCRIPT, STYLE
+from polar_inspect.report.section import SectionOutput
 from polar_inspect.report.stats import Group
 from polar_inspect.report.tables import (
     NOT_ONE_RANKING,
@@ -29,105 +32,10 @@ from polar_inspect.report.tables import (
     breakdown_tables,
     ci_text,
     key_title,
-    leaderboard_notes,
     leaderboard_view,
     setup_facts,
 )
 from polar_inspect.report.usage import PRICES_HINT, TEXT_TITLES, cost_lines, usage_display
-
-STYLE = """
-:root { --ink: #1f2328; --muted: #57606a; --line: #d0d7de; --soft: #f6f8fa; }
-* { box-sizing: border-box; }
-body { margin: 0; color: var(--ink); background: #fff;
-  font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
-main { max-width: 1150px; margin: 0 auto; padding: 1.2rem 1rem 3rem; }
-h1 { font-size: 1.6rem; margin: .3rem 0 .6rem; }
-h2 { font-size: 1.3rem; margin: 2.2rem 0 .6rem; padding-top: .6rem;
-  border-top: 2px solid var(--line); }
-h3 { font-size: 1.08rem; margin: 1.5rem 0 .4rem; }
-h4 { font-size: .98rem; margin: 1rem 0 .3rem; }
-p, li, dd { overflow-wrap: anywhere; }
-nav { font-size: .9rem; color: var(--muted); }
-nav a { margin-right: .8rem; }
-.scroll { overflow-x: auto; max-width: 100%; margin: .4rem 0 1rem; }
-table { border-collapse: collapse; font-size: .86rem; }
-th, td { padding: .28rem .55rem; border-bottom: 1px solid var(--line); text-align: left;
-  vertical-align: top; }
-th { background: var(--soft); font-weight: 600; }
-td { overflow-wrap: break-word; }
-td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
-td.nowrap { white-space: nowrap; overflow-wrap: normal; }
-table.wide { font-size: .8rem; }
-table.wide th, table.wide td { padding: .28rem .35rem; }
-table.sortable th { cursor: pointer; user-select: none; }
-table.sortable th::after { content: "\\00a0\\2195"; color: #aab; font-weight: 400; }
-table.sortable th[aria-sort="ascending"]::after { content: "\\00a0\\25B2"; color: var(--ink); }
-table.sortable th[aria-sort="descending"]::after { content: "\\00a0\\25BC"; color: var(--ink); }
-.ci { color: var(--muted); font-size: .92em; }
-.change { font-weight: 600; }
-dl.setup { display: grid; grid-template-columns: minmax(9rem, max-content) 1fr;
-  gap: .15rem 1rem; margin: .4rem 0 1rem; padding: .6rem .8rem; background: var(--soft);
-  border: 1px solid var(--line); border-radius: 6px; font-size: .9rem; }
-dl.setup dt { font-weight: 600; }
-dl.setup dd { margin: 0; }
-figure { margin: 1rem 0 1.6rem; }
-figure img { display: block; max-width: 100%; height: auto; border: 1px solid #eee; }
-figcaption { font-size: .87rem; color: var(--muted); margin-top: .3rem; }
-details { margin: .5rem 0; border: 1px solid var(--line); border-radius: 6px;
-  padding: .3rem .8rem; }
-details[open] { padding-bottom: .8rem; }
-summary { cursor: pointer; font-weight: 600; padding: .2rem 0; }
-summary .note { font-weight: 400; }
-.note { font-size: .88rem; color: var(--muted); }
-.warning { background: #fff4d6; border-left: 4px solid #e0a800; padding: .6rem 1rem; }
-.oracle { font-weight: 600; color: #8a4b00; }
-code { background: var(--soft); padding: 0 3px; border-radius: 3px; }
-@media (max-width: 600px) {
-  body { font-size: 14px; }
-  main { padding: .8rem .6rem 2rem; }
-  dl.setup { grid-template-columns: 1fr; }
-  dl.setup dd { margin-bottom: .35rem; }
-}
-"""
-
-#: Click a header to sort by its column (again: the other way). Cells sort by their
-#: `data-sort` value when they have one: numbers as numbers, empty values last.
-SORT_SCRIPT = """
-document.querySelectorAll("table.sortable").forEach(function (table) {
-  table.querySelectorAll("thead th").forEach(function (th, column) {
-    th.tabIndex = 0;
-    th.title = "Sort by this column";
-    function sort() {
-      var up = th.getAttribute("aria-sort") !== "ascending";
-      table.querySelectorAll("thead th").forEach(function (h) {
-        h.removeAttribute("aria-sort");
-      });
-      th.setAttribute("aria-sort", up ? "ascending" : "descending");
-      var body = table.tBodies[0];
-      var rows = Array.prototype.slice.call(body.rows);
-      function key(row) {
-        var cell = row.cells[column];
-        var text = cell.hasAttribute("data-sort") ? cell.getAttribute("data-sort")
-                                                  : cell.textContent.trim();
-        var number = text === "" ? NaN : Number(text);
-        return { empty: text === "" || text === "\\u2013", number: number, text: text };
-      }
-      rows.sort(function (a, b) {
-        var x = key(a), y = key(b);
-        if (x.empty !== y.empty) { return x.empty ? 1 : -1; }
-        var order = !isNaN(x.number) && !isNaN(y.number) ? x.number - y.number
-                    : x.text.localeCompare(y.text, undefined, { numeric: true });
-        return up ? order : -order;
-      });
-      rows.forEach(function (row) { body.appendChild(row); });
-    }
-    th.addEventListener("click", sort);
-    th.addEventListener("keydown", function (event) {
-      if (event.key === "Enter" || event.key === " ") { event.preventDefault(); sort(); }
-    });
-  });
-});
-"""
 
 _NUMBER = r"-?\d+(?:\.\d+)?"
 #: `64.0 [58.1, 69.9]`, optionally followed by a change such as ` (+12.0)`.
@@ -163,24 +71,30 @@ def _header_html(name: str) -> str:
     return _esc(name).replace("_", "_<wbr>")
 
 
+def _classes(table: TextTable, name: str) -> str:
+    """The `class` attribute of a column's cells: `num` and / or `nowrap`, or nothing."""
+    flags = (("num", name in table.numeric), ("nowrap", name in table.nowrap))
+    names = [c for c, on in flags if on]
+    return f' class="{" ".join(names)}"' if names else ""
+
+
+def _row_html(table: TextTable, index: int) -> str:
+    """One body row; a cell with a numeric sort key carries it as `data-sort`."""
+    cells = table.rows[index]
+    keys = table.keys[index] if table.keys is not None else [None] * len(cells)
+    tds = []
+    for name, cell, key in zip(table.header, cells, keys, strict=True):
+        sort = "" if key is None or isinstance(key, str) else f' data-sort="{_esc(key)}"'
+        tds.append(f"<td{_classes(table, name)}{sort}>{_cell_html(cell)}</td>")
+    return "<tr>" + "".join(tds) + "</tr>"
+
+
 def render_table(table: TextTable, sortable: bool = True) -> str:
     """A `TextTable` as an HTML table in a scrolling box; every cell escaped."""
-
-    def classes(name: str) -> str:
-        names = [
-            c for c, on in (("num", name in table.numeric), ("nowrap", name in table.nowrap)) if on
-        ]
-        return f' class="{" ".join(names)}"' if names else ""
-
-    head = "".join(f'<th{classes(c)} scope="col">{_header_html(c)}</th>' for c in table.header)
-    body = []
-    for index, cells in enumerate(table.rows):
-        keys = table.keys[index] if table.keys is not None else [None] * len(cells)
-        tds = []
-        for name, cell, key in zip(table.header, cells, keys, strict=True):
-            sort = "" if key is None or isinstance(key, str) else f' data-sort="{_esc(key)}"'
-            tds.append(f"<td{classes(name)}{sort}>{_cell_html(cell)}</td>")
-        body.append("<tr>" + "".join(tds) + "</tr>")
+    head = "".join(
+        f'<th{_classes(table, c)} scope="col">{_header_html(c)}</th>' for c in table.header
+    )
+    body = [_row_html(table, index) for index in range(len(table.rows))]
     kinds = [k for k, on in (("sortable", sortable), ("wide", len(table.header) > WIDE)) if on]
     kind = f' class="{" ".join(kinds)}"' if kinds else ""
     return (
@@ -370,17 +284,20 @@ def write_html(
     usage: pd.DataFrame | None = None,
     defenses: pd.DataFrame | None = None,
     access: pd.DataFrame | None = None,
+    sections: Sequence[SectionOutput] = (),
 ) -> Path:
     """Write `out_dir/index.html` and return its path.
 
     `defenses` is the defense table (`defenses.defense_frame`, groups that compare defense
     stacks only): each such group's section shows it as `defenses.md` does; `access` likewise
-    the agent and access table (`access.access_frame`, as `access.md`).
+    the agent and access table (`access.access_frame`, as `access.md`); `sections` add their
+    fragments after the groups (`report.sections`).
     """
     used = int((inventory["decision"] == "used").sum())
     skipped = inventory[inventory["decision"] == "skipped"]
     many = len(groups) > 1
     links = [(f"group-{g.name}", f"Group {g.name}" if many else "Results") for g in groups]
+    links += [(s.section.name, s.section.title) for s in sections if s.html]
     links += [("tokens", "Tokens and cost")] if usage is not None and not usage.empty else []
     links += [("skipped", "Skipped logs")] if not skipped.empty else []
     links.append(("files", "Files"))
@@ -418,6 +335,7 @@ def write_html(
                 access,
             )
         )
+    parts += [section.html for section in sections if section.html]
     parts.append(_usage(usage))
     if not skipped.empty:
         parts.append('<section id="skipped"><h2>Skipped logs</h2>')

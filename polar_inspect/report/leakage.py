@@ -61,6 +61,20 @@ def leakage_curves(
     gives each sample's attack strategy. Epochs of one sample are averaged turn by turn.
     """
     axes = samples[["run", "id", "attack"]].drop_duplicates(["run", "id"])
+    horizon = _horizons(frames, groups)
+    rows = []
+    for index, curves in sorted(frames.items()):
+        known = axes[axes["run"] == index].set_index("id")["attack"].astype(str)
+        # in id order: a mean's last digits must not depend on the order the log lists samples
+        frame = curves[curves["id"].isin(known.index)].sort_values("id", kind="stable")
+        if not frame.empty:
+            frame = frame.assign(attack=frame["id"].map(known))
+            rows += _run_rows(index, runs[index].label, frame, horizon[index])
+    return pd.DataFrame(rows, columns=CURVE_COLUMNS)
+
+
+def _horizons(frames: dict[int, pd.DataFrame], groups: Sequence[Group]) -> dict[int, int]:
+    """Per run, the turns its curve runs to: the longest dialogue of its comparison group."""
     longest = {
         index: max((len(f) for f in frame["fractions"]), default=1)
         for index, frame in frames.items()
@@ -70,27 +84,23 @@ def leakage_curves(
         for group in groups
         for index in group.runs
     }
+    return {index: max(1, horizon.get(index, longest[index])) for index in frames}
+
+
+def _run_rows(index: int, label: str, frame: pd.DataFrame, turns: int) -> list[tuple]:
+    """One run's CURVE_COLUMNS rows: per attack (and all) and turn, the mean with its CI."""
+    matrix = np.array([[_at_turn(f, t) for t in range(1, turns + 1)] for f in frame["fractions"]])
+    per_sample = pd.DataFrame(matrix).groupby(frame["id"].to_numpy(), sort=False).mean()
+    attack_of = frame.groupby("id", sort=False)["attack"].first()
     rows = []
-    for index, curves in sorted(frames.items()):
-        known = axes[axes["run"] == index].set_index("id")["attack"].astype(str)
-        frame = curves[curves["id"].isin(known.index)]
-        if frame.empty:
-            continue
-        frame = frame.assign(attack=frame["id"].map(known))
-        turns = max(1, horizon.get(index, longest[index]))
-        matrix = np.array(
-            [[_at_turn(f, t) for t in range(1, turns + 1)] for f in frame["fractions"]]
-        )
-        per_sample = pd.DataFrame(matrix).groupby(frame["id"].to_numpy(), sort=False).mean()
-        attack_of = frame.groupby("id", sort=False)["attack"].first()
-        for attack in ["all", *sorted(attack_of.unique())]:
-            chosen = per_sample if attack == "all" else per_sample[attack_of == attack]
-            for turn in range(1, turns + 1):
-                values = chosen[turn - 1].to_numpy(dtype=float)
-                mean = float(values.mean())
-                low, high = mean_ci(values, mean)
-                rows.append((index, runs[index].label, attack, turn, mean, low, high, len(values)))
-    return pd.DataFrame(rows, columns=CURVE_COLUMNS)
+    for attack in ["all", *sorted(attack_of.unique())]:
+        chosen = per_sample if attack == "all" else per_sample[attack_of == attack]
+        for turn in range(1, turns + 1):
+            values = chosen[turn - 1].to_numpy(dtype=float)
+            mean = float(values.mean())
+            low, high = mean_ci(values, mean)
+            rows.append((index, label, attack, turn, mean, low, high, len(values)))
+    return rows
 
 
 def same_curves(curves: pd.DataFrame) -> list[list[int]]:
@@ -109,6 +119,29 @@ def _legend_name(labels: list[str]) -> str:
     """One legend entry for runs whose curves coincide: their names, one per line."""
     names = [shorten(label, 60) for label in labels]
     return names[0] if len(names) == 1 else "\n= ".join(names) + "\n(identical curves)"
+
+
+def _draw_family(line_of_run: pd.DataFrame, axes: Any, panels: list[str], style: dict) -> None:
+    """One run's curve (with its CI band) in every panel of an attack it has."""
+    for ax, attack in zip(axes, panels, strict=True):
+        line = line_of_run[line_of_run["attack"] == attack]
+        if line.empty:
+            continue
+        turns = line["turn"].to_numpy()
+        ax.plot(turns, 100 * line["leakage"].to_numpy(), **style)
+        low, high = line["low"].to_numpy(dtype=float), line["high"].to_numpy(dtype=float)
+        ax.fill_between(turns, 100 * low, 100 * high, alpha=0.15, color=style["color"])
+
+
+def _format_panels(axes: Any, panels: list[str], last_turn: int) -> None:
+    for ax, attack in zip(axes, panels, strict=True):
+        ax.set_title("all strategies" if attack == "all" else attack)
+        ax.set_xlabel("attacker turns spent")
+        ax.set_ylim(-2, 102)
+        ax.grid(alpha=0.3)
+        # whole turns only, and a readable axis when every dialogue had a single turn
+        ax.set_xlim(0.5, last_turn + 0.5)
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True, min_n_ticks=1))
 
 
 def leakage_figure(curves: pd.DataFrame, out_dir: Path, name: str, heading: str) -> FigureFile:
@@ -137,25 +170,11 @@ def leakage_figure(curves: pd.DataFrame, out_dir: Path, name: str, heading: str)
     for position, members in enumerate(families):
         colour = palette(position % palette.N)
         style: dict[str, Any] = {"marker": MARKERS[position % len(MARKERS)], "color": colour}
-        for ax, attack in zip(axes, panels, strict=True):
-            line = curves[(curves["run"] == members[0]) & (curves["attack"] == attack)]
-            if line.empty:
-                continue
-            turns = line["turn"].to_numpy()
-            ax.plot(turns, 100 * line["leakage"].to_numpy(), **style)
-            low, high = line["low"].to_numpy(dtype=float), line["high"].to_numpy(dtype=float)
-            ax.fill_between(turns, 100 * low, 100 * high, alpha=0.15, color=colour)
+        _draw_family(curves[curves["run"] == members[0]], axes, panels, style)
         label = _legend_name([label_of[run] for run in members])
         handles.append(Line2D([], [], label=label, **style))
     last_turn = int(curves["turn"].max())
-    for ax, attack in zip(axes, panels, strict=True):
-        ax.set_title("all strategies" if attack == "all" else attack)
-        ax.set_xlabel("attacker turns spent")
-        ax.set_ylim(-2, 102)
-        ax.grid(alpha=0.3)
-        # whole turns only, and a readable axis when every dialogue had a single turn
-        ax.set_xlim(0.5, last_turn + 0.5)
-        ax.xaxis.set_major_locator(MaxNLocator(integer=True, min_n_ticks=1))
+    _format_panels(axes, panels, last_turn)
     for ax in grid[::columns]:
         ax.set_ylabel("protected values disclosed (%)")
     fig.legend(

@@ -7,10 +7,11 @@ from pathlib import Path
 
 import pandas as pd
 
-from polar_inspect.report import access, defenses, tables
+from polar_inspect.report import access, defenses, log_tables, tables
 from polar_inspect.report.figstyle import FigureFile
 from polar_inspect.report.inventory import RunHeader
 from polar_inspect.report.markdown import md_text
+from polar_inspect.report.section import SectionOutput
 from polar_inspect.report.stats import Group
 from polar_inspect.report.usage import usage_markdown
 
@@ -28,10 +29,12 @@ def write_tables(
     usage: pd.DataFrame,
     defense_table: pd.DataFrame | None = None,
     access_table: pd.DataFrame | None = None,
+    sections: Sequence[SectionOutput] = (),
 ) -> list[str]:
     """Write leaderboard, breakdown, surface, epoch, defense, access, token and log tables;
-    return file names. The defense table (`defenses.md`, `defenses.csv`) and the access table
-    (`access.md`, `access.csv`) are written when they have rows."""
+        return file names. The defense table (`defenses.md`, `defenses.csv`) and the access table
+        (`access.md`, `access.csv`) are written when they have rows. `sections`, already written
+    (`report.sections`), add their Markdown to `report.md` after the epochs."""
     board = tables.leaderboard_frame(summary, runs, weight)
     board.to_csv(out / "leaderboard.csv", index=False)
     board_md = tables.leaderboard_markdown(board, groups, weight)
@@ -55,11 +58,12 @@ def write_tables(
         ]
         report.append(tables.breakdown_markdown(details, group, ranks))
         surfaces.append(tables.surface_markdown(details, group, models))
-    epoch_table = tables.epochs_frame(epochs, summary)
+    epoch_table = log_tables.epochs_frame(epochs, summary)
     if not epoch_table.empty:
         epoch_table.to_csv(out / "epochs.csv", index=False)
         written.append("epochs.csv")
-        report.append(tables.epochs_markdown(epoch_table))
+        report.append(log_tables.epochs_markdown(epoch_table))
+    report += [section.markdown for section in sections if section.markdown]
     if defense_table is not None and not defense_table.empty:
         defense_table.to_csv(out / "defenses.csv", index=False)
         defense_md = defenses.defense_markdown(defense_table)
@@ -75,7 +79,7 @@ def write_tables(
     usage.to_csv(out / "tokens.csv", index=False)
     written.append("tokens.csv")
     report.append(usage_markdown(usage))
-    report.append(tables.inventory_markdown(logs))
+    report.append(log_tables.inventory_markdown(logs))
     (out / "surfaces.md").write_text(
         "# Policy x attack surfaces\n\n" + "\n".join(surfaces), encoding="utf-8"
     )

@@ -11,6 +11,7 @@ read or written is skipped, never fatal, so the report's numbers never depend on
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import os
 import pickle
 from collections.abc import Callable
@@ -29,11 +30,11 @@ ENV_SWITCH = "POLAR_REPORT_CACHE"
 @cache
 def _code_digest() -> str:
     """Digest of the source of the modules whose output is cached."""
-    from polar_inspect.report import read_cache, sample_rows, samples
-
     digest = hashlib.sha256()
-    for module in (sample_rows, samples, read_cache):
-        digest.update(Path(str(module.__file__)).read_bytes())
+    for name in ("sample_rows", "samples", "read_cache"):
+        # located, not imported: `samples` imports this module
+        spec = importlib.util.find_spec(f"polar_inspect.report.{name}")
+        digest.update(Path(str(spec.origin if spec else name)).read_bytes())
     return digest.hexdigest()[:16]
 
 

@@ -89,64 +89,91 @@ def collect_samples(
     `prefetched` summaries (possibly of logs not in `runs`, such as superseded duplicates)
     count as read. `read` reports progress for the runs it reads; `advance` for the others.
     """
-    axes_by_source: dict[str, pd.DataFrame] = {}
-    frames: dict[int, pd.DataFrame] = {}
-    failures: dict[int, str] = {}
-    position = {run.path: i for i, run in enumerate(runs)}
+    state = _Collected(runs)
+    state.take_prefetched(prefetched or {}, advance)
+    first = state.first_batch(reduced)
+    for index, result in zip(first, read(first), strict=True):
+        state.keep(index, result)
+    second = state.join_known(reduced, advance)
+    for index, result in zip(second, read(second), strict=True):
+        state.keep(index, result)
+    return _combine(state.frames), state.failures
 
-    def learn(key: str, frame: pd.DataFrame) -> None:
+
+class _Collected:
+    """What `collect_samples` has so far: frames and failures by run, and per data source the
+    id -> axes table learnt from the summaries read."""
+
+    def __init__(self, runs: Sequence[RunHeader]) -> None:
+        self.runs = runs
+        self.axes_by_source: dict[str, pd.DataFrame] = {}
+        self.frames: dict[int, pd.DataFrame] = {}
+        self.failures: dict[int, str] = {}
+
+    def learn(self, key: str, frame: pd.DataFrame) -> None:
+        """Add a frame's ids and axes to its data source's table."""
         known = frame[["id", *AXES]].drop_duplicates("id").set_index("id")
-        previous = axes_by_source.get(key)
+        previous = self.axes_by_source.get(key)
         if previous is not None:
             known = pd.concat([previous, known[~known.index.isin(previous.index)]])
-        axes_by_source[key] = known
+        self.axes_by_source[key] = known
 
-    def keep(index: int, result: pd.DataFrame | str) -> None:
+    def keep(self, index: int, result: pd.DataFrame | str) -> None:
+        """A run's read result: its frame (learnt from), or why it failed."""
         if isinstance(result, str):
-            failures[index] = result
+            self.failures[index] = result
         else:
-            frames[index] = result
-            learn(runs[index].source_key, result)
+            self.frames[index] = result
+            self.learn(self.runs[index].source_key, result)
 
-    for path, (key, result) in (prefetched or {}).items():
-        if path in position:
-            keep(position[path], result)
+    def pending(self, index: int) -> bool:
+        """The run has neither a frame nor a failure yet."""
+        return index not in self.frames and index not in self.failures
+
+    def take_prefetched(self, prefetched: Prefetched, advance: Callable[[], None] | None) -> None:
+        """Summaries read before: kept for runs of the report, learnt from for the others."""
+        position = {run.path: i for i, run in enumerate(self.runs)}
+        for path, (key, result) in prefetched.items():
+            if path in position:
+                self.keep(position[path], result)
+                if advance is not None:
+                    advance()
+            elif not isinstance(result, str):
+                self.learn(key, result)
+
+    def first_batch(self, reduced: Mapping[str, pd.DataFrame | None]) -> list[int]:
+        """Runs that need their summaries, plus one run per data source not yet covered."""
+        first = [
+            i
+            for i, run in enumerate(self.runs)
+            if self.pending(i) and needs_summaries(run, reduced.get(run.path))
+        ]
+        sources = set(self.axes_by_source) | {self.runs[i].source_key for i in first}
+        for index, run in enumerate(self.runs):
+            if self.pending(index) and index not in first and run.source_key not in sources:
+                first.append(index)
+                sources.add(run.source_key)
+        return first
+
+    def join_known(
+        self, reduced: Mapping[str, pd.DataFrame | None], advance: Callable[[], None] | None
+    ) -> list[int]:
+        """Join each pending run's reduced scores to its source's axes; return the runs whose
+        ids the table still misses (to be read)."""
+        second = []
+        for index, run in enumerate(self.runs):
+            if not self.pending(index):
+                continue
+            scores, axes = reduced.get(run.path), self.axes_by_source.get(run.source_key)
+            if scores is None or axes is None or not scores["id"].isin(axes.index).all():
+                second.append(index)
+                continue
+            frame = scores.join(axes, on="id")
+            frame["epoch"], frame["error"] = 1, ""
+            self.frames[index] = frame[FRAME_COLUMNS[1:]]
             if advance is not None:
                 advance()
-        elif not isinstance(result, str):
-            learn(key, result)
-
-    def pending(index: int) -> bool:
-        return index not in frames and index not in failures
-
-    first = [
-        i
-        for i, run in enumerate(runs)
-        if pending(i) and needs_summaries(run, reduced.get(run.path))
-    ]
-    sources = set(axes_by_source) | {runs[i].source_key for i in first}
-    for index, run in enumerate(runs):
-        if pending(index) and index not in first and run.source_key not in sources:
-            first.append(index)
-            sources.add(run.source_key)
-    for index, result in zip(first, read(first), strict=True):
-        keep(index, result)
-    second = []
-    for index, run in enumerate(runs):
-        if not pending(index):
-            continue
-        scores, axes = reduced.get(run.path), axes_by_source.get(run.source_key)
-        if scores is None or axes is None or not scores["id"].isin(axes.index).all():
-            second.append(index)
-            continue
-        frame = scores.join(axes, on="id")
-        frame["epoch"], frame["error"] = 1, ""
-        frames[index] = frame[FRAME_COLUMNS[1:]]
-        if advance is not None:
-            advance()
-    for index, result in zip(second, read(second), strict=True):
-        keep(index, result)
-    return _combine(frames), failures
+        return second
 
 
 def _combine(frames: dict[int, pd.DataFrame]) -> pd.DataFrame:

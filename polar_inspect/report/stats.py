@@ -10,7 +10,7 @@ utility, so lambda * privacy + (1 - lambda) * utility of the means is exact).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import pandas as pd
@@ -140,6 +140,18 @@ def _sample_overall(frame: pd.DataFrame, run: RunHeader, weight: float) -> np.nd
     return weight * privacy + (1.0 - weight) * frame["utility"].to_numpy(dtype=float)
 
 
+def per_sample_at(runs: Sequence[RunHeader], samples: pd.DataFrame, weight: float) -> pd.DataFrame:
+    """`per_sample`, with each sample's `overall` at `weight` (recomputed from privacy and
+    utility for a run scored with another weight)."""
+    # in id order: the paired bootstrap resamples by position, so the order the log lists its
+    # samples in must not change an interval
+    reduced = per_sample(samples).sort_values(["run", "id"], kind="stable")
+    parts = []
+    for index, frame in reduced.groupby("run", sort=False):
+        parts.append(frame.assign(overall=_sample_overall(frame, runs[int(index)], weight)))
+    return pd.concat(parts, ignore_index=True) if parts else reduced
+
+
 def logged_overall(run: RunHeader, metric: str, weight: float) -> float:
     """The overall metric at `weight`: the log's own when it used that weight, else derived."""
     if _same_weight(run.weight, weight):
@@ -204,10 +216,11 @@ def breakdown(runs: Sequence[RunHeader], samples: pd.DataFrame, weight: float) -
     return pd.DataFrame(rows, columns=["run", "axis", "key", "score", "value", "n"])
 
 
-def _axis_order(axis: str):  # noqa: ANN202 - a sort key
+def _axis_order(axis: str) -> Callable[[str], tuple[int, str]]:
+    """The sort key of an axis's keys: domains in their order, others as text."""
     if axis == "domain":
         return lambda k: (DOMAINS.index(k) if k in DOMAINS else len(DOMAINS), k)
-    return lambda k: k
+    return lambda k: (0, k)
 
 
 def epoch_means(runs: Sequence[RunHeader], samples: pd.DataFrame, weight: float) -> pd.DataFrame:

@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from polar_inspect.axes import ATTACK_LABELS, POLICY_LABELS
-from polar_inspect.report.inventory import ORACLE_TAG, Inventory, RunHeader
-from polar_inspect.report.markdown import md_bullets, md_table, md_text
+from polar_inspect.report.board_notes import leaderboard_notes, limits_cell
+from polar_inspect.report.inventory import RunHeader
+from polar_inspect.report.markdown import md_table, md_text
 from polar_inspect.report.oracles import oracle_reasons
 from polar_inspect.report.stats import Group
 from polar_inspect.report.usage import role_totals
@@ -93,6 +94,7 @@ def leaderboard_frame(
             defense_oracle=run.defense_oracle,
             oracle=bool(reasons),
             oracle_reason="; ".join(reasons),
+            vs_next=getattr(row, "vs_next", ""),
         )
         n = row.n or math.nan
         totals = sorted(role_totals(run.usage).items())
@@ -247,77 +249,6 @@ def leaderboard_markdown(board: pd.DataFrame, groups: Sequence[Group], weight: f
     return "\n".join(parts)
 
 
-def _count(value: object) -> str:
-    return "–" if value is None or pd.isna(value) else str(int(value))  # type: ignore[arg-type, call-overload]
-
-
-def limits_cell(row: pd.Series) -> str:
-    """`truncated / empty` sample counts, `–` for logs that did not count them."""
-    return f"{_count(row['truncated_samples'])} / {_count(row['empty_reply_samples'])}"
-
-
-def _caveat_notes(rows: pd.DataFrame) -> list[str]:
-    notes = []
-    flagged = rows[rows["sampling_caveat"] != ""]
-    for caveat, part in flagged.groupby("sampling_caveat", sort=False):
-        notes.append(f"† Sampling not as requested for {', '.join(part['model'])}: {caveat}.")
-    counted = rows[pd.notna(rows["truncated_samples"])]
-    cut = counted[(counted["truncated_samples"] > 0) | (counted["empty_reply_samples"] > 0)]
-    if not cut.empty:
-        notes.append(
-            "Truncated / empty: samples with a trusted reply that hit the output-token limit / "
-            "with an empty visible reply (e.g. cut inside <think>). They are scored as they are "
-            "(an empty reply leaks nothing): raise --max-tokens, or run with -T truncated=fail. "
-            f"Affected: {', '.join(cut['model'])}."
-        )
-    return notes
-
-
-def oracle_note(rows: pd.DataFrame) -> str | None:
-    """The footnote naming each [ORACLE] run of a table and why it is one (None: no oracle)."""
-    if "oracle" not in rows or not rows["oracle"].astype(bool).any():
-        return None
-    marked = rows[rows["oracle"].astype(bool)]
-    mark = f" [{ORACLE_TAG}]"
-    why = "; ".join(
-        f"{m.replace(mark, '')}: {r}"
-        for m, r in zip(marked["model"], marked["oracle_reason"], strict=True)
-    )
-    return (
-        f"[{ORACLE_TAG}] runs read the scorer's targets: their scores are reference upper "
-        f"bounds, not results a deployed model or defense could reach ({why})."
-    )
-
-
-def leaderboard_notes(rows: pd.DataFrame, weight: float) -> list[str]:
-    """Footnotes of one group's leaderboard: oracle runs, sampling caveats, truncated
-    replies, recomputed overall, errored samples, epochs."""
-    oracle = oracle_note(rows)
-    notes = [oracle] if oracle else []
-    notes += _caveat_notes(rows)
-    recomputed = rows[(rows["log_weight"] - weight).abs() > 1e-12]
-    if not recomputed.empty:
-        names = ", ".join(
-            f"{m} (λ={w:g})"
-            for m, w in zip(recomputed["model"], recomputed["log_weight"], strict=True)
-        )
-        notes.append(
-            f"Overall recomputed at λ = {weight:g} from privacy and utility for logs scored "
-            f"with another λ: {names}."
-        )
-    errored = rows[rows["errors"] > 0]
-    if not errored.empty:
-        names = ", ".join(
-            f"{m} ({e})" for m, e in zip(errored["model"], errored["errors"], strict=True)
-        )
-        notes.append(
-            f"Samples that errored are left out of the scores (n counts scored samples): {names}."
-        )
-    if (rows["epochs"] > 1).any():
-        notes.append("Logs with several epochs: each sample's score is its mean over epochs.")
-    return notes
-
-
 def breakdown_frame(rows: pd.DataFrame, summary: pd.DataFrame) -> pd.DataFrame:
     """The breakdowns as CSV columns: group, model, axis, key, score, value x100, n."""
     labels = summary.set_index("run")[["group", "label"]]
@@ -405,68 +336,3 @@ def surface_markdown(frame: pd.DataFrame, group: Group, models: list[str]) -> st
             heading = f"#### {md_text(model)}: {score} (x100, n samples)"
             parts += [heading, "", md_table(header, lines, header[1:]), ""]
     return "\n".join(parts)
-
-
-def epochs_frame(epochs: pd.DataFrame, summary: pd.DataFrame) -> pd.DataFrame:
-    """Per-epoch means x100 with the model and group."""
-    if epochs.empty:
-        return pd.DataFrame(columns=["group", "model", "epoch", *SCORE_KEYS, "n"])
-    labels = summary.set_index("run")[["group", "label"]]
-    frame = epochs.join(labels, on="run").rename(columns={"label": "model"})
-    for key in SCORE_KEYS:
-        frame[key] = frame[key].map(_x100)
-    return frame[["group", "model", "epoch", *SCORE_KEYS, "n"]]
-
-
-def epochs_markdown(frame: pd.DataFrame) -> str:
-    """Spread across epochs: per model, min / max / range of each score's epoch means."""
-    if frame.empty:
-        return ""
-    lines = []
-    for (group, model), part in frame.groupby(["group", "model"], sort=False):
-        cells = [group, model, str(len(part))]
-        for key in SCORE_KEYS:
-            low, high = part[key].min(), part[key].max()
-            cells.append(f"{low:.1f}–{high:.1f} (range {high - low:.1f})")
-        lines.append(cells)
-    header = ["Group", "Model", "Epochs", *(f"{k.capitalize()} per epoch" for k in SCORE_KEYS)]
-    return "## Spread across epochs (x100)\n\n" + md_table(header, lines, header[2:]) + "\n"
-
-
-def inventory_frame(inventory: Inventory) -> pd.DataFrame:
-    """Every file considered, used or skipped, with the reason."""
-    rows = [
-        {
-            "log": r.path,
-            "model": r.label,
-            "task": r.task,
-            "decision": "used",
-            "reason": "",
-            "detail": "",
-        }
-        for r in inventory.runs
-    ] + [
-        {
-            "log": s.path,
-            "model": s.model,
-            "task": s.task,
-            "decision": "skipped",
-            "reason": s.reason,
-            "detail": s.detail,
-        }
-        for s in inventory.skipped
-    ]
-    return pd.DataFrame(rows, columns=["log", "model", "task", "decision", "reason", "detail"])
-
-
-def inventory_markdown(frame: pd.DataFrame) -> str:
-    """Counts per decision and the list of skipped logs."""
-    used = int((frame["decision"] == "used").sum())
-    skipped = frame[frame["decision"] == "skipped"]
-    text = f"## Logs\n\n{len(frame)} files considered: {used} used, {len(skipped)} skipped.\n"
-    if not skipped.empty:
-        counts = skipped["reason"].value_counts()
-        text += "\n" + md_bullets([f"{reason}: {count}" for reason, count in counts.items()])
-        lines = [[r.log, r.model, r.reason, r.detail] for r in skipped.itertuples()]
-        text += "\n\n" + md_table(["Log", "Model", "Reason", "Detail"], lines) + "\n"
-    return text

@@ -209,6 +209,29 @@ def role_cost(item: RoleUsage, prices: Mapping[str, ModelPrice]) -> Cost:
     return Cost()
 
 
+def _usage_row(
+    group: str, label: str, item: RoleUsage, prices: Mapping[str, ModelPrice] | None
+) -> dict[str, object]:
+    """One run and role's row of `usage_frame`."""
+    row: dict[str, object] = {
+        "group": group,
+        "model": label,
+        "role": item.role,
+        "role_model": item.model,
+        "input_tokens": item.input_tokens,
+        "cache_read_tokens": item.cache_read_tokens,
+        "cache_write_tokens": item.cache_write_tokens,
+        "output_tokens": item.output_tokens,
+        "total_tokens": item.total_tokens,
+        "batched": "yes" if item.batched else "no",
+    }
+    if prices is not None:
+        cost = role_cost(item, prices)
+        row["cost_usd"] = math.nan if cost.unpriced else cost.usd
+        row["unpriced_model"] = ", ".join(cost.unpriced)
+    return row
+
+
 def usage_frame(
     labels: Sequence[str],
     usages: Sequence[Sequence[RoleUsage]],
@@ -219,26 +242,11 @@ def usage_frame(
     not given), tokens, and with prices `cost_usd` (NaN: unknown, the model has no price) and
     `unpriced_model` (that model's name, else empty). Runs of different groups may share a
     label: the group tells them apart."""
-    rows = []
-    for index, (label, run_usage) in enumerate(zip(labels, usages, strict=True)):
-        for item in run_usage:
-            row: dict[str, object] = {
-                "group": groups[index] if groups is not None else "",
-                "model": label,
-                "role": item.role,
-                "role_model": item.model,
-                "input_tokens": item.input_tokens,
-                "cache_read_tokens": item.cache_read_tokens,
-                "cache_write_tokens": item.cache_write_tokens,
-                "output_tokens": item.output_tokens,
-                "total_tokens": item.total_tokens,
-                "batched": "yes" if item.batched else "no",
-            }
-            if prices is not None:
-                cost = role_cost(item, prices)
-                row["cost_usd"] = math.nan if cost.unpriced else cost.usd
-                row["unpriced_model"] = ", ".join(cost.unpriced)
-            rows.append(row)
+    rows = [
+        _usage_row(groups[index] if groups is not None else "", label, item, prices)
+        for index, (label, run_usage) in enumerate(zip(labels, usages, strict=True))
+        for item in run_usage
+    ]
     columns = USAGE_COLUMNS + (PRICE_COLUMNS if prices is not None else [])
     return pd.DataFrame(rows, columns=columns)
 

@@ -1,0 +1,117 @@
+"""The domain x policy and domain x attack section: `cross_tables.csv`, per run a table of
+each score in `report.md` and on the page (`cross_tables.cross_breakdown`)."""
+
+from __future__ import annotations
+
+import html
+
+import pandas as pd
+
+from polar_inspect.report.cross_tables import CROSS_TABLES, cross_breakdown, cross_markdown
+from polar_inspect.report.html import render_table
+from polar_inspect.report.markdown import md_text
+from polar_inspect.report.section import Section, SectionInputs
+from polar_inspect.report.tables import TextTable, key_title
+from polar_inspect.scorers.parity import SCORE_KEYS
+
+__all__ = ["CROSS_SECTION", "cross_csv_frame"]
+
+NOTE = (
+    "Each cell is the mean of its samples' scores (each sample's scores reduced over epochs by "
+    "their mean), as the paper's authors aggregate them; overall at the report's λ."
+)
+
+
+def _names() -> list[str]:
+    return [f"{row}_x_{column}" for row, column in CROSS_TABLES]
+
+
+def cross_csv_frame(table: pd.DataFrame, inputs: SectionInputs) -> pd.DataFrame:
+    """The long table as written: group, model, table, row, column, score, value x100, n."""
+    labels = inputs.summary.set_index("run")[["group", "label"]]
+    frame = table.join(labels, on="run").rename(columns={"label": "model"})
+    frame["value"] = (100 * frame["value"]).round(6)
+    return frame[["group", "model", "table", "row", "column", "score", "value", "n"]]
+
+
+def _ranked(inputs: SectionInputs, table: pd.DataFrame) -> list[tuple[int, str, str, int]]:
+    """(run, group, label, rank) of every run with cells, in leaderboard order."""
+    present = set(table["run"])
+    rows = inputs.summary[inputs.summary["run"].isin(present)]
+    return [
+        (int(r.run), str(r.group), str(r.label), int(r.rank)) for r in rows.itertuples(index=False)
+    ]
+
+
+def _title(name: str, score: str) -> str:
+    row, column = name.split("_x_")
+    return f"{score.capitalize()}: {row} x {column} (x100)"
+
+
+def _markdown(table: pd.DataFrame, inputs: SectionInputs) -> str:
+    parts = ["## Domain x policy and domain x attack (x100)\n", md_text(NOTE) + "\n"]
+    for run, group, label, _ in _ranked(inputs, table):
+        where = f"group {group}: " if inputs.many else ""
+        parts.append(f"### {md_text(where + label)}\n")
+        for name in _names():
+            for score in SCORE_KEYS:
+                parts += [
+                    f"#### {_title(name, score)}",
+                    "",
+                    cross_markdown(table, run, name, score),
+                ]
+                parts.append("")
+    return "\n".join(parts)
+
+
+def cross_text_table(table: pd.DataFrame, run: int, name: str, score: str) -> TextTable | None:
+    """One run's cross table for one score as shown on the page (None: no cells)."""
+    part = table[(table["run"] == run) & (table["table"] == name) & (table["score"] == score)]
+    if part.empty:
+        return None
+    row_axis, column_axis = name.split("_x_")
+    grid = part.pivot(index="row", columns="column", values="value")
+    rows_in_order = list(dict.fromkeys(part["row"]))
+    columns = sorted(grid.columns)
+    header = [row_axis.capitalize(), *(key_title(column_axis, str(c)) for c in columns)]
+    cells, keys = [], []
+    for row in rows_in_order:
+        values = [grid.at[row, c] for c in columns]
+        cells.append([str(row), *("–" if pd.isna(v) else f"{100 * v:.1f}" for v in values)])
+        keys.append([str(row), *(None if pd.isna(v) else float(100 * v) for v in values)])
+    return TextTable(header, cells, keys, numeric=set(header[1:]))
+
+
+def _run_html(table: pd.DataFrame, run: int, summary: str) -> str:
+    parts = [f"<details><summary>{summary}</summary>"]
+    for name in _names():
+        for score in SCORE_KEYS:
+            shown = cross_text_table(table, run, name, score)
+            if shown is not None:
+                parts.append(f"<h4>{html.escape(_title(name, score))}</h4>{render_table(shown)}")
+    parts.append("</details>")
+    return "".join(parts)
+
+
+def _html(table: pd.DataFrame, inputs: SectionInputs) -> str:
+    parts = [
+        '<section id="cross-tables"><h2>Domain x policy and domain x attack</h2>',
+        f'<p class="note">{html.escape(NOTE)} Data: <a href="cross_tables.csv">'
+        "cross_tables.csv</a>.</p>",
+    ]
+    for run, group, label, rank in _ranked(inputs, table):
+        where = f"group {group}, " if inputs.many else ""
+        summary = f"{html.escape(label)} <span class='note'>({where}rank {rank})</span>"
+        parts.append(_run_html(table, run, summary))
+    parts.append("</section>")
+    return "".join(parts)
+
+
+CROSS_SECTION = Section(
+    name="cross-tables",
+    title="Domain x policy / attack",
+    compute=lambda inputs: cross_breakdown(inputs.reduced),
+    csv=lambda table, inputs: {"cross_tables.csv": cross_csv_frame(table, inputs)},
+    markdown=_markdown,
+    html=_html,
+)

@@ -1,0 +1,135 @@
+"""The paired comparisons section: every two runs adjacent in a group's ranking, compared on
+the same sample ids (`paired.compare_pair`), in `paired.csv` (every scope), `report.md` and
+the page (the overall scope), and the leaderboard's "vs next" mark."""
+
+from __future__ import annotations
+
+import html
+
+import pandas as pd
+
+from polar_inspect.report.html import render_table
+from polar_inspect.report.markdown import md_text
+from polar_inspect.report.paired import PAIRED_COLUMNS, compare_pair
+from polar_inspect.report.section import Section, SectionInputs
+from polar_inspect.report.tables import TextTable
+
+__all__ = ["PAIRED_SECTION", "neighbour_marks", "p_text", "paired_frame"]
+
+NOTE = (
+    "Each run against the next one in its group's ranking, on the same sample ids: the "
+    "difference A − B (x100) with a paired bootstrap 95% interval and a paired test's p-value. "
+    "Distinguishable: p < 0.05. Cells: per policy x attack cell, p adjusted for the cells "
+    "(Holm); all rows in paired.csv."
+)
+NOT_PAIRED = "not paired (different samples)"
+HEADER = ["Group", "A", "B", "n", "Score", "A − B [95% CI]", "p", "Distinguishable", "Cells"]
+
+
+def _neighbours(inputs: SectionInputs) -> list[tuple[str, int, int]]:
+    """(group, run A, run B) for every two runs adjacent in a group's ranking."""
+    pairs = []
+    for group in inputs.groups:
+        order = [int(r) for r in inputs.summary.loc[inputs.summary["group"] == group.name, "run"]]
+        pairs += [(group.name, a, b) for a, b in zip(order, order[1:], strict=False)]
+    return pairs
+
+
+def paired_frame(inputs: SectionInputs) -> pd.DataFrame:
+    """`paired.compare_pair` of every neighbour pair that scored the same samples, with the
+    group (PAIRED_COLUMNS after `group`)."""
+    parts = [
+        compare_pair(inputs.reduced, a, b).assign(group=name) for name, a, b in _neighbours(inputs)
+    ]
+    parts = [part for part in parts if not part.empty]
+    if not parts:
+        return pd.DataFrame(columns=["group", *PAIRED_COLUMNS])
+    return pd.concat(parts, ignore_index=True)[["group", *PAIRED_COLUMNS]]
+
+
+def p_text(p_value: float) -> str:
+    """A p-value as shown: three decimals, `<0.001` below."""
+    return "<0.001" if p_value < 0.001 else f"{p_value:.3f}"
+
+
+def _csv(frame: pd.DataFrame, inputs: SectionInputs) -> dict[str, pd.DataFrame]:
+    labels = inputs.summary.set_index("run")["label"]
+    table = frame.assign(model_a=frame["run_a"].map(labels), model_b=frame["run_b"].map(labels))
+    for column in ("mean_a", "mean_b", "difference", "low", "high"):
+        table[column] = (100 * table[column]).round(6)
+    columns = ["group", "model_a", "model_b", *PAIRED_COLUMNS[2:]]
+    return {"paired.csv": table[columns]}
+
+
+def _cells_text(frame: pd.DataFrame, row: pd.Series) -> str:
+    cells = frame[
+        (frame["run_a"] == row["run_a"])
+        & (frame["run_b"] == row["run_b"])
+        & (frame["score"] == row["score"])
+        & (frame["scope"] != "all")
+    ]
+    return f"{int(cells['distinguishable'].sum())} of {len(cells)}"
+
+
+def paired_view(frame: pd.DataFrame, inputs: SectionInputs) -> TextTable:
+    """The overall-scope rows as shown: A, B, n, score, difference with its interval, p,
+    distinguishable and the cells distinguishable (Holm)."""
+    labels = inputs.summary.set_index("run")["label"]
+    overall = frame[frame["scope"] == "all"]
+    rows, keys = [], []
+    for _, r in overall.iterrows():
+        interval = f"{100 * r['difference']:+.1f} [{100 * r['low']:.1f}, {100 * r['high']:.1f}]"
+        verdict = "yes" if r["distinguishable"] else "no"
+        a, b = str(labels[r["run_a"]]), str(labels[r["run_b"]])
+        cells = [str(r["group"]), a, b, str(r["n"]), str(r["score"]), interval]
+        rows.append([*cells, p_text(r["p_value"]), verdict, _cells_text(frame, r)])
+        keys.append([*cells[:3], int(r["n"]), cells[4], 100 * float(r["difference"])])
+        keys[-1] += [float(r["p_value"]), verdict, rows[-1][-1]]
+    numeric = {"n", "A − B [95% CI]", "p"}
+    return TextTable(HEADER, rows, keys, numeric=numeric, nowrap={"A − B [95% CI]"})
+
+
+def _markdown(frame: pd.DataFrame, inputs: SectionInputs) -> str:
+    return (
+        "## Paired comparisons (neighbours in the ranking)\n\n"
+        + md_text(NOTE)
+        + "\n\n"
+        + paired_view(frame, inputs).markdown()
+        + "\n"
+    )
+
+
+def _html(frame: pd.DataFrame, inputs: SectionInputs) -> str:
+    return (
+        '<section id="paired"><h2>Paired comparisons</h2>'
+        f'<p class="note">{html.escape(NOTE)} Data: <a href="paired.csv">paired.csv</a>.</p>'
+        + render_table(paired_view(frame, inputs))
+        + "</section>"
+    )
+
+
+def neighbour_marks(frame: pd.DataFrame, inputs: SectionInputs) -> dict[int, str]:
+    """Per run with a next run in its group's ranking: whether the two are distinguishable on
+    overall (`distinguishable (p=...)`, `not distinguishable (p=...)` or not paired)."""
+    overall = frame[(frame["scope"] == "all") & (frame["score"] == "overall")]
+    found = {(int(r.run_a), int(r.run_b)): r for r in overall.itertuples(index=False)}
+    marks = {}
+    for _, a, b in _neighbours(inputs):
+        row = found.get((a, b))
+        if row is None:
+            marks[a] = NOT_PAIRED
+            continue
+        verdict = "distinguishable" if row.distinguishable else "not distinguishable"
+        p_value = p_text(float(row.p_value))
+        marks[a] = f"{verdict} (p{'' if p_value.startswith('<') else '='}{p_value})"
+    return marks
+
+
+PAIRED_SECTION = Section(
+    name="paired",
+    title="Paired comparisons",
+    compute=paired_frame,
+    csv=_csv,
+    markdown=_markdown,
+    html=_html,
+)
