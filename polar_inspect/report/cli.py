@@ -84,7 +84,24 @@ PRICES_HELP = (
 )
 
 
-@click.command("polar-report", help=DESCRIPTION)
+def _help(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    """`--help`: print it and exit 0 as a command-line program does (SystemExit), also when
+    `main` runs click without its standalone mode."""
+    if value and not ctx.resilient_parsing:
+        click.echo(ctx.get_help())
+        raise SystemExit(0)
+
+
+@click.command("polar-report", help=DESCRIPTION, context_settings={"help_option_names": []})
+@click.option(
+    "-h",
+    "--help",
+    is_flag=True,
+    expose_value=False,
+    is_eager=True,
+    callback=_help,
+    help="Show this message and exit.",
+)
 @click.argument("logs", nargs=-1, required=True)
 @click.option("--out", required=True, metavar="DIR", help="folder to write the report to")
 @click.option("--weight", type=Weight(), default=PAPER_WEIGHT,

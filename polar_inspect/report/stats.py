@@ -67,6 +67,15 @@ def describe_setup(run: RunHeader) -> list[str]:
         lines.append(f"subset: {sel['subset']}")
     if sel.get("max_turns") is not None:
         lines.append(f"max_turns: {sel['max_turns']}")
+    lines.extend(_target_caveats(run))
+    lines.extend(_attacker_lines(run))
+    return lines
+
+
+def _target_caveats(run: RunHeader) -> list[str]:
+    """Target values the run cannot score as the others: too short, not in the document,
+    repeated."""
+    lines = []
     if run.short_values:
         parity = run.metrics.get("short_parity", {}).get("mean")
         strict = run.metrics.get("short_strict", {}).get("mean")
@@ -86,11 +95,17 @@ def describe_setup(run: RunHeader) -> list[str]:
             f"never be disclosed from it); repeated in a list and counted once: "
             f"{run.repeated_targets} (docs/data.md)"
         )
-    if run.s5_attacker.startswith("live"):
-        lines.append(f"S5 attacker prompts: {run.attacker_prompts}")
-        if run.attacker_sampling is not None:
-            caveat = f" ({run.attacker_sampling_caveat})" if run.attacker_sampling_caveat else ""
-            lines.append(f"S5 attacker sampling: {run.attacker_sampling}{caveat}")
+    return lines
+
+
+def _attacker_lines(run: RunHeader) -> list[str]:
+    """The live S5 attacker's prompts and sampling."""
+    if not run.s5_attacker.startswith("live"):
+        return []
+    lines = [f"S5 attacker prompts: {run.attacker_prompts}"]
+    if run.attacker_sampling is not None:
+        caveat = f" ({run.attacker_sampling_caveat})" if run.attacker_sampling_caveat else ""
+        lines.append(f"S5 attacker sampling: {run.attacker_sampling}{caveat}")
     return lines
 
 
