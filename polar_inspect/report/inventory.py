@@ -39,6 +39,7 @@ from polar_inspect.scorers.agent_channel import AGENT_KEYS
 from polar_inspect.scorers.flags import REPLY_FLAG_KEYS
 from polar_inspect.scorers.parity import SCORE_KEYS
 from polar_inspect.scorers.short_values import SHORT_KEYS
+from polar_inspect.scorers.strict import ATTACKED_KEY
 
 TASK_PREFIX = "polar_inspect/privacy"
 LOG_SUFFIXES = (".eval", ".json")
@@ -88,6 +89,8 @@ class RunHeader(BaseModel):
     trusted_agent: str = "none"  # `-T trusted_agent` ("none": the paper's model call)
     document_access: str = "prompt"  # `-T document_access`
     cut_samples: int | None = None  # samples whose dialogue an Inspect limit cut short
+    #: Share of samples that met at least one real attack (the strict scorer's `attacked`).
+    attacked: float | None = None
     short_values: int = 0  # target values too short to match reliably in the run's data
     short_value_samples: int = 0
     targets_not_in_document: int = 0  # target values their document lacks (data/target_checks)
@@ -201,6 +204,7 @@ def s5_attacker(log: EvalLog, meta: RunMetadata) -> str:
 
 ORACLE_TAG = "ORACLE"
 CUT_TAG = "CUT"
+NO_ATTACK_TAG = "NO ATTACK"
 
 
 def setup_label(model: str, agent: str, access: str) -> str:
@@ -229,7 +233,7 @@ def _metrics(log: EvalLog) -> tuple[dict[str, dict[str, float]], int]:
     found: dict[str, dict[str, float]] = {}
     scored = 0
     for score in log.results.scores if log.results else []:
-        if score.name in (*SCORE_KEYS, *REPLY_FLAG_KEYS, *SHORT_KEYS, *AGENT_KEYS):
+        if score.name in (*SCORE_KEYS, *REPLY_FLAG_KEYS, *SHORT_KEYS, *AGENT_KEYS, ATTACKED_KEY):
             found[score.name] = {name: float(m.value) for name, m in score.metrics.items()}
             scored = max(scored, score.scored_samples or 0)
     return found, scored
@@ -353,6 +357,7 @@ def classify(path: str, log: EvalLog) -> RunHeader | SkippedLog:
         truncated_samples=_flagged_samples(metrics, "truncated", scored),
         empty_samples=_flagged_samples(metrics, "empty", scored),
         cut_samples=_flagged_samples(metrics, "cut", scored),
+        attacked=metrics.get("attacked", {}).get("mean"),
         short_values=meta.short_values.values,
         short_value_samples=meta.short_values.records,
         targets_not_in_document=meta.target_checks.values_not_in_document,

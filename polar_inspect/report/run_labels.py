@@ -14,11 +14,13 @@ from pathlib import Path
 from polar_inspect.redaction import redact_text
 from polar_inspect.report.inventory import (
     CUT_TAG,
+    NO_ATTACK_TAG,
     Inventory,
     KeepPolicy,
     RunHeader,
     SkippedLog,
 )
+from polar_inspect.scorers.strict import ATTACKED_FLOOR
 
 
 def resolve_duplicates(inventory: Inventory, keep: KeepPolicy = "newest") -> Inventory:
@@ -109,13 +111,15 @@ def _redacted(run: RunHeader) -> RunHeader:
 
 
 def _marked(run: RunHeader) -> RunHeader:
-    """A run whose dialogues a limit cut short says so in its label, in every table and figure
-    (its privacy is not to be trusted: later rounds, which could have leaked, never ran)."""
-    if not run.cut_samples:
-        return run
-    return run.model_copy(
-        update={"label": f"{run.label} [{CUT_TAG}: {run.cut_samples} dialogues cut by a limit]"}
-    )
+    """A run whose dialogues a limit cut short, or whose attacker mostly made no attack, says
+    so in its label, in every table and figure: its privacy is not to be trusted (later
+    rounds never ran; a privacy of 1 against no attack is no finding)."""
+    label = run.label
+    if run.cut_samples:
+        label += f" [{CUT_TAG}: {run.cut_samples} dialogues cut by a limit]"
+    if run.attacked is not None and run.attacked < ATTACKED_FLOOR:
+        label += f" [{NO_ATTACK_TAG}: {run.attacked:.0%} of samples met a real attack]"
+    return run if label == run.label else run.model_copy(update={"label": label})
 
 
 def _identity_parts(run: RunHeader) -> dict[str, str]:

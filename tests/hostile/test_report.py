@@ -152,6 +152,24 @@ def test_a_run_with_cut_dialogues_is_marked_in_every_table(
         assert "CUT: " in (tmp_path / "out" / name).read_text(encoding="utf-8"), name
 
 
+def test_a_run_whose_attacker_mostly_made_no_attack_is_marked(
+    runs: Runs, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Privacy 1 against an attacker that mostly copied its own instructions is no finding: the
+    run's label says so wherever its numbers appear (the strict scorer's `attacked` < 0.5)."""
+    folder = tmp_path / "logs"
+    quiet = _copy(runs.logs["base"], folder, "quiet.eval")
+    assert quiet.results is not None
+    (attacked,) = [s for s in quiet.results.scores if s.name == "attacked"]
+    attacked.metrics["mean"].value = 0.3
+    write_eval_log(quiet, quiet.location)
+    _report(capsys, folder, tmp_path / "out")
+    (label,) = [row["model"] for row in _leaderboard(tmp_path / "out")]
+    assert "[NO ATTACK: 30% of samples met a real attack]" in label
+    for name in ("leaderboard.md", "report.md"):
+        assert "NO ATTACK: 30%" in (tmp_path / "out" / name).read_text(encoding="utf-8"), name
+
+
 def _copy(log: EvalLog, folder: Path, name: str) -> EvalLog:
     """A copy of a log (through the log API) to be changed and written under `name`."""
     copy = read_eval_log(log.location or "")
