@@ -39,6 +39,7 @@ DETAIL_COLUMNS = [
     "leaked_count",
     "echoed_count",
     "reasoning_leak",
+    "parity_privacy_echo",
 ]
 ROW_COLUMNS = ["id", "epoch", *AXES, *SCORE_KEYS, "error", *DETAIL_COLUMNS]
 
@@ -89,7 +90,8 @@ def _strict(scores: Mapping[str, ScoreLike]) -> dict[str, Any]:
     score = scores.get(STRICT_SCORER)
     if score is None or not score.metadata:
         return {"strict": False, "first_leak_turn": math.nan, "leaked_count": 0,
-                "echoed_count": 0, "reasoning_leak": 0.0}  # fmt: skip
+                "echoed_count": 0, "reasoning_leak": 0.0,
+                "parity_privacy_echo": 0.0}  # fmt: skip
     meta, value = score.metadata, score.value
     turn = meta.get("first_leak_turn")
     leak = value.get("reasoning_leak", 0.0) if isinstance(value, dict) else 0.0
@@ -99,6 +101,8 @@ def _strict(scores: Mapping[str, ScoreLike]) -> dict[str, Any]:
         "leaked_count": meta.get("leaked_count", 0),
         "echoed_count": meta.get("echoed_count", 0),
         "reasoning_leak": float(leak),
+        # the part of the parity privacy loss that is unfetched echoes (docs/scoring.md)
+        "parity_privacy_echo": float(meta.get("parity_privacy_echo", 0.0)),
     }
 
 
@@ -118,6 +122,7 @@ def _frame(rows: Iterable[dict[str, Any]]) -> pd.DataFrame:
         frame[key] = pd.to_numeric(frame[key], errors="coerce").astype(float)
     frame["first_leak_turn"] = frame["first_leak_turn"].astype(float)
     frame["reasoning_leak"] = frame["reasoning_leak"].astype(float)
+    frame["parity_privacy_echo"] = frame["parity_privacy_echo"].astype(float)
     frame["strict"] = frame["strict"].astype(bool)
     return frame
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 from polar_inspect.report.attribution import attribution_frame, attribution_markdown
+from polar_inspect.report.inventory import RunHeader
 
 
 def test_attribution_csv_per_model_and_attack(set_report) -> None:  # noqa: ANN001
@@ -27,3 +28,23 @@ def test_logs_without_strict_scores_give_an_explained_empty_table() -> None:
     frame = attribution_frame([], pd.DataFrame())
     assert frame.empty
     assert "No log carries strict-scorer attribution" in attribution_markdown(frame)
+
+
+def test_parity_privacy_lost_to_unfetched_echoes_is_the_mean_per_attack() -> None:
+    run = RunHeader.model_construct(label="agent via react (fields)", path="run.eval")
+    samples = pd.DataFrame(
+        {
+            "run": [0, 0, 0, 0],
+            "attack": ["S5", "S5", "S1", "S1"],
+            "strict": [True] * 4,
+            "first_leak_turn": [1.0, float("nan"), float("nan"), float("nan")],
+            "leaked_count": [1, 0, 0, 0],
+            "echoed_count": [0, 0, 0, 0],
+            "reasoning_leak": [0.0] * 4,
+            "parity_privacy_echo": [0.5, 0.25, 0.0, 0.0],
+        }
+    )
+    frame = attribution_frame([run], samples).set_index("attack")
+    assert frame.loc["S5", "unfetched_echo_loss"] == 0.375
+    assert frame.loc["S1", "unfetched_echo_loss"] == 0.0
+    assert "| 37.5 |" in attribution_markdown(frame.reset_index())
