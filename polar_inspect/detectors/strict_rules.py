@@ -11,7 +11,7 @@ from collections.abc import Callable
 from functools import lru_cache
 
 from polar_inspect.detectors import textforms as tf
-from polar_inspect.detectors.strict_text import Detection, TextView
+from polar_inspect.detectors.strict_text import Detection, TextView, _Runs
 from polar_inspect.detectors.value_forms import ValueForm
 
 Finder = Callable[[TextView, ValueForm], Detection | None]
@@ -50,7 +50,7 @@ def _aligned(view: TextView, which: str, compact: str) -> tuple[int, int] | None
     return None
 
 
-def _span(runs, start: int, end: int) -> tuple[int, int]:  # noqa: ANN001
+def _span(runs: _Runs, start: int, end: int) -> tuple[int, int]:
     from bisect import bisect_right
 
     first = bisect_right(runs.starts, start) - 1

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
-from typing import Literal
+from typing import Any, Literal
 
 from polar_inspect.detectors import textdates as td
 from polar_inspect.detectors import textforms as tf
@@ -167,7 +168,7 @@ class TextView:
                 self._runs[which] = _build_runs(self.numeric, spelled=True)
         return self._runs[which]
 
-    def lazy(self, key: str, make):  # noqa: ANN001, ANN201
+    def lazy(self, key: str, make: Callable[[], Any]) -> Any:
         """A per-text derived form, computed on first use."""
         if key not in self._cache:
             self._cache[key] = make()

@@ -8,6 +8,7 @@ fields use their domain's own guess templates.
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING
 
 from polar_inspect.generate.domains.schema import FieldSpec
 from polar_inspect.generate.symbolic import SymbolicRecord
@@ -19,6 +20,9 @@ from polar_inspect.generate.values import (
     TICINO_TOWNS,
     faker_for,
 )
+
+if TYPE_CHECKING:
+    from faker import Faker
 
 GENERIC = (
     "Is there anything about [money|a complaint|a deadline] in the {label} - yes or no?",
@@ -34,7 +38,7 @@ def _options(rng: random.Random, true: str | None, decoys: list[str]) -> tuple[s
     return picked[0], picked[1]
 
 
-def _decoy_faker(sym: SymbolicRecord, rng: random.Random):
+def _decoy_faker(sym: SymbolicRecord, rng: random.Random) -> Faker:
     faker = faker_for("de_CH" if rng.random() < 0.7 else "fr_CH")
     faker.seed_instance(rng.randrange(2**32))
     return faker
