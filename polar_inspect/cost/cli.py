@@ -34,6 +34,7 @@ from polar_inspect.cost.estimate import (
     estimate,
     samples_of,
 )
+from polar_inspect.cost.precision_note import precision_lines
 from polar_inspect.cost.sheet import ModelPrice, PriceFileError, RoleTtl, load_prices, sheet_date
 from polar_inspect.cost.tokens import tokenizer_for
 from polar_inspect.data.samples import SampleInfo
@@ -209,10 +210,12 @@ def plan(
     model_role: Sequence[str],
     task_args: Sequence[str],
     assume: Assumptions,
+    chosen: tuple[Any, list[SampleInfo]] | None = None,
 ) -> tuple[list[RoleCalls], dict[str, RoleModel]]:
     """Every role's estimated calls and the model each runs on, from `inspect eval`'s
-    arguments (`-M`, `--model-role`, `-T` as NAME=VALUE strings)."""
-    setup, infos = selected(task, _pairs("-T", task_args))
+    arguments (`-M`, `--model-role`, `-T` as NAME=VALUE strings); `chosen`: the setup and
+    samples `selected` already built for them."""
+    setup, infos = chosen or selected(task, _pairs("-T", task_args))
     main_role = RoleModel(model, _pairs("-M", model_args), batched=False)
     bound = {spec.partition("=")[0].strip() for spec in model_role}
     for role, why in setup.required_roles().items():
@@ -236,6 +239,12 @@ def plan(
 @click.option("--attacker-tokens", type=int, default=Assumptions.attacker_tokens, show_default=True)
 @click.option("--judge-tokens", type=int, default=Assumptions.judge_tokens, show_default=True)
 @click.option("--copy-tokens", type=int, default=None, help="the minimiser's copy (tokens)")
+@click.option(
+    "--half-width",
+    type=click.FloatRange(min=0.1, max=100),
+    default=None,
+    help="a 95%% interval half-width to reach (points, x100): the stratified subset it needs",
+)
 def cost_command(
     task: str,
     model: str,
@@ -247,6 +256,7 @@ def cost_command(
     attacker_tokens: int,
     judge_tokens: int,
     copy_tokens: int | None,
+    half_width: float | None,
 ) -> None:
     """Print the estimate (see the module)."""
     sheets = list(prices) or sorted(SHEETS.glob("*.json"))
@@ -255,8 +265,11 @@ def cost_command(
     except PriceFileError as err:
         raise UserInputError(str(err)) from None
     assume = Assumptions(reply_tokens, attacker_tokens, judge_tokens, copy_tokens)
-    estimates, models = plan(task, model, model_args, model_role, task_args, assume)
-    click.echo("\n".join(report(task, estimates, models, sheet, sheets)))
+    chosen = selected(task, _pairs("-T", task_args))
+    estimates, models = plan(task, model, model_args, model_role, task_args, assume, chosen)
+    lines = report(task, estimates, models, sheet, sheets)
+    cells = [(info.domain, info.policy, info.attack) for info in chosen[1]]
+    click.echo("\n".join([*lines, *precision_lines(cells, half_width)]))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

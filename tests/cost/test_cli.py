@@ -59,7 +59,8 @@ def test_a_line_per_called_role_and_a_total(
     assert main(args) == 0
     out = capsys.readouterr().out
     roles = [line.split()[0] for line in out.splitlines() if line[:1].isalpha()]
-    assert roles[2:-1] == ["trusted", "attacker", "guard", "total"]
+    # header, tokenizer, a line per role and the total, the footnote, the precision line
+    assert roles[2:] == ["trusted", "attacker", "guard", "total", "cache", "precision:"]
     assert "flex: n/a (no flex rate)" in out and "batch + cached: " in out
 
 
