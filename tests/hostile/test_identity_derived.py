@@ -5,6 +5,7 @@ reaches a report file."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -77,6 +78,9 @@ def _echo_site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     install_plugin(site, "polar_echo_attacker", ECHO, ENTRY_POINT_GROUP,
                    {"echo": "polar_echo_attacker:Echo"})  # fmt: skip
     monkeypatch.syspath_prepend(str(site))
+    # this test's copy, not one an earlier test in the same process imported from its own site
+    for name in [m for m in sys.modules if m.partition(".")[0] == "polar_echo_attacker"]:
+        monkeypatch.delitem(sys.modules, name)
     return site / "polar_echo_attacker" / "__init__.py"
 
 
