@@ -27,3 +27,7 @@ from polar_inspect.typed_store import FastStoreModel  # noqa: E402
 
 mini.expected_cells  # tests/generate/test_mini.py holds the mini pick against the whole grid
 FastStoreModel._coerce_value  # overrides Inspect's StoreModel hook, which Inspect calls
+
+from polar_inspect.dialogue import state  # noqa: E402
+
+state.read_sample_record  # public: how users read a sample's record from a log (docs/results.md)

@@ -75,14 +75,6 @@ class EvalMetadata(BaseModel):
         """X of N-X: changes to parameters or outputs that keep scores comparable."""
         return value.group(2) if (value := _VERSION.match(self.version)) else ""
 
-    def version_metadata(self) -> dict[str, str | int]:
-        """The version keys every log's eval metadata carries."""
-        return {
-            "full_task_version": self.version,
-            "task_comparability_version": self.comparability_version,
-            "task_interface_version": self.interface_version,
-        }
-
 
 @functools.cache
 def register_entry() -> EvalMetadata:

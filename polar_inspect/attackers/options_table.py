@@ -71,12 +71,6 @@ def options_table() -> str:
     return "\n".join(rows)
 
 
-def documented_table(doc: Path = DOC) -> str:
-    """The table as docs/attackers.md holds it (between the marker lines)."""
-    text = doc.read_text(encoding="utf-8")
-    return text.split(START, 1)[1].split(END, 1)[0].strip()
-
-
 def write_table(doc: Path = DOC) -> None:
     """Rewrite the table in docs/attackers.md from the code."""
     text = doc.read_text(encoding="utf-8")

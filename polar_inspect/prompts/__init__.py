@@ -234,11 +234,6 @@ class LoadedTemplate(BaseModel):
     text: str
 
     @property
-    def is_default(self) -> bool:
-        """True for the packaged default template."""
-        return self.source == "default"
-
-    @property
     def short_hash(self) -> str:
         """The first `HASH_LENGTH` hex digits of the sha256 (how logs and reports name it)."""
         return self.sha256[:HASH_LENGTH]
