@@ -26,6 +26,7 @@ import hashlib
 import logging
 import os
 import re
+import textwrap
 from pathlib import Path
 from typing import Literal
 
@@ -261,15 +262,35 @@ def _official(release: OfficialRelease) -> DataSource:
 
 
 def _unavailable(release: OfficialRelease, reason: str) -> str:
-    return (
+    return ways_out(
         f"Could not download the official POLAR-Bench data ({release.repo_id}, "
-        f"{release.filename} at revision {release.revision}): {reason}.\n"
-        "Ways out:\n"
-        "  - use the bundled offline dataset: -T data=bundled\n"
-        "  - copy a Hugging Face cache that holds this file to this machine, point HF_HOME (or "
-        "HF_HUB_CACHE) at it and set HF_HUB_OFFLINE=1\n"
-        "  - use a local copy of the file: -T data=/path/to/file.json"
+        f"{release.filename} at revision {release.revision}): {reason}.",
+        "use the bundled offline dataset: -T data=bundled",
+        _COPY_CACHE.format(what="this file"),
+        "use a local copy of the file: -T data=/path/to/file.json",
     )
+
+
+_COPY_CACHE = (
+    "copy a Hugging Face cache that holds {what} to this machine, point HF_HOME (or "
+    "HF_HUB_CACHE) at it and set HF_HUB_OFFLINE=1"
+)
+
+
+def ways_out(problem: str, *ways: str, width: int = 80) -> str:
+    """`problem` and a "Ways out:" list, wrapped at word boundaries to `width` columns."""
+    lines = [*_wrap(problem, width, ""), "Ways out:"]
+    for way in ways:
+        lines += _wrap(way, width, "  - ", "    ")
+    return "\n".join(lines)
+
+
+def _wrap(text: str, width: int, first: str, rest: str = "") -> list[str]:
+    # "-T data=..." is kept on one line: a no-break space while wrapping
+    wrapper = textwrap.TextWrapper(
+        width, first, rest, break_long_words=False, break_on_hyphens=False
+    )
+    return [line.replace("\u00a0", " ") for line in wrapper.wrap(text.replace("-T ", "-T\u00a0"))]
 
 
 # --- Dataset folders and datasets on the Hub ----------------------------------------------------
@@ -338,13 +359,13 @@ def _hub(data: str) -> DataSource:
     try:
         folder = fetch_snapshot(repo_id, revision or None)
     except HubUnavailable as exc:
+        at = f" at revision {revision}" if revision else ""
         raise DataSourceError(
-            f"Could not get the Hugging Face dataset {repo_id}"
-            f"{f' at revision {revision}' if revision else ''}: {exc}.\n"
-            "Ways out:\n"
-            "  - run once with the network, so that it is cached (then HF_HUB_OFFLINE=1 works)\n"
-            "  - copy a Hugging Face cache that holds it to this machine, point HF_HOME (or "
-            "HF_HUB_CACHE) at it and set HF_HUB_OFFLINE=1\n"
-            "  - download the dataset folder and use it directly: -T data=/path/to/folder"
+            ways_out(
+                f"Could not get the Hugging Face dataset {repo_id}{at}: {exc}.",
+                "run once with the network, so that it is cached (then HF_HUB_OFFLINE=1 works)",
+                _COPY_CACHE.format(what="it"),
+                "download the dataset folder and use it directly: -T data=/path/to/folder",
+            )
         ) from exc
     return _folder(data, folder, split or None, kind="hub", revision=folder.name, repo_id=repo_id)

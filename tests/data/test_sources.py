@@ -139,6 +139,26 @@ def test_official_offline_with_an_empty_cache_fails_at_once_with_ways_out() -> N
     assert all(way in str(caught.value) for way in WAYS_OUT)
 
 
+def test_ways_out_wrap_at_80_columns_between_words() -> None:
+    with pytest.raises(DataSourceError) as caught:
+        resolve_source("official")
+    message = str(caught.value)
+    lines = message.splitlines()
+    assert len(lines) > 4 and all(len(line) <= 80 for line in lines), message
+    assert any(line.startswith("    ") for line in lines)  # a way wrapped onto a second line
+    for way in WAYS_OUT:  # each kept whole on one line
+        assert any(way in line for line in lines), way
+
+
+def test_ways_out_never_splits_a_word() -> None:
+    long_way = "word " * 30 + "-T data=/a/very/long/path/that/must/stay/whole.json"
+    text = sources_module.ways_out("a-problem " * 20, long_way, width=40)
+    lines = text.splitlines()
+    assert all(len(line) <= 40 for line in lines if "/" not in line)
+    words = " ".join(line.strip().removeprefix("- ") for line in lines).split()
+    assert words == ("a-problem " * 20 + "Ways out: " + long_way).split()
+
+
 def test_official_unreachable_hub_fails_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
     with socket.socket() as probe:  # a local port nobody listens on: connection refused
         probe.bind(("127.0.0.1", 0))
