@@ -7,9 +7,10 @@ do, which the command prints as one line with exit status 2.
 
 from __future__ import annotations
 
-import argparse
 import re
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Literal
 
 from polar_inspect.axes import DOMAINS, parse_domains
 from polar_inspect.generate.build import DEFAULT_SEED
@@ -18,6 +19,9 @@ from polar_inspect.generate.domains import domain_spec
 from polar_inspect.generate.io import output_format
 from polar_inspect.generate.outputs import Output, check_outputs, writes_bundled_set
 from polar_inspect.generate.symbolic import FULL_REPETITIONS
+
+if TYPE_CHECKING:
+    from inspect_ai.model import Model
 
 DEFAULT_MAX_CONNECTIONS = 8
 DEFAULT_REPAIR_ROUNDS = 3
@@ -31,16 +35,40 @@ class UsageError(ValueError):
     """A command-line input the user must fix."""
 
 
+@dataclass
+class Options:
+    """`polar-generate`'s options as the command line gives them (see `generate.cli`)."""
+
+    seed: int
+    domains: str | None
+    repetitions: int
+    renderer: Literal["template", "model"]
+    model: str | None
+    out: str | None
+    format: Literal["file", "hf"]
+    push: str | None
+    card: str | None
+    overwrite: bool
+    check_sha256: str | None
+    workers: int | None
+    work: str | None
+    max_connections: int | None
+    repair_rounds: int | None
+    prompts: str | None
+    #: the Inspect model of --model, set by `check_arguments`
+    model_object: Model | None = None
+
+
 def _flag(dest: str) -> str:
     return "--" + dest.replace("_", "-")
 
 
-def work_path(args: argparse.Namespace) -> str:
+def work_path(args: Options) -> str:
     """The model renderer's work file: `--work`, else `<out>.work.jsonl`."""
     return args.work if args.work else str(args.out) + ".work.jsonl"
 
 
-def builds_bundled_settings(args: argparse.Namespace, domains: list[str]) -> bool:
+def builds_bundled_settings(args: Options, domains: list[str]) -> bool:
     """Whether the options build the bundled set: its seed, every domain, five repetitions and
     the template renderer (datasets/README.md)."""
     return (
@@ -51,7 +79,7 @@ def builds_bundled_settings(args: argparse.Namespace, domains: list[str]) -> boo
     )
 
 
-def _check_selection(args: argparse.Namespace) -> list[str]:
+def _check_selection(args: Options) -> list[str]:
     if args.domains is not None and not any(part.strip() for part in args.domains.split(",")):
         raise UsageError(
             f"--domains {args.domains!r} names no domain: give comma-separated domains "
@@ -65,7 +93,7 @@ def _check_selection(args: argparse.Namespace) -> list[str]:
     return domains
 
 
-def _check_renderer_options(args: argparse.Namespace) -> None:
+def _check_renderer_options(args: Options) -> None:
     """Refuse options the chosen renderer would ignore; fill in the model renderer's defaults."""
     ignored = TEMPLATE_OPTIONS if args.renderer == "model" else MODEL_OPTIONS
     other = "template" if args.renderer == "model" else "model"
@@ -91,7 +119,7 @@ def _check_renderer_options(args: argparse.Namespace) -> None:
         args.repair_rounds = DEFAULT_REPAIR_ROUNDS
 
 
-def _model_object(name: str) -> object:
+def _model_object(name: str) -> Model:
     """The Inspect model for `--model`, or one line saying why there is none."""
     from inspect_ai.model import get_model
 
@@ -102,7 +130,7 @@ def _model_object(name: str) -> object:
         raise UsageError(f"--model {name}: {message}") from None
 
 
-def _check_paths_and_digest(args: argparse.Namespace) -> None:
+def _check_paths_and_digest(args: Options) -> None:
     """No path option given empty; --check-sha256 is 64 hex digits."""
     for dest in ("out", "card", "work", "prompts"):
         value = getattr(args, dest)
@@ -115,7 +143,7 @@ def _check_paths_and_digest(args: argparse.Namespace) -> None:
         )
 
 
-def check_arguments(args: argparse.Namespace) -> list[str]:
+def check_arguments(args: Options) -> list[str]:
     """Check every input (paths given but empty, the selection, the digest, the renderer's
     options, the outputs); returns the selected domains. Sets `args.model_object` (the
     Inspect model, or None) and the model renderer's defaults. Raises a ValueError subclass
@@ -124,7 +152,7 @@ def check_arguments(args: argparse.Namespace) -> list[str]:
     domains = _check_selection(args)
     if args.card and not args.out:
         raise UsageError("--card describes the --out file: give --out too")
-    hf_folder = getattr(args, "format", "file") == "hf"
+    hf_folder = args.format == "hf"
     if hf_folder and args.card:
         raise UsageError("--format hf writes its own card (README.md in the folder): drop --card")
     if args.out and not hf_folder:
@@ -142,16 +170,18 @@ def check_arguments(args: argparse.Namespace) -> list[str]:
         rebuilds_bundled=builds_bundled_settings(args, domains)
         and writes_bundled_set(args.out, None),
     )
-    args.model_object = _model_object(args.model) if args.renderer == "model" else None
+    args.model_object = (
+        _model_object(args.model) if args.renderer == "model" and args.model else None
+    )
     return domains
 
 
-def card_subject(args: argparse.Namespace, domains: list[str]) -> CardSubject:
+def card_subject(args: Options, domains: list[str], out: str, card: str) -> CardSubject:
     """What the card of this run describes (the bundled card only when the repository's own
     bundled set is rebuilt into its own files)."""
     return CardSubject(
-        out=args.out,
-        card=args.card,
+        out=out,
+        card=card,
         seed=args.seed,
         domains=domains,
         repetitions=args.repetitions,
@@ -160,5 +190,5 @@ def card_subject(args: argparse.Namespace, domains: list[str]) -> CardSubject:
         work=work_path(args) if args.renderer == "model" else None,
         prompts=args.prompts,
         repair_rounds=args.repair_rounds,
-        bundled=builds_bundled_settings(args, domains) and writes_bundled_set(args.out, args.card),
+        bundled=builds_bundled_settings(args, domains) and writes_bundled_set(out, card),
     )

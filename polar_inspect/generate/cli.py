@@ -1,5 +1,6 @@
 """`polar-generate`: build a POLAR-Bench-style dataset offline and check it.
 
+\b
 Examples:
   polar-generate --out datasets/polar_bundled.json.gz --card datasets/README.md --overwrite
   polar-generate --domains medical --repetitions 1 --out work/medical.jsonl
@@ -10,14 +11,14 @@ Examples:
 
 from __future__ import annotations
 
-import argparse
 import shlex
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import Any
 
+import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
@@ -25,6 +26,7 @@ from polar_inspect.axes import SelectionError, parse_domains
 from polar_inspect.generate.arguments import (
     DEFAULT_MAX_CONNECTIONS,
     DEFAULT_REPAIR_ROUNDS,
+    Options,
     UsageError,
     card_subject,
     check_arguments,
@@ -47,107 +49,87 @@ from polar_inspect.generate.outputs import OutputPathError
 from polar_inspect.generate.report import BuildReport
 from polar_inspect.generate.symbolic import grid
 
-
-def _at_least(minimum: int) -> Callable[[str], int]:
-    """An argparse type: a whole number >= `minimum` (so 0 or -2 workers is refused, not read
-    as the default)."""
-
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError as err:
-            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from err
-        if value < minimum:
-            raise argparse.ArgumentTypeError(f"must be at least {minimum}, got {value}")
-        return value
-
-    return parse
+HF_HELP = (
+    "file: the format --out's suffix names (default); hf: a Hugging Face dataset folder, "
+    "Parquet shards and a card README.md (needs the [hf] extra)"
+)
+PUSH_HELP = (
+    "with --format hf: upload the folder to this Hugging Face dataset repository (created if "
+    "needed; token: HF_TOKEN or `hf auth login`) and print the commit to run"
+)
 
 
-class _OneLineParser(argparse.ArgumentParser):
-    """An argument parser whose errors are one line (no usage block), exit status 2."""
+def _help(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    """`--help`: print it and exit 0 (SystemExit), also outside click's standalone mode."""
+    if value and not ctx.resilient_parsing:
+        click.echo(ctx.get_help())
+        raise SystemExit(0)
 
-    def error(self, message: str) -> NoReturn:
-        """Print `polar-generate: <message> (see --help)` and exit 2."""
-        self.exit(2, f"{self.prog}: {message} (see --help)\n")
 
-
-def parser() -> argparse.ArgumentParser:
-    """The command-line interface."""
-    p = _OneLineParser(
-        prog="polar-generate",
-        description="Build a POLAR-Bench-style dataset (records in the release format).",
-    )
-    p.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"default {DEFAULT_SEED}")
-    p.add_argument("--domains", default=None, help="comma-separated domains (default: all ten)")
-    p.add_argument("--repetitions", type=int, default=5, help="repetitions per cell (default 5)")
-    p.add_argument("--renderer", choices=("template", "model"), default="template")
-    p.add_argument("--model", default=None, help="Inspect model for --renderer model")
-    p.add_argument(
-        "--out",
-        default=None,
-        help="output file: .json, .jsonl or .json.gz (with --format hf: a new folder)",
-    )
-    p.add_argument(
-        "--format",
-        choices=("file", "hf"),
-        default="file",
-        help="file: the format --out's suffix names (default); hf: a Hugging Face dataset "
-        "folder, Parquet shards and a card README.md (needs the [hf] extra)",
-    )
-    p.add_argument(
-        "--push",
-        default=None,
-        metavar="OWNER/NAME",
-        help="with --format hf: upload the folder to this Hugging Face dataset repository "
-        "(created if needed; token: HF_TOKEN or `hf auth login`) and print the commit to run",
-    )
-    p.add_argument(
-        "--card",
-        default=None,
-        help="also write the card of the --out file (README.md) here",
-    )
-    p.add_argument(
-        "--overwrite",
-        action="store_true",
-        help="replace an existing --out or --card file (refused without it)",
-    )
-    p.add_argument(
-        "--check-sha256",
-        dest="check_sha256",
-        default=None,
-        metavar="HEX",
-        help="rebuild and compare with this sha256 (of the JSON or of the .json.gz)",
-    )
-    p.add_argument(
-        "--workers",
-        type=_at_least(1),
-        default=None,
-        help="worker processes for the template renderer (default: cores, max 4)",
-    )
-    p.add_argument(
-        "--work",
-        default=None,
-        help="model renderer: resumable work file (default: <out>.work.jsonl)",
-    )
-    p.add_argument(
-        "--max-connections",
-        type=_at_least(1),
-        default=None,
-        help=f"model renderer: concurrent model calls (default {DEFAULT_MAX_CONNECTIONS})",
-    )
-    p.add_argument(
-        "--repair-rounds",
-        type=_at_least(0),
-        default=None,
-        help=f"model renderer: repair rounds (default {DEFAULT_REPAIR_ROUNDS})",
-    )
-    p.add_argument(
-        "--prompts",
-        default=None,
-        help="model renderer: folder with your own prompt templates (*.txt)",
-    )
-    return p
+@click.command("polar-generate", help=__doc__, context_settings={"help_option_names": []})
+@click.option(
+    "-h",
+    "--help",
+    is_flag=True,
+    expose_value=False,
+    is_eager=True,
+    callback=_help,
+    help="Show this message and exit.",
+)
+@click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True)
+@click.option("--domains", default=None, help="comma-separated domains (default: all ten)")
+@click.option("--repetitions", type=int, default=5, show_default=True, help="repetitions per cell")
+@click.option(
+    "--renderer", type=click.Choice(["template", "model"]), default="template", show_default=True
+)
+@click.option("--model", default=None, help="Inspect model for --renderer model")
+@click.option(
+    "--out",
+    default=None,
+    help="output file: .json, .jsonl or .json.gz (with --format hf: a new folder)",
+)
+@click.option("--format", type=click.Choice(["file", "hf"]), default="file", help=HF_HELP)
+@click.option("--push", default=None, metavar="OWNER/NAME", help=PUSH_HELP)
+@click.option("--card", default=None, help="also write the card of the --out file (README.md) here")
+@click.option(
+    "--overwrite",
+    is_flag=True,
+    help="replace an existing --out or --card file (refused without it)",
+)
+@click.option(
+    "--check-sha256",
+    default=None,
+    metavar="HEX",
+    help="rebuild and compare with this sha256 (of the JSON or of the .json.gz)",
+)
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=None,
+    help="worker processes for the template renderer (default: cores, max 4)",
+)
+@click.option(
+    "--work", default=None, help="model renderer: resumable work file (default: <out>.work.jsonl)"
+)
+@click.option(
+    "--max-connections",
+    type=click.IntRange(min=1),
+    default=None,
+    help=f"model renderer: concurrent model calls (default {DEFAULT_MAX_CONNECTIONS})",
+)
+@click.option(
+    "--repair-rounds",
+    type=click.IntRange(min=0),
+    default=None,
+    help=f"model renderer: repair rounds (default {DEFAULT_REPAIR_ROUNDS})",
+)
+@click.option(
+    "--prompts", default=None, help="model renderer: folder with your own prompt templates (*.txt)"
+)
+@click.pass_context
+def command(ctx: click.Context, **options: Any) -> int:
+    """Build a POLAR-Bench-style dataset (records in the release format)."""
+    return _run(Options(**options), ctx.obj)  # fmt: skip
 
 
 def _progress(console: Console) -> Progress:
@@ -161,7 +143,7 @@ def _progress(console: Console) -> Progress:
     )
 
 
-def _template(args: argparse.Namespace, console: Console) -> tuple[list[dict], BuildReport]:
+def _template(args: Options, console: Console) -> tuple[list[dict], BuildReport]:
     total = len(grid(parse_domains(args.domains), args.repetitions))
     with _progress(console) as bar:
         task = bar.add_task("rendering (template)", total=total)
@@ -174,14 +156,14 @@ def _template(args: argparse.Namespace, console: Console) -> tuple[list[dict], B
         )
 
 
-def _model(args: argparse.Namespace, console: Console) -> tuple[list[dict], BuildReport]:
+def _model(args: Options, console: Console) -> tuple[list[dict], BuildReport]:
     from polar_inspect.generate.model_renderer import build_with_model
 
     total = len(grid(parse_domains(args.domains), args.repetitions))
     with _progress(console) as bar:
         task = bar.add_task(f"rendering ({args.model})", total=total)
         return build_with_model(
-            args.model_object,
+            args.model_object or str(args.model),
             seed=args.seed,
             domains=args.domains,
             repetitions=args.repetitions,
@@ -193,7 +175,7 @@ def _model(args: argparse.Namespace, console: Console) -> tuple[list[dict], Buil
         )
 
 
-def _check_hf_output(args: argparse.Namespace) -> None:
+def _check_hf_output(args: Options) -> None:
     """`--format hf`: a new folder for --out, the [hf] extra and a well-formed --push
     (--card is refused earlier); `--push` needs `--format hf`."""
     from polar_inspect.data.hf_folder import datasets_missing
@@ -216,34 +198,35 @@ def _check_hf_output(args: argparse.Namespace) -> None:
 
 
 def _write_hf(
-    args: argparse.Namespace,
+    args: Options,
     records: list[dict],
     digest: str,
     console: Console,
-    argv: Sequence[str] | None,
+    argv: list[str],
+    out: str,
 ) -> int:
     """Write the dataset folder and, with --push, upload it; returns an exit code."""
     from polar_inspect.generate.publish.hub import PushError, push_folder
 
-    command = shlex.join(["polar-generate", *(sys.argv[1:] if argv is None else argv)])
+    command = shlex.join(["polar-generate", *argv])
     provenance = (
         f"Built by this project's generator ({GENERATOR_VERSION}, renderer "
         f"{args.renderer}, seed {args.seed}) with `{command}`; the records as one JSON "
         f"array (`polar-generate ... --out FILE.json`) have sha256 `{digest}`."
     )
-    written = write_hf_folder(records, args.out, provenance, repo_id=args.push)
+    written = write_hf_folder(records, out, provenance, repo_id=args.push)
     console.print(
-        f"wrote {args.out} ({len(written.files)} Parquet shard(s) and README.md; "
-        f"-T data={args.out} records sha256 {written.sha256})",
+        f"wrote {out} ({len(written.files)} Parquet shard(s) and README.md; "
+        f"-T data={out} records sha256 {written.sha256})",
         markup=False,
         soft_wrap=True,
     )
     if args.push is None:
         return 0
     try:
-        pushed = push_folder(Path(args.out).expanduser(), args.push)
+        pushed = push_folder(Path(out).expanduser(), args.push)
     except PushError as exc:
-        print(f"polar-generate: {exc} (the folder is written: {args.out})", file=sys.stderr)
+        print(f"polar-generate: {exc} (the folder is written: {out})", file=sys.stderr)
         return 1
     console.print(
         f"pushed to {pushed.url}\nrun it with: -T data={pushed.data_argument}",
@@ -253,7 +236,7 @@ def _write_hf(
     return 0
 
 
-def _build(args: argparse.Namespace, console: Console) -> tuple[list[dict], BuildReport] | int:
+def _build(args: Options, console: Console) -> tuple[list[dict], BuildReport] | int:
     """The records and the report, or an exit code when the model renderer stopped."""
     if args.renderer != "model":
         return _template(args, console)
@@ -274,20 +257,21 @@ def _build(args: argparse.Namespace, console: Console) -> tuple[list[dict], Buil
 
 
 def _write_file(
-    args: argparse.Namespace,
+    args: Options,
     records: list[dict],
     report: BuildReport,
     data: bytes,
     domains: list[str],
     console: Console,
+    out: str,
 ) -> None:
     """Write --out in the format its suffix names, and --card when asked."""
-    fmt = output_format(args.out)
+    fmt = output_format(out)
     payload = encode(records, fmt) if fmt != ".json" else data
-    write_bytes_atomically(payload, args.out)
-    console.print(f"wrote {args.out} ({len(payload):,} bytes, sha256 {sha256(payload)})")
+    write_bytes_atomically(payload, out)
+    console.print(f"wrote {out} ({len(payload):,} bytes, sha256 {sha256(payload)})")
     if args.card:
-        write_card(records, report, data, payload, card_subject(args, domains))
+        write_card(records, report, data, payload, card_subject(args, domains, out, args.card))
         console.print(f"wrote {args.card}")
 
 
@@ -307,8 +291,22 @@ def _check_digest(expected_hex: str, data: bytes, console: Console) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point; returns the process exit code."""
-    args = parser().parse_args(argv)
+    """Entry point; returns the exit status (a malformed option: one line, exit 2)."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    try:
+        status = command.main(args, "polar-generate", standalone_mode=False, obj=args)
+    except click.BadParameter as err:
+        where = err.param.opts[0] if err.param is not None and err.param.opts else ""
+        print(f"polar-generate: {where}: {err.message} (see --help)", file=sys.stderr)
+        return 2
+    except click.ClickException as err:
+        print(f"polar-generate: {err.format_message()} (see --help)", file=sys.stderr)
+        return 2
+    return int(status)
+
+
+def _run(args: Options, argv: list[str]) -> int:
+    """Check the options, build, write and check the digest; returns the exit status."""
     console = Console(stderr=True)
     try:
         domains = check_arguments(args)
@@ -333,9 +331,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     code = 0
     if args.out and args.format == "hf":
-        code = _write_hf(args, records, digest, console, argv)
+        code = _write_hf(args, records, digest, console, argv, args.out)
     elif args.out:
-        _write_file(args, records, report, data, domains, console)
+        _write_file(args, records, report, data, domains, console, args.out)
     elif not args.check_sha256:
         console.print("nothing written (no --out)")
     if code == 0 and args.check_sha256:

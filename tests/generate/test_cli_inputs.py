@@ -17,15 +17,16 @@ pytestmark = pytest.mark.usefixtures("no_build")
 
 MODEL = ["--renderer", "model", "--model", "mockllm/model"]
 WRONG_INPUTS = [
-    # checked by argparse (the option's type or choices)
-    (["--seed", "abc"], "argument --seed: invalid int value: 'abc' (see --help)"),
-    (["--seed", "1.5"], "argument --seed: invalid int value"),
-    (["--renderer", "gpt"], "argument --renderer: invalid choice: 'gpt'"),
-    (["--workers", "0"], "argument --workers: must be at least 1, got 0"),
-    (["--workers", "-2"], "argument --workers: must be at least 1, got -2"),
-    (["--workers", "many"], "argument --workers: not a whole number: 'many'"),
-    (["--max-connections", "0"], "argument --max-connections: must be at least 1"),
-    (["--repair-rounds", "-1"], "argument --repair-rounds: must be at least 0"),
+    # checked by click (the option's type or choices)
+    (["--seed", "abc"], "--seed: 'abc' is not a valid integer. (see --help)"),
+    (["--seed", "1.5"], "--seed: '1.5' is not a valid integer"),
+    (["--renderer", "gpt"], "--renderer: 'gpt' is not one of 'template', 'model'"),
+    (["--workers", "0"], "--workers: 0 is not in the range x>=1"),
+    (["--workers", "-2"], "--workers: -2 is not in the range x>=1"),
+    (["--workers", "many"], "--workers: 'many' is not a valid integer"),
+    (["--max-connections", "0"], "--max-connections: 0 is not in the range x>=1"),
+    (["--repair-rounds", "-1"], "--repair-rounds: -1 is not in the range x>=0"),
+    (["--no-such-option"], "No such option '--no-such-option'"),
     # checked by generate.arguments
     (["--out", ""], "--out is empty: give a path"),
     (["--out", "x.json", "--card", " "], "--card is empty"),
@@ -53,7 +54,7 @@ WRONG_INPUTS = [
 
 
 def _exit_status(args: list[str]) -> int:
-    """`main`'s exit status, whether it returns it or argparse exits."""
+    """`main`'s exit status, whether it returns it or exits."""
     try:
         return main(args)
     except SystemExit as exit_info:
