@@ -98,14 +98,7 @@ def privacy_travel(**task_args: Any) -> Task:
 
 #: The per-domain tasks by domain (tests check that it covers `axes.DOMAINS`).
 DOMAIN_TASKS: dict[str, Callable[..., Task]] = {
-    "customer_support": privacy_customer_support,
-    "cybersecurity": privacy_cybersecurity,
-    "education": privacy_education,
-    "finance": privacy_finance,
-    "housing": privacy_housing,
-    "insurance": privacy_insurance,
-    "legal": privacy_legal,
-    "medical": privacy_medical,
-    "recruitment": privacy_recruitment,
-    "travel": privacy_travel,
+    name.removeprefix("privacy_"): function
+    for name, function in sorted(globals().items())
+    if name.startswith("privacy_") and callable(function)
 }

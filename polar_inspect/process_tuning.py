@@ -1,33 +1,10 @@
 """Fewer garbage-collection pauses while a POLAR-Bench run is going (`-T gc_tuning`).
 
-Every model call allocates many small container objects (pydantic models, transcript events,
-SDK request and response objects), so with Python's default thresholds (700, 10, 10) the cyclic
-garbage collector runs hundreds of times a second during a large run, and its full collections
-walk every object the process holds: imported modules, the parsed records, every sample's
-transcript. Each pass stops the one event loop that all dialogues share, so requests that are
-due wait and fewer are in flight.
-
-It is done at run time and only while samples run, never when a task is built:
-
-- when the first sample of a polar_inspect run starts (the solver's first step) with
-  `gc_tuning` on (the default), the objects alive then (imports, the data) are moved to the
-  permanent generation (`gc.freeze()`: never walked again, still freed by reference counting)
-  and the thresholds are raised to `TUNED_THRESHOLDS`: a young collection every 50,000
-  allocations instead of 700, a full one after 20 middle ones. Cyclic garbage is still
-  collected, in larger batches;
-- when the last running sample is done (the task's per-sample cleanup) and no other sample has
-  started `RESTORE_GRACE_S` later, what it changed is put back: the thresholds it replaced, and
-  the objects it froze are unfrozen, so the rest of the program (a notebook, a script that calls
-  `inspect_ai.eval()`, Python's shutdown) runs as it would have. The grace matters: with a fast
-  model the running set is empty for an instant between samples many times in a run, and each
-  put-back then costs a full collection of everything the process holds (back at Python's
-  thresholds) and a new freeze, which also moves the cyclic garbage of the moment into the
-  permanent generation (53 such cycles in 600 samples of `polar/mixed`, docs/large-runs.md).
-
-Nothing changes when the process runs with thresholds of its own (not Python's defaults: 700,
-or 2000 from Python 3.13, and 10), when it froze objects itself, or when the collector is
-disabled: the program's choices are left alone. Building a task changes nothing. The effect is
-measured by `benchmarks/bench_vs_bare.py --runners bare,polar,polar-gc-default`.
+While samples run (never when a task is built) the objects alive at the first sample are frozen
+(`gc.freeze()`) and the thresholds raised to `TUNED_THRESHOLDS`; when the last running sample is
+done and none has started `RESTORE_GRACE_S` later, both are put back. A process with thresholds
+of its own, frozen objects or a disabled collector is left alone. Why and what it saves:
+docs/large-runs.md#garbage-collector-tuning-t-gc_tuning-on-by-default.
 """
 
 from __future__ import annotations

@@ -1,32 +1,12 @@
 """Pydantic models of one POLAR-Bench release record (the format of `Qiaoyuan/POLAR-Bench`).
 
-Strict where the eval reads a field, lenient where it does not:
-- the fields the eval reads are typed, and a missing or mistyped one is an error naming the
-  record and field (`loading.py` turns it into one message for the whole file);
-- every field the eval does not read (`hidden_target`, `prompts`, `generation_meta`,
-  `source_document_inputs`, `metadata.style`, and any field this schema does not name) may
-  hold any JSON value and is kept as it is (the adaptive attacker reads field names from an
-  object `hidden_target`, and falls back to the domain's when it is anything else; the strict
-  scorer and the judge read its value -> field maps, `value_fields.py`);
-- a target value may be a string or a JSON number (read with Python's `str()`, as the
-  authors' renderer writes values: `637.3`, `12`, `1e+16`) or a JSON array of those (its items
-  are target values, as a list literal in a string is); `true`/`false`, `null` and objects are
-  data errors. Every target value must hold at least one letter or digit: a value such as
-  "...", "-" or an invisible control character would be found in every reply;
-- `attack_setup.attack_spec.attacker_goal` is a string (older generator) or a list of withheld
-  field names (the authors' final generator).
-
-Rules across fields are declared here too, each one on the model that holds the fields, so that
-every record (from any file format, from the parsed cache) is checked by the same code: a value
-both allowed and protected (after `flatten_values`, compared as the detectors compare text:
-`same_target`), a strategy name that disagrees with the
-attack strength (or a privacy type with the level; `attack_setup` with `metadata`), a turn
-budget that is not a positive whole number, an S1-S4 record without planned attacker turns, and
-a domain that is one of the benchmark's ten spelled with another case or with spaces around it.
-A rule that names a field below the one it is declared on raises `RecordRuleError(field=...)`;
-`loading.py` adds that field to the path it reports.
-
-The target value types and the text helpers the readers share are in `record_values.py`.
+Strict where the eval reads a field (typed; a missing or mistyped one names the record and
+field), lenient where it does not (kept as any JSON value). The record format and every rule
+are in docs/data.md ("The record format", "Validation rules"). Rules across fields are declared
+on the model that holds the fields, so every record (any file format, the parsed cache) is
+checked by the same code; a rule that names a field below the one it is declared on raises
+`RecordRuleError(field=...)`, which `loading.py` adds to the path it reports. Target value
+types and the text helpers the readers share are in `record_values.py`.
 """
 
 from __future__ import annotations

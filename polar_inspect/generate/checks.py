@@ -25,7 +25,6 @@ from polar_inspect.generate.textgen import words
 LEXICONS = common_knowledge().lexicons
 DOCUMENT_WORDS = (300, 1000)
 MAX_NARROWING_QUESTIONS = 10
-TEXTS = ("values", "document", "policy", "task", "attacker")
 LEVEL_MARKERS: dict[str, tuple[str, ...]] = {
     "P3": ("if", "only if", "unless", "provided that", "when"),
     "P4": ("only", "at most", "general", "band", "range"),

@@ -25,7 +25,6 @@ KINDS: tuple[str, ...] = get_args(Kind)
 
 #: Where a document layout places a field: identity header, contact block or the case body.
 Group = Literal["identity", "contact", "case", "detail"]
-GROUPS: tuple[str, ...] = get_args(Group)
 
 #: The document layouts the template renderer knows (`render.layouts.LAYOUTS`).
 Layout = Literal[
