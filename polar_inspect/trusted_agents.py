@@ -1,18 +1,10 @@
 """Agents that can play the trusted party: a built-in name, or a team's own `module:function`.
 
 `-T trusted_agent=<spec>` replaces the paper's single model call per trusted turn with an
-Inspect `Agent` (docs/agents.md). The spec is one of:
-
-- a built-in name (`TRUSTED_AGENTS`): `react` is Inspect's `react()` agent on the trusted
-  model, with no prompt of its own (the dialogue's system message is its prompt) and no
-  submit tool: it calls tools until it answers without calling one, and that answer is the
-  reply the third party receives;
-- `package.module:function`: an importable function that takes the keyword argument `tools`
-  (a list of Inspect tools: the document tools of `-T document_access`, possibly empty) and
-  returns an Inspect `Agent`. It is called once per sample.
-
-`resolve_agent` checks a spec when the configuration is validated; `agent_factory` returns
-the callable the solver calls.
+Inspect `Agent`: a built-in (`TRUSTED_AGENTS`: `react`, Inspect's `react()` without prompt or
+submit tool) or a function taking `tools` and returning an `Agent`, called once per sample
+(docs/agents.md). `resolve_agent` checks a spec when the configuration is validated;
+`agent_factory` returns the callable the solver calls.
 """
 
 from __future__ import annotations

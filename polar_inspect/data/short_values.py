@@ -1,16 +1,10 @@
 """Target values too short to match reliably: counted and listed, never refused.
 
-The paper's matcher finds a value in a reply by seven checks; a value that keeps a single
-letter or digit after the matcher's normalisation (the blood type `O-`, a grade `A`, a count
-`3`) is "found" by the looser checks in almost any reply: `O-` is found in "Thank you for
-reaching out." Such values can be real data (the official release may hold them), so a record
-holding one still loads; `short_values` names them so that the task can record them in the
-log and the report can show how the detectors judged them.
-
 A value's *matchable length* is the number of letters and digits (of any script) left by
-`polar_inspect.detectors.match.normalize_text`; a value shorter than `MIN_MATCHABLE_LENGTH` is
-short. Values are read as the scorer reads them (`PolarRecord.protected_values()` /
-`allowed_values()`, i.e. after `flatten_values`).
+`polar_inspect.detectors.match.normalize_text`; a value shorter than `MIN_MATCHABLE_LENGTH`
+(`O-`, `A`, `3`) is found by the matcher's looser checks in almost any reply. Values are read as
+the scorer reads them (`PolarRecord.protected_values()` / `allowed_values()`). Why and what the
+log and report show: docs/scoring.md#short-values.
 """
 
 from __future__ import annotations

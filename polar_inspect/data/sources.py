@@ -1,22 +1,11 @@
 """Where release records come from: the official release, the bundled set, a file, a Hugging
-Face dataset folder, or a dataset on the Hugging Face Hub.
+Face dataset folder, or a dataset on the Hub (the `-T data=` values: docs/data.md).
 
 `resolve_source(data)` turns the task's `data` parameter into a `DataSource` (where the data
 is and the sha256 of its bytes); `load_source(source)` returns its validated records, reading
 the bytes again and checking that they are the ones `resolve_source` hashed, so the sha256 a
-log records is the digest of the bytes actually parsed. A parsed copy is cached keyed by that
-sha256, and the cache is itself checked (the source digest it was written for and the digest of
-its content) before it is used: a changed cache is rebuilt, never used.
-
-`data` is one of:
-- `official`: the pinned release (`OfficialRelease`: repository, file, revision, sha256);
-- `bundled`: this project's synthetic set;
-- a `.json` / `.jsonl` file (optionally `.gz`);
-- a folder in the Hugging Face dataset layout (`hf_folder.py`; needs the `[hf]` extra), with
-  `#SPLIT` after it to pick a split of a folder that holds several;
-- `hf:OWNER/NAME`, `hf:OWNER/NAME@REVISION` (a commit, branch or tag) and optionally
-  `#SPLIT`: a dataset repository on the Hub in that layout, fetched into the Hugging Face cache
-  (offline: from the cache); the log records the commit it resolved to.
+log records is the digest of the bytes actually parsed. The parsed copy cached under that
+sha256 is itself checked before it is used: a changed cache is rebuilt, never used.
 """
 
 from __future__ import annotations

@@ -1,19 +1,10 @@
 """Target values read by meaning: repeated values merged, values the document lacks counted.
 
-Two findings per record, both about the target lists as the scorers read them, and both put
-in the run's metadata (`TargetSummary`, under `target_checks`) rather than refused:
-- a value listed twice in one list, as written or with another case, quotes, dashes or
-  spacing (`Anna Keller`, ` ANNA  keller`), is one value to the detectors (`same_target`), so
-  `PolarRecord.protected_values()` / `allowed_values()` keep its first spelling only
-  (`distinct_targets`); each spelling dropped is counted here. A value in both lists is a data
-  error and is refused when the record is read (`ScoringTargets`);
-- a value the record's document does not contain, as the paper's matcher reads it
-  (`detectors.match.TextIndex`), can never be disclosed from the document: a typo in the list,
-  or a value the document renders in a form the matcher does not recognise. The trusted model
-  may still produce it, so the record is kept; the count per record says how far its privacy
-  and utility can move at all.
-
-docs/data.md ("Target values by meaning") says how to read the counts.
+Both findings go into the run's metadata (`TargetSummary`, under `target_checks`), not refused:
+a value listed twice in one list as the detectors read it (`same_target`) is kept once (its
+first spelling, `distinct_targets`) and each dropped spelling counted; a value the paper's
+matcher (`detectors.match.TextIndex`) does not find in the record's document is counted per
+record. docs/data.md ("Target values by meaning") says why and how to read the counts.
 """
 
 from __future__ import annotations

@@ -1,18 +1,10 @@
 """Where `polar-generate` writes: every output path checked before anything is built or written.
 
-The outputs are `--out` (the dataset), `--card` (its card) and, for the model renderer, the
-`--work` file (resumed when it exists). `check_outputs` refuses, with one message naming the
-options and the path:
-
-- two outputs on one file, after resolving `~`, relative parts and symbolic links (and hard links
-  to one existing file);
-- an existing `--out` or `--card` without `--overwrite` (the work file is meant to be resumed);
-- a path that cannot be written (a folder, a parent that is a file, a read-only folder);
-- the repository's bundled dataset or its card as the output of any build but the bundled one
-  (`-T data=bundled` reads that file; CI rebuilds it from its card).
-
-Nothing is created while checking: writability is probed with a temporary file in the nearest
-folder that exists, removed at once.
+`check_outputs` refuses, in one message naming the options and the path, what docs/generator.md
+lists: two outputs on one file (after `~`, relative parts, symbolic and hard links), an existing
+`--out` / `--card` without `--overwrite` (the `--work` file is resumed), a path that cannot be
+written, the bundled set or its card as the output of another build. Nothing is created while
+checking: writability is probed with a temporary file in the nearest existing folder.
 """
 
 from __future__ import annotations
