@@ -74,7 +74,7 @@ class _Refused(Exception):
 )
 @click.option(
     "--max-retries",
-    type=int,
+    type=click.IntRange(min=0),
     default=None,
     help="judge only: retries of one judge call once its answer format is known (default 2)",
 )
@@ -124,8 +124,6 @@ def _check_options(scorer: str, model: str | None, max_retries: int | None) -> N
         raise _Refused("--scorer judge needs --model <provider/model>")
     if scorer != "judge" and (model or max_retries is not None):
         raise _Refused("--model and --max-retries are only used with --scorer judge")
-    if max_retries is not None and max_retries < 0:
-        raise _Refused("--max-retries must be 0 or more")
 
 
 def _load(path: Path) -> list[LeakCase]:

@@ -164,7 +164,7 @@ def test_scripted_judge_run_writes_verdicts(tmp_path: Path, capsys) -> None:  # 
         (["--scorer", "judge", "--model", "nosuchprovider/x"], "--model nosuchprovider/x: "),
         (
             ["--scorer", "judge", "--model", "polar/scripted-judge", "--max-retries", "-1"],
-            "0 or more",
+            "-1 is not in the range x>=0",
         ),
     ],
 )
