@@ -167,7 +167,7 @@ def test_the_mypy_gate_fails_on_an_untyped_function(tmp_path: Path) -> None:
 def test_ci_runs_the_gates_and_the_dev_extra_installs_their_tools() -> None:
     run = (REPO / ".ci" / "run").read_text()
     assert ".venv/bin/python .ci/gates.py" in run
-    assert run.index("ruff check") < run.index(".ci/gates.py") < run.index("-c \"$test_cmd\"")
+    assert run.index("ruff check") < run.index(".ci/gates.py") < run.index('-c "$test_cmd"')
     dev = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["optional-dependencies"]
     names = {spec.split(">")[0].split("=")[0].strip() for spec in dev["dev"]}
     assert {"complexipy", "mypy", "vulture"} <= names

@@ -129,7 +129,7 @@ def _help(ctx: click.Context, param: click.Parameter, value: bool) -> None:
 @click.pass_context
 def command(ctx: click.Context, **options: Any) -> int:
     """Build a POLAR-Bench-style dataset (records in the release format)."""
-    return _run(Options(**options), ctx.obj)  # fmt: skip
+    return _run(Options(**options), ctx.obj)
 
 
 def _progress(console: Console) -> Progress:
