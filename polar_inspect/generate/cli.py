@@ -43,7 +43,6 @@ from polar_inspect.generate.io import (
     output_format,
     sha256,
     write_bytes_atomically,
-    write_hf_folder,
 )
 from polar_inspect.generate.outputs import OutputPathError
 from polar_inspect.generate.report import BuildReport
@@ -206,6 +205,7 @@ def _write_hf(
     out: str,
 ) -> int:
     """Write the dataset folder and, with --push, upload it; returns an exit code."""
+    from polar_inspect.generate.publish.hf_folder import write_folder
     from polar_inspect.generate.publish.hub import PushError, push_folder
 
     command = shlex.join(["polar-generate", *argv])
@@ -214,7 +214,9 @@ def _write_hf(
         f"{args.renderer}, seed {args.seed}) with `{command}`; the records as one JSON "
         f"array (`polar-generate ... --out FILE.json`) have sha256 `{digest}`."
     )
-    written = write_hf_folder(records, out, provenance, repo_id=args.push)
+    written = write_folder(
+        records, Path(out).expanduser(), provenance=provenance, repo_id=args.push
+    )
     console.print(
         f"wrote {out} ({len(written.files)} Parquet shard(s) and README.md; "
         f"-T data={out} records sha256 {written.sha256})",

@@ -86,23 +86,3 @@ def write_bytes_atomically(data: bytes, path: str | Path) -> None:
         os.replace(temporary, target)
     finally:
         Path(temporary).unlink(missing_ok=True)
-
-
-def write_hf_folder(
-    records: Sequence[dict[str, Any]],
-    path: str | Path,
-    provenance: str,
-    repo_id: str | None = None,
-) -> Any:
-    """Write `records` as a Hugging Face dataset folder at `path` (Parquet shards and a card
-    naming `repo_id` when it is to be pushed there; needs the [hf] extra); returns what was
-    written (`publish.hf_folder.FolderWritten`)."""
-    from polar_inspect.generate.publish.hf_folder import write_folder
-
-    return write_folder(records, Path(path).expanduser(), provenance=provenance, repo_id=repo_id)
-
-
-def read_bytes(path: str | Path) -> bytes:
-    """A dataset file's JSON bytes (gunzipped if it ends in .gz)."""
-    raw = Path(path).read_bytes()
-    return gzip.decompress(raw) if str(path).lower().endswith(".gz") else raw

@@ -1,11 +1,7 @@
 """Writing POLAR-format records as a Hugging Face dataset folder: Parquet shards and a card.
 
-The layout is the Hub's (`datasets.load_dataset(folder)` reads it, and so does the Hub's
-viewer once the folder is pushed as a dataset repository; `data/hf_folder.py` reads it back):
-
-    README.md                          the card: YAML front matter (configs, features, licence)
-    data/test-00000-of-00002.parquet   the records, in order, split into shards
-    data/test-00001-of-00002.parquet
+The layout is the Hub's (`datasets.load_dataset(folder)` and the Hub's viewer read it);
+`data/hf_folder.py` reads it back and shows it.
 """
 
 from __future__ import annotations
