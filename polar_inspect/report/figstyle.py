@@ -11,7 +11,7 @@ import math
 import re
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import matplotlib
 
@@ -159,3 +159,12 @@ def mark_spread(ax: Axes, points: list[tuple[float, float]], offsets: list[Offse
     for x, y in dict.fromkeys(points[i] for i in moved):
         ax.plot([x], [y], marker="o", markersize=3.5, color="black", zorder=5)
     return bool(moved)
+
+
+def run_marker(marker: str, colour: Any, oracle: bool) -> dict[str, Any]:
+    """A run's marker style: filled with a black edge, or hollow with a thick edge in its colour
+    for an [ORACLE] run (it reads the scorer's targets)."""
+    style: dict[str, Any] = {"marker": marker, "color": colour, "markeredgecolor": "black"}
+    if oracle:
+        style |= {"markerfacecolor": "white", "markeredgecolor": colour, "markeredgewidth": 2.2}
+    return style

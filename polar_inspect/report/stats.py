@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -259,3 +260,19 @@ def epoch_means(runs: Sequence[RunHeader], samples: pd.DataFrame, weight: float)
             }
         )
     return pd.DataFrame(rows)
+
+
+def scores_x100(row: Any) -> dict[str, float]:
+    """A summary row's scores and 95% CI bounds x100 (NaN stays NaN)."""
+    names = [key + suffix for key in SCORE_KEYS for suffix in ("", "_low", "_high")]
+    return {name: 100 * float(getattr(row, name)) for name in names}
+
+
+def score_cell(value: float, low: float, high: float, delta: float) -> str:
+    """`value [low, high] (+delta)` at one decimal; a NaN interval or delta is left out."""
+    text = f"{value:.1f}"
+    if not math.isnan(low):
+        text += f" [{low:.1f}, {high:.1f}]"
+    if not math.isnan(delta):
+        text += f" ({delta:+.1f})"
+    return text
