@@ -16,8 +16,8 @@ from typing import Any
 
 import pandas as pd
 
+from polar_inspect.report.defenses import grouped_markdown
 from polar_inspect.report.inventory import RunHeader
-from polar_inspect.report.markdown import md_text
 from polar_inspect.report.stats import Group, score_cell, scores_x100
 from polar_inspect.report.tables import TextTable
 from polar_inspect.scorers.agent_channel import AGENT_KEYS
@@ -133,9 +133,5 @@ def access_rows(frame: pd.DataFrame) -> list[tuple[str, TextTable]]:
 
 def access_markdown(frame: pd.DataFrame) -> str:
     """The access table as Markdown, one section per comparison group."""
-    lines = ["# Trusted agent and document access\n", md_text(ACCESS_NOTE) + "\n"]
-    for group, table in access_rows(frame):
-        lines.append(f"## Group {md_text(group)}\n")
-        lines.append(table.markdown())
-        lines.append("")
-    return "\n".join(lines)
+    title = "Trusted agent and document access"
+    return grouped_markdown(title, ACCESS_NOTE, access_rows(frame), lambda group: [])

@@ -11,7 +11,7 @@ targets (an oracle defense, or a scripted oracle agent in the guard or minimizer
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -119,24 +119,11 @@ def defense_rows(frame: pd.DataFrame) -> list[tuple[str, TextTable]]:
         for _, row in rows.iterrows():
             defense = f"{row['defense']} ({ORACLE_TAG})" if row["oracle"] else row["defense"]
             tokens = [row.get(f"tokens_per_sample_{role}", math.nan) for role in roles]
-            lines.append(
-                [
-                    str(row["model"]),
-                    str(defense),
-                    *(_cell(row, key) for key in SCORE_KEYS),
-                    str(row["n"]),
-                    *("" if math.isnan(t) else f"{t:.0f}" for t in tokens),
-                ]
-            )
-            keys.append(
-                [
-                    str(row["model"]),
-                    str(defense),
-                    *(float(row[key]) for key in SCORE_KEYS),
-                    int(row["n"]),
-                    *(None if math.isnan(t) else float(t) for t in tokens),
-                ]
-            )
+            names = [str(row["model"]), str(defense)]
+            lines.append([*names, *(_cell(row, key) for key in SCORE_KEYS), str(row["n"]),
+                          *("" if math.isnan(t) else f"{t:.0f}" for t in tokens)])  # fmt: skip
+            keys.append([*names, *(float(row[key]) for key in SCORE_KEYS), int(row["n"]),
+                         *(None if math.isnan(t) else float(t) for t in tokens)])  # fmt: skip
         table = TextTable(header, lines, keys, numeric=set(header[2:]))
         table.nowrap = {"Privacy", "Utility", "Overall"}
         tables.append((str(group), table))
@@ -151,18 +138,28 @@ def oracle_lines(frame: pd.DataFrame) -> list[str]:
     ]
 
 
-def defense_markdown(frame: pd.DataFrame) -> str:
-    """The defense table as Markdown, one section per comparison group."""
-    lines = ["# Defenses\n", md_text(DEFENSE_NOTE) + "\n"]
-    for group, table in defense_rows(frame):
-        lines.append(f"## Group {md_text(group)}\n")
-        lines.append(table.markdown())
-        marked = oracle_lines(frame[frame["group"] == group])
-        if marked:
-            lines.append("")
-            lines += [f"- {ORACLE_TAG}: {md_text(line)}" for line in marked]
+def grouped_markdown(
+    title: str, note: str, tables: list[tuple[str, TextTable]], notes: Callable[[str], list[str]]
+) -> str:
+    """A Markdown section of one table per comparison group, each followed by its `notes`
+    (Markdown list items)."""
+    lines = [f"# {title}\n", md_text(note) + "\n"]
+    for group, table in tables:
+        lines += [f"## Group {md_text(group)}\n", table.markdown()]
+        marked = notes(group)
+        lines += ["", *(f"- {line}" for line in marked)] if marked else []
         lines.append("")
     return "\n".join(lines)
+
+
+def defense_markdown(frame: pd.DataFrame) -> str:
+    """The defense table as Markdown, one section per comparison group."""
+
+    def marked(group: str) -> list[str]:
+        lines = oracle_lines(frame[frame["group"] == group])
+        return [f"{ORACLE_TAG}: {md_text(line)}" for line in lines]
+
+    return grouped_markdown("Defenses", DEFENSE_NOTE, defense_rows(frame), marked)
 
 
 MARKERS = "os^Dv<>pPXhHd8"

@@ -32,6 +32,8 @@ SCORE_TITLES = {"privacy": "Privacy", "utility": "Utility", "overall": "Overall"
 HEATMAP_CMAP = "viridis"
 MISSING_COLOUR = "#d9d9d9"
 LABEL_WIDTH = 56
+#: One marker per run, in order; no star: the paper's published points (`--paper-points`) are.
+RUN_MARKERS = "osD^vPXhp<>d8"
 
 
 #: Where the page shows a figure: with the group's results, folded among the breakdowns, or in
@@ -159,6 +161,12 @@ def mark_spread(ax: Axes, points: list[tuple[float, float]], offsets: list[Offse
     for x, y in dict.fromkeys(points[i] for i in moved):
         ax.plot([x], [y], marker="o", markersize=3.5, color="black", zorder=5)
     return bool(moved)
+
+
+def palette(count: int) -> list:
+    """`count` distinct colours: tab10, or tab20 beyond ten (repeating beyond twenty)."""
+    cmap = matplotlib.colormaps["tab10" if count <= 10 else "tab20"]
+    return [cmap(i % cmap.N) for i in range(count)]
 
 
 def run_marker(marker: str, colour: Any, oracle: bool) -> dict[str, Any]:

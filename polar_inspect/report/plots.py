@@ -10,7 +10,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from matplotlib import colormaps
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.legend import Legend
@@ -19,6 +18,7 @@ from matplotlib.text import Text
 from matplotlib.transforms import ScaledTranslation
 
 from polar_inspect.report.figstyle import (
+    RUN_MARKERS,
     SCORE_COLOURS,
     SCORE_TITLES,
     FigureFile,
@@ -26,6 +26,7 @@ from polar_inspect.report.figstyle import (
     coincident_clusters,
     mark_spread,
     new_figure,
+    palette,
     run_marker,
     save,
     shifted,
@@ -38,8 +39,6 @@ from polar_inspect.report.pareto_geometry import iso_end, iso_segment, pareto_fr
 from polar_inspect.report.pareto_geometry import spread as _spread
 from polar_inspect.scorers.parity import SCORE_KEYS
 
-#: Run markers; no star: the paper's published points (`--paper-points`) are stars.
-MARKERS = "osD^vPXhp<>d8"
 #: Overall-score levels (x100) at which the Pareto figure draws its iso-score lines.
 ISO_LEVELS = (50.0, 70.0, 90.0)
 ISO_COLOURS = ("#6a3d9a", "#a6761d", "#01665e", "#333333")
@@ -202,10 +201,11 @@ def _draw_runs(
 ) -> list[Line2D]:  # fmt: skip
     """Each run's marker with its CIs; returns the runs' legend handles."""
     (privacy, utility), (x_err, y_err) = scores, errors
-    colours = _palette(len(rows))
+    colours = palette(len(rows))
     handles = []
     for i, (row, oracle) in enumerate(zip(rows.itertuples(), _oracle_flags(rows), strict=True)):
-        marker = run_marker(MARKERS[i % len(MARKERS)], colours[i], oracle) | {"markersize": 8}
+        shape = RUN_MARKERS[i % len(RUN_MARKERS)]
+        marker = run_marker(shape, colours[i], oracle) | {"markersize": 8}
         ax.errorbar(privacy[i], utility[i], xerr=x_err[:, i : i + 1], yerr=y_err[:, i : i + 1],
                     linestyle="none", capsize=3, zorder=4 if oracle else 3,
                     transform=shifted(ax, offsets[i]), **marker)  # fmt: skip
@@ -352,11 +352,6 @@ def _number_points(
                         ha="right" if dx < 0 else "left", fontsize=9, fontweight="bold", zorder=6)
         )  # fmt: skip
     return labels
-
-
-def _palette(count: int) -> list:
-    cmap = colormaps["tab10" if count <= 10 else "tab20"]
-    return [cmap(i % cmap.N) for i in range(count)]
 
 
 def epochs_figure(

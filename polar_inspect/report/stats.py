@@ -249,16 +249,9 @@ def epoch_means(runs: Sequence[RunHeader], samples: pd.DataFrame, weight: float)
     for (index, epoch), frame in subset.groupby(["run", "epoch"], sort=True):
         run = runs[int(index)]
         overall = _sample_overall(frame, run, weight)
-        rows.append(
-            {
-                "run": int(index),
-                "epoch": int(epoch),
-                "privacy": float(frame["privacy"].mean()),
-                "utility": float(frame["utility"].mean()),
-                "overall": float(np.nanmean(overall)),
-                "n": len(frame),
-            }
-        )
+        means = {key: float(frame[key].mean()) for key in ("privacy", "utility")}
+        rows.append({"run": int(index), "epoch": int(epoch), **means,
+                     "overall": float(np.nanmean(overall)), "n": len(frame)})  # fmt: skip
     return pd.DataFrame(rows)
 
 
