@@ -73,15 +73,9 @@ def save(
     width, height = fig.get_size_inches()
     fig.savefig(folder / name, dpi=DPI, format="png")
     plt.close(fig)
-    return FigureFile(
-        path=f"figures/{name}",
-        title=title,
-        caption=caption,
-        width=round(width * DPI),
-        height=round(height * DPI),
-        kind=kind,
-        model=model,
-    )
+    size = {"width": round(width * DPI), "height": round(height * DPI)}
+    return FigureFile(path=f"figures/{name}", title=title, caption=caption, kind=kind, model=model,
+                      **size)  # fmt: skip
 
 
 def shorten(label: str, width: int = LABEL_WIDTH) -> str:
@@ -150,14 +144,8 @@ def mark_spread(ax: Axes, points: list[tuple[float, float]], offsets: list[Offse
     moved = [i for i, offset in enumerate(offsets) if offset != (0.0, 0.0)]
     spoke = {"arrowstyle": "-", "color": "#555555", "linewidth": 0.8, "shrinkA": 0, "shrinkB": 0}
     for i in moved:
-        ax.annotate(
-            "",
-            points[i],
-            xytext=offsets[i],
-            textcoords="offset points",
-            arrowprops=spoke,
-            zorder=2,
-        )
+        ax.annotate("", points[i], xytext=offsets[i], textcoords="offset points",
+                    arrowprops=spoke, zorder=2)  # fmt: skip
     for x, y in dict.fromkeys(points[i] for i in moved):
         ax.plot([x], [y], marker="o", markersize=3.5, color="black", zorder=5)
     return bool(moved)
