@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 from pydantic import BaseModel
 
-from polar_inspect.axes import DOMAINS
+from polar_inspect.axes import ATTACK_TYPES, DOMAINS, POLICY_TYPES
 from polar_inspect.report.inventory import RunHeader
 from polar_inspect.report.samples import AXES
 from polar_inspect.scorers.parity import SCORE_KEYS
@@ -54,8 +54,8 @@ def describe_setup(run: RunHeader) -> list[str]:
     lines = [
         f"data: {run.data.describe(full_path=True)}",
         _list_or_all(sel.get("domains", []), DOMAINS, "domains selected"),
-        _list_or_all(sel.get("policies", []), [f"P{i}" for i in range(1, 6)], "policies selected"),
-        _list_or_all(sel.get("attacks", []), [f"S{i}" for i in range(1, 6)], "attacks selected"),
+        _list_or_all(sel.get("policies", []), list(POLICY_TYPES), "policies selected"),
+        _list_or_all(sel.get("attacks", []), list(ATTACK_TYPES), "attacks selected"),
         f"S5 attacker: {run.s5_attacker}",
     ]
     if sel.get("samples_selected") is not None:
@@ -115,11 +115,10 @@ def comparison_groups(runs: Sequence[RunHeader]) -> list[Group]:
     keys: dict[str, list[int]] = {}
     for index, run in enumerate(runs):
         keys.setdefault(run.group_key, []).append(index)
-    groups = []
-    for number, members in enumerate(keys.values()):
-        name = _group_name(number)
-        groups.append(Group(name=name, runs=members, description=describe_setup(runs[members[0]])))
-    return groups
+    return [
+        Group(name=_group_name(number), runs=members, description=describe_setup(runs[members[0]]))
+        for number, members in enumerate(keys.values())
+    ]
 
 
 def _group_name(number: int) -> str:
