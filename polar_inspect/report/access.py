@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Any
 
 import pandas as pd
 
+from polar_inspect.report.defenses import grouped_markdown
 from polar_inspect.report.inventory import RunHeader
-from polar_inspect.report.markdown import md_text
-from polar_inspect.report.stats import Group
+from polar_inspect.report.stats import Group, score_cell, scores_x100
 from polar_inspect.report.tables import TextTable
 from polar_inspect.scorers.agent_channel import AGENT_KEYS
 from polar_inspect.scorers.parity import SCORE_KEYS
@@ -58,38 +59,38 @@ def _baseline(frame: pd.DataFrame, row: pd.Series) -> pd.Series | None:
     return None
 
 
-def access_frame(summary: pd.DataFrame, runs: Sequence[RunHeader]) -> pd.DataFrame:
-    """One row per run: group, model, defense, agent, access, scores x100 with CIs, deltas
-    against the baseline (see the module), and the agent channel's means x100."""
-    rows = []
-    for row in summary.itertuples():
-        run = runs[row.run]
-        record: dict[str, object] = {
-            "group": row.group,
-            "model": run.plain_label or run.base_label or run.label,
-            "identity": run.identity,
-            "defense": run.defense,
-            "agent": run.trusted_agent,
-            "access": run.document_access,
-            "n": row.n,
-        }
-        for key in SCORE_KEYS:
-            for suffix in ("", "_low", "_high"):
-                value = float(getattr(row, key + suffix))
-                record[key + suffix] = 100 * value if not math.isnan(value) else math.nan
-        for key in AGENT_KEYS:
-            value = run.metrics.get(key, {}).get("mean", math.nan)
-            record[key] = 100 * value if not math.isnan(value) else math.nan
-        rows.append(record)
-    frame = pd.DataFrame(rows)
-    if frame.empty:
-        return frame
+def _run_record(row: Any, run: RunHeader) -> dict[str, object]:
+    record: dict[str, object] = {
+        "group": row.group,
+        "model": run.plain_label or run.base_label or run.label,
+        "identity": run.identity,
+        "defense": run.defense,
+        "agent": run.trusted_agent,
+        "access": run.document_access,
+        "n": row.n,
+        **scores_x100(row),
+    }
+    for key in AGENT_KEYS:
+        record[key] = 100 * run.metrics.get(key, {}).get("mean", math.nan)
+    return record
+
+
+def _add_deltas(frame: pd.DataFrame) -> None:
     bases = [_baseline(frame, row) for _, row in frame.iterrows()]
     for key in SCORE_KEYS:
         frame[f"delta_{key}"] = [
             row[key] - base[key] if base is not None and base.name != index else math.nan
             for (index, row), base in zip(frame.iterrows(), bases, strict=True)
         ]
+
+
+def access_frame(summary: pd.DataFrame, runs: Sequence[RunHeader]) -> pd.DataFrame:
+    """One row per run: group, model, defense, agent, access, scores x100 with CIs, deltas
+    against the baseline (see the module), and the agent channel's means x100."""
+    frame = pd.DataFrame([_run_record(row, runs[row.run]) for row in summary.itertuples()])
+    if frame.empty:
+        return frame
+    _add_deltas(frame)
     frame["_paper"] = [
         0 if (a, m) == (NO_AGENT, PAPER_ACCESS) else 1
         for a, m in zip(frame["agent"], frame["access"], strict=True)
@@ -100,13 +101,7 @@ def access_frame(summary: pd.DataFrame, runs: Sequence[RunHeader]) -> pd.DataFra
 
 
 def _cell(row: pd.Series, key: str) -> str:
-    value, low, high, delta = row[key], row[f"{key}_low"], row[f"{key}_high"], row[f"delta_{key}"]
-    text = f"{value:.1f}"
-    if not math.isnan(low):
-        text += f" [{low:.1f}, {high:.1f}]"
-    if not math.isnan(delta):
-        text += f" ({delta:+.1f})"
-    return text
+    return score_cell(row[key], row[f"{key}_low"], row[f"{key}_high"], row[f"delta_{key}"])
 
 
 def _share(value: float) -> str:
@@ -138,9 +133,5 @@ def access_rows(frame: pd.DataFrame) -> list[tuple[str, TextTable]]:
 
 def access_markdown(frame: pd.DataFrame) -> str:
     """The access table as Markdown, one section per comparison group."""
-    lines = ["# Trusted agent and document access\n", md_text(ACCESS_NOTE) + "\n"]
-    for group, table in access_rows(frame):
-        lines.append(f"## Group {md_text(group)}\n")
-        lines.append(table.markdown())
-        lines.append("")
-    return "\n".join(lines)
+    title = "Trusted agent and document access"
+    return grouped_markdown(title, ACCESS_NOTE, access_rows(frame), lambda group: [])

@@ -19,18 +19,9 @@ import pandas as pd
 from polar_inspect.report.inventory import RunHeader
 from polar_inspect.report.markdown import md_table
 
-COLUMNS = [
-    "model",
-    "attack",
-    "samples",
-    "leaking_samples",
-    "first_leak_turn_mean",
-    "first_leak_turn_median",
-    "echo_share",
-    "reasoning_leak",
-    "unfetched_echo_loss",
-    "log",
-]
+COLUMNS = ["model", "attack", "samples", "leaking_samples", "first_leak_turn_mean",
+           "first_leak_turn_median", "echo_share", "reasoning_leak", "unfetched_echo_loss",
+           "log"]  # fmt: skip
 
 
 def attribution_frame(runs: Sequence[RunHeader], samples: pd.DataFrame) -> pd.DataFrame:
@@ -74,33 +65,17 @@ def attribution_markdown(frame: pd.DataFrame) -> str:
     head = "## Leak attribution per attack (strict detector)\n\n"
     if frame.empty:
         return head + "No log carries strict-scorer attribution (logs older than it).\n"
-    header = [
-        "Model",
-        "Attack",
-        "Samples",
-        "Leaking",
-        "First leak turn (mean / median)",
-        "Echo share",
-        "Reasoning-only leak",
-        "Parity privacy lost to unfetched echoes",
-    ]
+    header = ["Model", "Attack", "Samples", "Leaking", "First leak turn (mean / median)",
+              "Echo share", "Reasoning-only leak",
+              "Parity privacy lost to unfetched echoes"]  # fmt: skip
     rows = []
     for row in frame.itertuples():
         mean = "-" if row.first_leak_turn_mean is None else f"{row.first_leak_turn_mean:.2f}"
         median = "-" if row.first_leak_turn_median is None else f"{row.first_leak_turn_median:g}"
         echo = "-" if row.echo_share is None else f"{100 * row.echo_share:.1f}%"
-        rows.append(
-            [
-                row.model,
-                row.attack,
-                row.samples,
-                row.leaking_samples,
-                f"{mean} / {median}",
-                echo,
-                f"{100 * row.reasoning_leak:.1f}%",
-                f"{100 * row.unfetched_echo_loss:.1f}",
-            ]
-        )
+        shares = [f"{100 * row.reasoning_leak:.1f}%", f"{100 * row.unfetched_echo_loss:.1f}"]
+        counts = [row.model, row.attack, row.samples, row.leaking_samples]
+        rows.append([*counts, f"{mean} / {median}", echo, *shares])
     lines = [md_table(header, rows, header[2:])]
     note = (
         "\nEcho share: protected values the replies only repeated after the attacker said "

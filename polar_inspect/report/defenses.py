@@ -11,17 +11,19 @@ targets (an oracle defense, or a scripted oracle agent in the guard or minimizer
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 from matplotlib import colormaps
+from matplotlib.axes import Axes
 
 from polar_inspect.report.figstyle import (
     FigureFile,
     mark_spread,
     new_figure,
+    run_marker,
     save,
     shifted,
     shorten,
@@ -30,7 +32,7 @@ from polar_inspect.report.figstyle import (
 from polar_inspect.report.inventory import ORACLE_TAG, RunHeader
 from polar_inspect.report.markdown import md_text
 from polar_inspect.report.oracles import oracle_reasons
-from polar_inspect.report.stats import Group
+from polar_inspect.report.stats import Group, score_cell, scores_x100
 from polar_inspect.report.tables import TextTable
 from polar_inspect.report.usage import role_totals
 from polar_inspect.scorers.parity import SCORE_KEYS
@@ -43,58 +45,46 @@ def has_defenses(runs: Sequence[RunHeader], group: Group) -> bool:
     return len({runs[i].defense for i in group.runs}) > 1
 
 
+def _run_record(row: Any, run: RunHeader) -> dict[str, object]:
+    reasons = oracle_reasons(run)
+    record: dict[str, object] = {
+        "group": row.group,
+        "model": run.base_label or run.label,
+        "identity": run.identity,
+        "defense": run.defense,
+        "oracle": bool(reasons),
+        "oracle_reason": "; ".join(reasons),
+        "n": row.n,
+        **scores_x100(row),
+    }
+    for role, tokens in sorted(role_totals(run.usage).items()):
+        record[f"tokens_per_sample_{role}"] = tokens / row.n if row.n else math.nan
+    return record
+
+
 def defense_frame(summary: pd.DataFrame, runs: Sequence[RunHeader]) -> pd.DataFrame:
     """One row per run: group, model, defense, oracle, scores x100 with CIs and deltas.
 
     `delta_<score>` is the run's score minus that of the same model's `none` run in the same
     group (empty when the group has no `none` run of that model).
     """
-    rows = []
-    for row in summary.itertuples():
-        run = runs[row.run]
-        record: dict[str, object] = {
-            "group": row.group,
-            "model": run.base_label or run.label,
-            "identity": run.identity,
-            "defense": run.defense,
-            "oracle": bool(oracle_reasons(run)),
-            "oracle_reason": "; ".join(oracle_reasons(run)),
-            "n": row.n,
-        }
-        for key in SCORE_KEYS:
-            for suffix in ("", "_low", "_high"):
-                value = float(getattr(row, key + suffix))
-                record[key + suffix] = 100 * value if not math.isnan(value) else math.nan
-        for role, tokens in sorted(role_totals(run.usage).items()):
-            record[f"tokens_per_sample_{role}"] = tokens / row.n if row.n else math.nan
-        rows.append(record)
-    frame = pd.DataFrame(rows)
+    frame = pd.DataFrame([_run_record(row, runs[row.run]) for row in summary.itertuples()])
     if frame.empty:
         return frame
     # With `keep="all"` a model may have several `none` runs: the best-ranked one is the baseline.
     baseline = frame[frame["defense"] == NO_DEFENSE].drop_duplicates(["group", "identity"])
-    baseline = baseline.set_index(["group", "identity"])
+    keys = pd.MultiIndex.from_frame(frame[["group", "identity"]])
     for key in SCORE_KEYS:
-        base = [
-            baseline[key].get((g, i), math.nan)
-            for g, i in zip(frame["group"], frame["identity"], strict=True)
-        ]
-        frame[f"delta_{key}"] = frame[key] - pd.Series(base, index=frame.index, dtype=float)
-    order = {"none": 0}
-    frame["_first"] = frame["defense"].map(lambda d: order.get(d, 1))
+        base = baseline.set_index(["group", "identity"])[key].reindex(keys)
+        frame[f"delta_{key}"] = frame[key] - base.to_numpy(dtype=float)
+    frame["_first"] = frame["defense"] != NO_DEFENSE
     frame = frame.sort_values(["group", "model", "_first", "defense"], kind="stable")
     return frame.drop(columns=["_first", "identity"]).reset_index(drop=True)
 
 
 def _cell(row: pd.Series, key: str) -> str:
-    value, low, high = row[key], row[f"{key}_low"], row[f"{key}_high"]
-    text = f"{value:.1f}"
-    if not math.isnan(low):
-        text += f" [{low:.1f}, {high:.1f}]"
-    delta = row[f"delta_{key}"]
-    if row["defense"] != NO_DEFENSE and not math.isnan(delta):
-        text += f" ({delta:+.1f})"
-    return text
+    delta = row[f"delta_{key}"] if row["defense"] != NO_DEFENSE else math.nan
+    return score_cell(row[key], row[f"{key}_low"], row[f"{key}_high"], delta)
 
 
 DEFENSE_NOTE = (
@@ -129,24 +119,11 @@ def defense_rows(frame: pd.DataFrame) -> list[tuple[str, TextTable]]:
         for _, row in rows.iterrows():
             defense = f"{row['defense']} ({ORACLE_TAG})" if row["oracle"] else row["defense"]
             tokens = [row.get(f"tokens_per_sample_{role}", math.nan) for role in roles]
-            lines.append(
-                [
-                    str(row["model"]),
-                    str(defense),
-                    *(_cell(row, key) for key in SCORE_KEYS),
-                    str(row["n"]),
-                    *("" if math.isnan(t) else f"{t:.0f}" for t in tokens),
-                ]
-            )
-            keys.append(
-                [
-                    str(row["model"]),
-                    str(defense),
-                    *(float(row[key]) for key in SCORE_KEYS),
-                    int(row["n"]),
-                    *(None if math.isnan(t) else float(t) for t in tokens),
-                ]
-            )
+            names = [str(row["model"]), str(defense)]
+            lines.append([*names, *(_cell(row, key) for key in SCORE_KEYS), str(row["n"]),
+                          *("" if math.isnan(t) else f"{t:.0f}" for t in tokens)])  # fmt: skip
+            keys.append([*names, *(float(row[key]) for key in SCORE_KEYS), int(row["n"]),
+                         *(None if math.isnan(t) else float(t) for t in tokens)])  # fmt: skip
         table = TextTable(header, lines, keys, numeric=set(header[2:]))
         table.nowrap = {"Privacy", "Utility", "Overall"}
         tables.append((str(group), table))
@@ -161,18 +138,56 @@ def oracle_lines(frame: pd.DataFrame) -> list[str]:
     ]
 
 
-def defense_markdown(frame: pd.DataFrame) -> str:
-    """The defense table as Markdown, one section per comparison group."""
-    lines = ["# Defenses\n", md_text(DEFENSE_NOTE) + "\n"]
-    for group, table in defense_rows(frame):
-        lines.append(f"## Group {md_text(group)}\n")
-        lines.append(table.markdown())
-        marked = oracle_lines(frame[frame["group"] == group])
-        if marked:
-            lines.append("")
-            lines += [f"- {ORACLE_TAG}: {md_text(line)}" for line in marked]
+def grouped_markdown(
+    title: str, note: str, tables: list[tuple[str, TextTable]], notes: Callable[[str], list[str]]
+) -> str:
+    """A Markdown section of one table per comparison group, each followed by its `notes`
+    (Markdown list items)."""
+    lines = [f"# {title}\n", md_text(note) + "\n"]
+    for group, table in tables:
+        lines += [f"## Group {md_text(group)}\n", table.markdown()]
+        marked = notes(group)
+        lines += ["", *(f"- {line}" for line in marked)] if marked else []
         lines.append("")
     return "\n".join(lines)
+
+
+def defense_markdown(frame: pd.DataFrame) -> str:
+    """The defense table as Markdown, one section per comparison group."""
+
+    def marked(group: str) -> list[str]:
+        lines = oracle_lines(frame[frame["group"] == group])
+        return [f"{ORACLE_TAG}: {md_text(line)}" for line in lines]
+
+    return grouped_markdown("Defenses", DEFENSE_NOTE, defense_rows(frame), marked)
+
+
+MARKERS = "os^Dv<>pPXhHd8"
+TOLERANCE = 0.015 * 106
+ARROW = {"arrowstyle": "-|>", "alpha": 0.7, "shrinkA": 7, "shrinkB": 7, "mutation_scale": 14}
+
+
+def _draw_model(
+    ax: Axes, frame: pd.DataFrame, model: str, colour: Any, markers: dict[str, str],
+    offsets: list[tuple[float, float]],
+) -> None:  # fmt: skip
+    """One model's points, and an arrow from its `none` point to each defense that moved it."""
+    rows = frame[frame["model"] == model]
+    base = rows[rows["defense"] == NO_DEFENSE]
+    start = base.index[0] if not base.empty else None
+    for position, row in rows.iterrows():
+        oracle = bool(row["oracle"])
+        here = shifted(ax, offsets[frame.index.get_loc(position)])
+        ax.plot(row["privacy"], row["utility"], markersize=10, linestyle="none",
+                zorder=4 if oracle else 3, transform=here,
+                **run_marker(markers[row["defense"]], colour, oracle))  # fmt: skip
+        if start is None or row["defense"] == NO_DEFENSE:
+            continue
+        origin = (frame.at[start, "privacy"], frame.at[start, "utility"])
+        if math.hypot(row["privacy"] - origin[0], row["utility"] - origin[1]) > TOLERANCE:
+            ax.annotate("", xy=(row["privacy"], row["utility"]), xycoords=here, xytext=origin,
+                        textcoords=shifted(ax, offsets[frame.index.get_loc(start)]),
+                        arrowprops={**ARROW, "color": colour}, zorder=2)  # fmt: skip
 
 
 def frontier_figure(frame: pd.DataFrame, out_dir: Path, name: str, heading: str) -> FigureFile:
@@ -184,79 +199,25 @@ def frontier_figure(frame: pd.DataFrame, out_dir: Path, name: str, heading: str)
     """
     fig = new_figure(11, 7)
     ax = fig.add_subplot(1, 1, 1)
-    models = list(dict.fromkeys(frame["model"]))
     defenses = list(dict.fromkeys(frame["defense"]))
-    markers = "os^Dv<>pPXhHd8"
+    markers = {d: MARKERS[i % len(MARKERS)] for i, d in enumerate(defenses)}
     palette = colormaps["tab10"]
     points = list(zip(frame["privacy"], frame["utility"], strict=True))
-    tolerance = 0.015 * 106
-    offsets = spread_offsets(points, tolerance, marker_points=10.0)
-    for number, model in enumerate(models):
+    offsets = spread_offsets(points, TOLERANCE, marker_points=10.0)
+    for number, model in enumerate(dict.fromkeys(frame["model"])):
         colour = palette(number % palette.N)
-        rows = frame[frame["model"] == model]
-        base = rows[rows["defense"] == NO_DEFENSE]
-        for position, row in rows.iterrows():
-            oracle = bool(row["oracle"])
-            marker = markers[defenses.index(row["defense"]) % len(markers)]
-            style: dict[str, Any] = {"marker": marker, "color": colour, "markeredgecolor": "black"}
-            if oracle:
-                style |= {"markerfacecolor": "white", "markeredgecolor": colour}
-                style |= {"markeredgewidth": 2.2}
-            ax.plot(
-                row["privacy"],
-                row["utility"],
-                markersize=10,
-                linestyle="none",
-                zorder=4 if oracle else 3,
-                transform=shifted(ax, offsets[frame.index.get_loc(position)]),
-                **style,
-            )
-            if not base.empty and row["defense"] != NO_DEFENSE:
-                start = base.index[0]
-                moved = math.hypot(
-                    row["privacy"] - frame.at[start, "privacy"],
-                    row["utility"] - frame.at[start, "utility"],
-                )
-                if moved > tolerance:  # a defense that changed neither score gets no arrow
-                    ax.annotate(
-                        "",
-                        xy=(row["privacy"], row["utility"]),
-                        xycoords=shifted(ax, offsets[frame.index.get_loc(position)]),
-                        xytext=(frame.at[start, "privacy"], frame.at[start, "utility"]),
-                        textcoords=shifted(ax, offsets[frame.index.get_loc(start)]),
-                        arrowprops={
-                            "arrowstyle": "-|>",
-                            "color": colour,
-                            "alpha": 0.7,
-                            "shrinkA": 7,
-                            "shrinkB": 7,
-                            "mutation_scale": 14,
-                        },
-                        zorder=2,
-                    )
+        _draw_model(ax, frame, model, colour, markers, offsets)
         ax.plot([], [], color=colour, linewidth=3, label=shorten(model, 40))
-    for defense in defenses:
-        marker = markers[defenses.index(defense) % len(markers)]
+    for defense, marker in markers.items():
         ax.plot([], [], marker=marker, color="grey", linestyle="none", label=defense)
     if frame["oracle"].astype(bool).any():
-        hollow: dict[str, Any] = {
-            "marker": "o",
-            "markerfacecolor": "white",
-            "markeredgecolor": "grey",
-        }
         label = f"hollow: {ORACLE_TAG} run (reads the scorer's targets)"
-        ax.plot([], [], linestyle="none", markeredgewidth=2.2, label=label, **hollow)
+        ax.plot([], [], marker="o", markerfacecolor="white", markeredgecolor="grey",
+                markeredgewidth=2.2, linestyle="none", label=label)  # fmt: skip
     spread = mark_spread(ax, points, offsets)
     if spread:
-        ax.plot(
-            [],
-            [],
-            marker="o",
-            markersize=3.5,
-            color="black",
-            linestyle="none",
-            label="shared position of the runs\nspread around it",
-        )
+        label = "shared position of the runs\nspread around it"
+        ax.plot([], [], marker="o", markersize=3.5, color="black", linestyle="none", label=label)
     pad = 3.0 + (max((abs(c) for o in offsets for c in o), default=0.0) + 6.0) / 4.0
     ax.set_xlim(-pad, 100 + pad)
     ax.set_ylim(-pad, 100 + pad)

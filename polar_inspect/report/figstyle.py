@@ -11,7 +11,7 @@ import math
 import re
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import matplotlib
 
@@ -32,6 +32,8 @@ SCORE_TITLES = {"privacy": "Privacy", "utility": "Utility", "overall": "Overall"
 HEATMAP_CMAP = "viridis"
 MISSING_COLOUR = "#d9d9d9"
 LABEL_WIDTH = 56
+#: One marker per run, in order; no star: the paper's published points (`--paper-points`) are.
+RUN_MARKERS = "osD^vPXhp<>d8"
 
 
 #: Where the page shows a figure: with the group's results, folded among the breakdowns, or in
@@ -71,15 +73,9 @@ def save(
     width, height = fig.get_size_inches()
     fig.savefig(folder / name, dpi=DPI, format="png")
     plt.close(fig)
-    return FigureFile(
-        path=f"figures/{name}",
-        title=title,
-        caption=caption,
-        width=round(width * DPI),
-        height=round(height * DPI),
-        kind=kind,
-        model=model,
-    )
+    size = {"width": round(width * DPI), "height": round(height * DPI)}
+    return FigureFile(path=f"figures/{name}", title=title, caption=caption, kind=kind, model=model,
+                      **size)  # fmt: skip
 
 
 def shorten(label: str, width: int = LABEL_WIDTH) -> str:
@@ -148,14 +144,23 @@ def mark_spread(ax: Axes, points: list[tuple[float, float]], offsets: list[Offse
     moved = [i for i, offset in enumerate(offsets) if offset != (0.0, 0.0)]
     spoke = {"arrowstyle": "-", "color": "#555555", "linewidth": 0.8, "shrinkA": 0, "shrinkB": 0}
     for i in moved:
-        ax.annotate(
-            "",
-            points[i],
-            xytext=offsets[i],
-            textcoords="offset points",
-            arrowprops=spoke,
-            zorder=2,
-        )
+        ax.annotate("", points[i], xytext=offsets[i], textcoords="offset points",
+                    arrowprops=spoke, zorder=2)  # fmt: skip
     for x, y in dict.fromkeys(points[i] for i in moved):
         ax.plot([x], [y], marker="o", markersize=3.5, color="black", zorder=5)
     return bool(moved)
+
+
+def palette(count: int) -> list:
+    """`count` distinct colours: tab10, or tab20 beyond ten (repeating beyond twenty)."""
+    cmap = matplotlib.colormaps["tab10" if count <= 10 else "tab20"]
+    return [cmap(i % cmap.N) for i in range(count)]
+
+
+def run_marker(marker: str, colour: Any, oracle: bool) -> dict[str, Any]:
+    """A run's marker style: filled with a black edge, or hollow with a thick edge in its colour
+    for an [ORACLE] run (it reads the scorer's targets)."""
+    style: dict[str, Any] = {"marker": marker, "color": colour, "markeredgecolor": "black"}
+    if oracle:
+        style |= {"markerfacecolor": "white", "markeredgecolor": colour, "markeredgewidth": 2.2}
+    return style

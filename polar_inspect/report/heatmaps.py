@@ -35,6 +35,10 @@ def _cmap() -> Colormap:
     return matplotlib.colormaps[HEATMAP_CMAP].with_extremes(bad=MISSING_COLOUR)
 
 
+def _shown(value: float) -> str:
+    return "–" if np.isnan(value) else f"{value:.1f}"
+
+
 def _draw(ax: Axes, values: np.ndarray, texts: list[list[str]], fontsize: float) -> AxesImage:
     image = ax.imshow(np.ma.masked_invalid(values), cmap=_cmap(), vmin=0, vmax=100, aspect="auto")
     for (i, j), value in np.ndenumerate(values):
@@ -74,26 +78,16 @@ def surface_figure(
     surface of one `model` (run label), or of a mean over models when None."""
     fig = new_figure(*SURFACE_SIZE, layout=None)
     axes = [fig.add_axes(rect) for rect in SURFACE_PANELS]
-    image = None
     for ax, score in zip(axes, ("privacy", "utility"), strict=True):
         values, counts = cell_matrix(cells, score)
-        texts = [
-            [
-                f"–\nn={counts[i, j]}"
-                if np.isnan(values[i, j])
-                else f"{values[i, j]:.1f}\nn={counts[i, j]}"
-                for j in range(5)
-            ]
-            for i in range(5)
-        ]
+        texts = [[f"{_shown(values[i, j])}\nn={counts[i, j]}" for j in range(5)] for i in range(5)]
         image = _draw(ax, values, texts, fontsize=10)
         ax.set_xticks(range(5), [f"{a}\n{textwrap.fill(ATTACK_LABELS[a], 12)}" for a in ATTACKS])
         ax.set_xlabel("attack strategy")
         ax.set_title(f"{SCORE_TITLES[score]} (x100)")
     axes[0].set_yticks(range(5), [f"{p} {POLICY_LABELS[p]}" for p in POLICIES])
     axes[0].set_ylabel("policy level")
-    axes[1].set_yticks(range(5), [p for p in POLICIES])
-    assert image is not None  # two panels were drawn
+    axes[1].set_yticks(range(5), POLICIES)
     fig.colorbar(image, cax=fig.add_axes(SURFACE_COLORBAR), label="score (x100, fixed 0-100 scale)")
     fig.suptitle(title, y=0.975)
     caption = (
@@ -142,7 +136,7 @@ def breakdown_figure(
     width = max(7.0, 3.8 + 1.05 * len(keys))
     fig = new_figure(width, max(3.2, 0.42 * len(runs) + 2.4))
     ax = fig.add_subplot(1, 1, 1)
-    texts = [["–" if np.isnan(v) else f"{v:.1f}" for v in line] for line in values]
+    texts = [[_shown(v) for v in line] for line in values]
     image = _draw(ax, values, texts, fontsize=9)
     ax.set_xticks(range(len(keys)), columns, fontsize=8.5)
     ax.set_yticks(range(len(runs)), [shorten(label) for _, label in order])

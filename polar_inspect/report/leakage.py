@@ -14,16 +14,21 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from matplotlib import colormaps
 from matplotlib.lines import Line2D
 from matplotlib.ticker import MaxNLocator
 
-from polar_inspect.report.figstyle import FigureFile, new_figure, save, shorten
+from polar_inspect.report.figstyle import (
+    RUN_MARKERS,
+    FigureFile,
+    new_figure,
+    palette,
+    save,
+    shorten,
+)
 from polar_inspect.report.inventory import RunHeader
 from polar_inspect.report.stats import Group, mean_ci
 
 CURVE_COLUMNS = ["run", "label", "attack", "turn", "leakage", "low", "high", "n"]
-MARKERS = "osD^vPXhp<>d8"
 
 
 def curve_frames(samples: pd.DataFrame, runs: int) -> dict[int, pd.DataFrame]:
@@ -155,7 +160,7 @@ def leakage_figure(curves: pd.DataFrame, out_dir: Path, name: str, heading: str)
     lines = -(-len(panels) // columns)
     label_of = dict(zip(curves["run"], curves["label"].astype(str), strict=False))
     families = same_curves(curves)
-    palette = colormaps["tab10" if len(families) <= 10 else "tab20"]
+    colours = palette(len(families))
     legend_columns = max(1, min(len(families), 3 if columns >= 3 else 2))
     entry_lines = [len(members) + (len(members) > 1) for members in families]
     legend_rows = sum(
@@ -168,8 +173,8 @@ def leakage_figure(curves: pd.DataFrame, out_dir: Path, name: str, heading: str)
     axes = grid[: len(panels)]
     handles: list[Any] = []
     for position, members in enumerate(families):
-        colour = palette(position % palette.N)
-        style: dict[str, Any] = {"marker": MARKERS[position % len(MARKERS)], "color": colour}
+        marker = RUN_MARKERS[position % len(RUN_MARKERS)]
+        style: dict[str, Any] = {"marker": marker, "color": colours[position]}
         _draw_family(curves[curves["run"] == members[0]], axes, panels, style)
         label = _legend_name([label_of[run] for run in members])
         handles.append(Line2D([], [], label=label, **style))
@@ -177,13 +182,8 @@ def leakage_figure(curves: pd.DataFrame, out_dir: Path, name: str, heading: str)
     _format_panels(axes, panels, last_turn)
     for ax in grid[::columns]:
         ax.set_ylabel("protected values disclosed (%)")
-    fig.legend(
-        handles=handles,
-        loc="outside lower center",
-        ncols=legend_columns,
-        fontsize=8.5,
-        frameon=False,
-    )
+    fig.legend(handles=handles, loc="outside lower center", ncols=legend_columns, fontsize=8.5,
+               frameon=False)  # fmt: skip
     fig.suptitle(f"{heading}: leakage as a function of the attacker's budget")
     caption = (
         "Mean share of protected values disclosed by the end of each attacker turn (95% CI "

@@ -28,16 +28,8 @@ import pandas as pd
 
 from polar_inspect.scorers.parity import SCORE_KEYS
 
-__all__ = [
-    "ALPHA",
-    "PAIRED_COLUMNS",
-    "bootstrap_interval",
-    "holm_adjust",
-    "paired_differences",
-    "paired_p_value",
-    "compare_pair",
-    "sign_flip_p_value",
-]
+__all__ = ["ALPHA", "PAIRED_COLUMNS", "bootstrap_interval", "holm_adjust", "paired_differences",
+           "paired_p_value", "compare_pair", "sign_flip_p_value"]  # fmt: skip
 
 ALPHA = 0.05
 BOOTSTRAP_RESAMPLES = 2000
@@ -46,20 +38,8 @@ EXACT_TEST_LIMIT = 500
 SEED = 20_260_519  # fixed: the same logs give the same intervals and p-values
 _CHUNK_VALUES = 2_000_000  # resampled values held at once (memory bound)
 
-PAIRED_COLUMNS = [
-    "run_a",
-    "run_b",
-    "scope",
-    "score",
-    "n",
-    "mean_a",
-    "mean_b",
-    "difference",
-    "low",
-    "high",
-    "p_value",
-    "distinguishable",
-]
+PAIRED_COLUMNS = ["run_a", "run_b", "scope", "score", "n", "mean_a", "mean_b", "difference",
+                  "low", "high", "p_value", "distinguishable"]  # fmt: skip
 
 
 def _chunks(total: int, n: int) -> list[int]:
@@ -144,19 +124,10 @@ def _row(run_a: int, run_b: int, scope: str, score: str, frame: pd.DataFrame) ->
     b = frame[f"{score}_b"].to_numpy(dtype=float)
     differences = a - b
     low, high = bootstrap_interval(differences)
-    return {
-        "run_a": run_a,
-        "run_b": run_b,
-        "scope": scope,
-        "score": score,
-        "n": len(differences),
-        "mean_a": float(a.mean()),
-        "mean_b": float(b.mean()),
-        "difference": float(differences.mean()),
-        "low": low,
-        "high": high,
-        "p_value": paired_p_value(differences),
-    }
+    return {"run_a": run_a, "run_b": run_b, "scope": scope, "score": score,
+            "n": len(differences), "mean_a": float(a.mean()), "mean_b": float(b.mean()),
+            "difference": float(differences.mean()), "low": low, "high": high,
+            "p_value": paired_p_value(differences)}  # fmt: skip
 
 
 def compare_pair(reduced: pd.DataFrame, run_a: int, run_b: int) -> pd.DataFrame:

@@ -22,12 +22,8 @@ PAPER_POINTS: tuple[tuple[str, float, float], ...] = (
     ("GLM-5.1", 99.3, 89.9),
     ("GLM-4.7-Flash", 98.9, 61.2),
 )
-PAPER_STYLE: dict[str, Any] = {
-    "marker": "*",
-    "markersize": 13,
-    "color": "#9a9a9a",
-    "markeredgecolor": "#444444",
-}
+PAPER_STYLE: dict[str, Any] = {"marker": "*", "markersize": 13, "color": "#9a9a9a",
+                               "markeredgecolor": "#444444"}  # fmt: skip
 #: Where a name may go, in order of preference: offset (points) and alignment.
 LABEL_SIDES: tuple[tuple[tuple[float, float], str, str], ...] = (
     ((-9, 0), "right", "center"),
@@ -84,15 +80,6 @@ def name_paper_points(ax: Axes, taken: Sequence[Text], markers: Sequence[np.ndar
 def _name(
     ax: Axes, model: str, point: tuple[float, float], offset: tuple[float, float], ha: str, va: str
 ) -> Text:
-    return ax.annotate(
-        f"{model} (paper)",
-        point,
-        xytext=offset,
-        textcoords="offset points",
-        ha=ha,
-        va=va,
-        fontsize=8.5,
-        color="#444444",
-        style="italic",
-        zorder=4,
-    )
+    return ax.annotate(f"{model} (paper)", point, xytext=offset, textcoords="offset points",
+                       ha=ha, va=va, fontsize=8.5, color="#444444", style="italic",
+                       zorder=4)  # fmt: skip

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-__all__ = ["Point", "axis_limits", "iso_segment", "pareto_front", "spread"]
+__all__ = ["Point", "axis_limits", "iso_end", "iso_segment", "pareto_front", "spread"]
 
 
 def pareto_front(privacy: Sequence[float], utility: Sequence[float]) -> list[int]:
@@ -45,6 +45,17 @@ def iso_segment(lam: float, level: float, low: float, high: float) -> tuple[Poin
     if len(inside) < 2 or math.dist(inside[0], inside[-1]) <= eps:
         return None
     return inside[0], inside[-1]
+
+
+def iso_end(segment: tuple[Point, Point], high: float, close: float) -> tuple[str, float]:
+    """The edge an iso line's level is written at, and where along it: the right or top edge
+    where the line leaves the plot there (within `close`), else the bottom edge."""
+    (x0, y0), (x1, y1) = segment
+    if x1 >= high - close:
+        return "right", y1
+    if max(y0, y1) >= high - close:
+        return "top", x0
+    return "bottom", x1
 
 
 def spread(positions: list[float], gap: float, low: float, high: float) -> list[float]:

@@ -18,6 +18,7 @@ from matplotlib.text import Text
 from matplotlib.transforms import ScaledTranslation
 
 from polar_inspect.report.figstyle import (
+    RUN_MARKERS,
     SCORE_COLOURS,
     SCORE_TITLES,
     FigureFile,
@@ -25,6 +26,8 @@ from polar_inspect.report.figstyle import (
     coincident_clusters,
     mark_spread,
     new_figure,
+    palette,
+    run_marker,
     save,
     shifted,
     shorten,
@@ -32,12 +35,10 @@ from polar_inspect.report.figstyle import (
 )
 from polar_inspect.report.paper_points import PAPER_POINTS, draw_paper_points, name_paper_points
 from polar_inspect.report.pareto_geometry import axis_limits as _limits
-from polar_inspect.report.pareto_geometry import iso_segment, pareto_front
+from polar_inspect.report.pareto_geometry import iso_end, iso_segment, pareto_front
 from polar_inspect.report.pareto_geometry import spread as _spread
 from polar_inspect.scorers.parity import SCORE_KEYS
 
-#: Run markers; no star: the paper's published points (`--paper-points`) are stars.
-MARKERS = "osD^vPXhp<>d8"
 #: Overall-score levels (x100) at which the Pareto figure draws its iso-score lines.
 ISO_LEVELS = (50.0, 70.0, 90.0)
 ISO_COLOURS = ("#6a3d9a", "#a6761d", "#01665e", "#333333")
@@ -56,6 +57,22 @@ def _errors(table: pd.DataFrame, key: str) -> np.ndarray:
     return 100 * np.vstack([np.clip(low, 0, None), np.clip(high, 0, None)])
 
 
+def _write_values(
+    ax: Axes, positions: np.ndarray, values: np.ndarray, oracle: list[bool], colour: str
+) -> None:
+    """Each bar's value: inside a long bar in white bold (on a backing over the hatching of an
+    [ORACLE] bar), else after it."""
+    backing = {"facecolor": colour, "edgecolor": "none", "pad": 1.5}
+    for y, value, marked in zip(positions, values, oracle, strict=True):
+        inside = value >= 18
+        style: dict[str, Any] = (
+            {"color": "white", "fontweight": "bold"} if inside else {"color": "black"}
+        )
+        box = backing if inside and marked else None
+        ax.text(2 if inside else value + 2, y, f"{value:.1f}", va="center", ha="left",
+                fontsize=9, bbox=box, **style)  # fmt: skip
+
+
 def ranking_figure(
     table: pd.DataFrame, out_dir: Path, name: str, weight: float, heading: str
 ) -> FigureFile:
@@ -66,7 +83,7 @@ def ranking_figure(
     axes = fig.subplots(1, 3, sharey=True)
     positions = np.arange(count)[::-1]
     labels = [f"#{r.rank} {shorten(r.label)}" for r in rows.itertuples()]
-    oracle = rows["oracle"].astype(bool).to_list() if "oracle" in rows else [False] * count
+    oracle = _oracle_flags(rows)
     for ax, key in zip(axes, SCORE_KEYS, strict=True):
         values = 100 * rows[key].to_numpy(dtype=float)
         bars = ax.barh(positions, values, color=SCORE_COLOURS[key], height=0.7)
@@ -75,29 +92,11 @@ def ranking_figure(
                 bar.set_hatch("/")
                 bar.set_edgecolor("white")
                 bar.set_linewidth(0)
+        errors = _errors(rows, key)
         ax.errorbar(
-            values,
-            positions,
-            xerr=_errors(rows, key),
-            fmt="none",
-            ecolor="black",
-            elinewidth=1,
-            capsize=3,
+            values, positions, xerr=errors, fmt="none", ecolor="black", elinewidth=1, capsize=3
         )
-        for y, value, marked in zip(positions, values, oracle, strict=True):
-            inside = value >= 18
-            backing = {"facecolor": SCORE_COLOURS[key], "edgecolor": "none", "pad": 1.5}
-            ax.text(
-                2 if inside else value + 2,
-                y,
-                f"{value:.1f}",
-                va="center",
-                ha="left",
-                fontsize=9,
-                color="white" if inside else "black",
-                fontweight="bold" if inside else "normal",
-                bbox=backing if inside and marked else None,  # readable over the hatching
-            )
+        _write_values(ax, positions, values, oracle, SCORE_COLOURS[key])
         title = SCORE_TITLES[key] + (f" (λ = {weight:g})" if key == "overall" else "")
         ax.set_title(title)
         ax.set_xlim(0, 100)
@@ -122,14 +121,36 @@ POINTS_PER_INCH = 72.0
 PARETO_SIDE = (PARETO_HEIGHT - PARETO_MARGINS[1] - PARETO_MARGINS[2]) * POINTS_PER_INCH
 
 
+#: Where an iso line's level label sits on each edge: offset (points) and alignment.
+ISO_LABELS: dict[str, tuple[tuple[float, float], dict[str, Any]]] = {
+    "right": ((3, 0), {"ha": "left", "va": "center"}),
+    "top": ((0, 2), {"ha": "center", "va": "bottom"}),
+    "bottom": ((0, 2), {"ha": "center", "va": "bottom"}),
+}
+
+
+def _write_levels(
+    ax: Axes, ends: dict[str, list[tuple[float, str, str]]], low: float, high: float
+) -> None:
+    """Write each iso line's level at its end, pushed apart along each edge."""
+    span = high - low
+    for edge, marks in ends.items():
+        marks.sort()
+        offset, align = ISO_LABELS[edge]
+        places = _spread([m[0] for m in marks], 0.035 * span, low + 0.01 * span, high)
+        for place, (_, text, colour) in zip(places, marks, strict=True):
+            xy = (high, place) if edge == "right" else (place, high if edge == "top" else low)
+            ax.annotate(text, xy, xytext=offset, textcoords="offset points", color=colour,
+                        fontsize=8.5, fontweight="bold", annotation_clip=False,
+                        **align)  # fmt: skip
+
+
 def _iso_lines(ax: Axes, lambdas: Sequence[float], limits: tuple[float, float]) -> list:
     """Dashed lines of equal overall score at ISO_LEVELS, one colour and dash per lambda, each
-    with its level written at one end: outside the axes on the right or top edge, else inside
-    above the bottom edge.
-    Returns one legend handle per lambda."""
+    with its level written at one end (`iso_end`). Returns one legend handle per lambda."""
     low, high = limits
     span = high - low
-    ends: dict[str, list[tuple[float, str, str]]] = {"right": [], "top": [], "bottom": []}
+    ends: dict[str, list[tuple[float, str, str]]] = {edge: [] for edge in ISO_LABELS}
     handles = []
     for i, lam in enumerate(lambdas):
         colour, dash = ISO_COLOURS[i % len(ISO_COLOURS)], ISO_DASHES[i % len(ISO_DASHES)]
@@ -139,41 +160,108 @@ def _iso_lines(ax: Axes, lambdas: Sequence[float], limits: tuple[float, float]) 
             segment = iso_segment(lam, level, low, high)
             if segment is None or math.dist(*segment) < 0.25 * span:
                 continue  # a sliver in a corner says nothing
-            (x0, y0), (x1, y1) = segment
-            ax.plot([x0, x1], [y0, y1], zorder=1, **style)
-            close = 1e-6 * span
-            if x1 >= high - close:
-                ends["right"].append((y1, f"{level:g}", colour))
-            elif max(y0, y1) >= high - close:
-                ends["top"].append((x0, f"{level:g}", colour))
-            else:
-                ends["bottom"].append((x1, f"{level:g}", colour))
-    for edge, marks in ends.items():
-        marks.sort()
-        spread = _spread([m[0] for m in marks], 0.035 * span, low + 0.01 * span, high)
-        for place, (_, text, colour) in zip(spread, marks, strict=True):
-            places: dict[str, tuple[Any, Any, dict[str, Any]]] = {
-                "right": ((high, place), (3, 0), {"ha": "left", "va": "center"}),
-                "top": ((place, high), (0, 2), {"ha": "center", "va": "bottom"}),
-                "bottom": ((place, low), (0, 2), {"ha": "center", "va": "bottom"}),
-            }
-            xy, offset, align = places[edge]
-            ax.annotate(
-                text,
-                xy,
-                xytext=offset,
-                textcoords="offset points",
-                color=colour,
-                fontsize=8.5,
-                fontweight="bold",
-                annotation_clip=False,
-                **align,
-            )
+            ax.plot(*zip(*segment, strict=True), zorder=1, **style)
+            edge, place = iso_end(segment, high, 1e-6 * span)
+            ends[edge].append((place, f"{level:g}", colour))
+    _write_levels(ax, ends, low, high)
     return handles
 
 
 #: Points closer than this share of the axis would cover each other: they are spread.
 COINCIDENT = 0.015
+FRONT_STYLE: dict[str, Any] = {"color": "black", "alpha": 0.35, "linewidth": 2.5, "marker": "o",
+                               "markerfacecolor": "none", "markeredgewidth": 1.5}  # fmt: skip
+
+
+def _oracle_flags(rows: pd.DataFrame) -> list[bool]:
+    """Per row: an [ORACLE] run (False for every row of a table without the column)."""
+    return rows["oracle"].astype(bool).to_list() if "oracle" in rows else [False] * len(rows)
+
+
+def _pareto_frame(
+    privacy: np.ndarray, utility: np.ndarray, errors: list[np.ndarray], paper_points: bool
+) -> tuple[tuple[float, float], list[Offset]]:
+    """The axis limits (room for every CI, the paper's points when drawn, and the markers spread
+    around a shared spot) and each run's spread offset."""
+    extra = [(p, u) for _, p, u in PAPER_POINTS] if paper_points else []
+    values = [privacy, utility, np.array([p for p, _ in extra]), np.array([u for _, u in extra])]
+    errors = [*errors, np.zeros((2, len(extra))), np.zeros((2, len(extra)))]
+    limits = _limits(values, errors)
+    span = limits[1] - limits[0]
+    offsets = spread_offsets(list(zip(privacy, utility, strict=True)), COINCIDENT * span)
+    reach = max((math.hypot(*offset) for offset in offsets), default=0.0)
+    if reach:  # room for the spread markers: their circle plus a marker beyond the point
+        limits = _limits(values, errors, pad=2.0 + (reach + 8.0) * span / PARETO_SIDE)
+    return limits, offsets
+
+
+def _draw_runs(
+    ax: Axes, rows: pd.DataFrame, scores: tuple[np.ndarray, np.ndarray],
+    errors: tuple[np.ndarray, np.ndarray], offsets: list[Offset],
+) -> list[Line2D]:  # fmt: skip
+    """Each run's marker with its CIs; returns the runs' legend handles."""
+    (privacy, utility), (x_err, y_err) = scores, errors
+    colours = palette(len(rows))
+    handles = []
+    for i, (row, oracle) in enumerate(zip(rows.itertuples(), _oracle_flags(rows), strict=True)):
+        shape = RUN_MARKERS[i % len(RUN_MARKERS)]
+        marker = run_marker(shape, colours[i], oracle) | {"markersize": 8}
+        ax.errorbar(privacy[i], utility[i], xerr=x_err[:, i : i + 1], yerr=y_err[:, i : i + 1],
+                    linestyle="none", capsize=3, zorder=4 if oracle else 3,
+                    transform=shifted(ax, offsets[i]), **marker)  # fmt: skip
+        label = f"#{row.rank} {shorten(row.label)}  (P {privacy[i]:.1f}, U {utility[i]:.1f})"
+        handles.append(Line2D([], [], linestyle="none", label=label, **marker))
+    return handles
+
+
+def _legend(fig: Figure, ax: Axes, handles: list[Any]) -> Legend:
+    """The legend right of the axes, one column (two when long)."""
+    return ax.legend(
+        handles=handles,
+        loc="upper left",
+        bbox_to_anchor=(1.0, 1.0),
+        bbox_transform=ax.transAxes + ScaledTranslation(PARETO_MARGINS[3], 0, fig.dpi_scale_trans),
+        borderaxespad=0.0,
+        ncols=1 if len(handles) <= 34 else 2,
+        fontsize=8.5,
+        frameon=False,
+        handlelength=3.0,
+    )
+
+
+def _pareto_caption(lambdas: Sequence[float], spread: bool, paper_points: bool) -> str:
+    levels = "/".join(f"{level:g}" for level in ISO_LEVELS)
+    lines = "one line per level" if len(lambdas) == 1 else "one colour and dash per lambda"
+    caption = (
+        "One point per model, numbered by rank (ties share a number) with 95% confidence "
+        "intervals, and the Pareto front (ringed). Dashed iso-score lines: along a line, "
+        f"lambda * privacy + (1 - lambda) * utility is constant, at the level printed at its end "
+        f"({levels}), for lambda = {', '.join(f'{lam:g}' for lam in lambdas)} ({lines}). "
+        "Hollow markers: [ORACLE] runs, which read the scorer's targets (upper bounds)."
+    )
+    if spread:
+        caption += " Runs with the same scores are drawn around their shared position (dot)."
+    if paper_points:
+        caption += (
+            " Grey stars: the paper's published numbers "
+            + ", ".join(f"{n} (P {p:g}, U {u:g})" for n, p, u in PAPER_POINTS)
+            + ", not runs of this report."
+        )
+    return caption
+
+
+def _key_handles(lambdas: Sequence[float], oracle: bool, spread: bool) -> list[Line2D]:
+    """Legend entries after the runs: the front, notes, and the iso lines' title."""
+    front = Line2D([], [], label="Pareto front (ringed: no model better on both)")
+    front.update(FRONT_STYLE | {"markersize": 11})
+    notes = ["hollow: [ORACLE] run (reads the scorer's targets)"] if oracle else []
+    notes += ["•: shared position of runs\nspread around it"] if spread else []
+    levels = "/".join(f"{level:g}" for level in ISO_LEVELS)
+    family = "lines" if len(lambdas) > 1 else f"lines (λ = {lambdas[0]:g})"
+    iso_title = f"Iso-score {family} at {levels}: λ·P + (1 − λ)·U\nis constant along each line"
+    iso_title += " (level at its end)"
+    notes.append(iso_title)
+    return [front, *(Line2D([], [], linestyle="none", label=note) for note in notes)]
 
 
 def pareto_figure(
@@ -193,49 +281,18 @@ def pareto_figure(
     rows = table.sort_values(["rank", "label"]).reset_index(drop=True)
     privacy = 100 * rows["privacy"].to_numpy(dtype=float)
     utility = 100 * rows["utility"].to_numpy(dtype=float)
-    oracle = rows["oracle"].astype(bool).to_list() if "oracle" in rows else [False] * len(rows)
-    x_err, y_err = _errors(rows, "privacy"), _errors(rows, "utility")
+    errors = (_errors(rows, "privacy"), _errors(rows, "utility"))
     fig = new_figure(2 * PARETO_HEIGHT, PARETO_HEIGHT, layout=None)
     ax = fig.add_subplot(1, 1, 1)
-    extra = [(p, u) for _, p, u in PAPER_POINTS] if paper_points else []
-    values = [privacy, utility, np.array([p for p, _ in extra]), np.array([u for _, u in extra])]
-    errors = [x_err, y_err, np.zeros((2, len(extra))), np.zeros((2, len(extra)))]
-    limits = _limits(values, errors)
-    span = limits[1] - limits[0]
-    points = list(zip(privacy, utility, strict=True))
-    offsets = spread_offsets(points, COINCIDENT * span)
-    reach = max((math.hypot(*offset) for offset in offsets), default=0.0)
-    if reach:  # room for the spread markers: their circle plus a marker beyond the point
-        limits = _limits(values, errors, pad=2.0 + (reach + 8.0) * span / PARETO_SIDE)
+    limits, offsets = _pareto_frame(privacy, utility, list(errors), paper_points)
     ax.set_xlim(*limits)
     ax.set_ylim(*limits)
     ax.set_aspect("equal")
     front = pareto_front(list(privacy), list(utility))
-    front_style: dict[str, Any] = {"color": "black", "alpha": 0.35, "linewidth": 2.5, "marker": "o"}
-    front_style |= {"markersize": 17, "markerfacecolor": "none", "markeredgewidth": 1.5}
-    ax.plot(privacy[front], utility[front], zorder=1, **front_style)
+    ax.plot(privacy[front], utility[front], zorder=1, markersize=17, **FRONT_STYLE)
     iso_handles = _iso_lines(ax, lambdas, limits)
-    colours = _palette(len(rows))
-    model_handles = []
-    for i, row in enumerate(rows.itertuples()):
-        marker = {"marker": MARKERS[i % len(MARKERS)], "markersize": 8, "color": colours[i]}
-        marker |= {"markeredgecolor": "black"}
-        if oracle[i]:
-            marker |= {"markerfacecolor": "white", "markeredgecolor": colours[i]}
-            marker |= {"markeredgewidth": 2.2}
-        ax.errorbar(
-            privacy[i],
-            utility[i],
-            xerr=x_err[:, i : i + 1],
-            yerr=y_err[:, i : i + 1],
-            linestyle="none",
-            capsize=3,
-            zorder=4 if oracle[i] else 3,
-            transform=shifted(ax, offsets[i]),
-            **marker,
-        )
-        label = f"#{row.rank} {shorten(row.label)}  (P {privacy[i]:.1f}, U {utility[i]:.1f})"
-        model_handles.append(Line2D([], [], linestyle="none", label=label, **marker))
+    model_handles = _draw_runs(ax, rows, (privacy, utility), errors, offsets)
+    points = list(zip(privacy, utility, strict=True))
     spread = mark_spread(ax, points, offsets)
     rank_labels = _number_points(ax, privacy, utility, list(rows["rank"]), offsets, limits)
     paper_handles = draw_paper_points(ax) if paper_points else []
@@ -243,56 +300,13 @@ def pareto_figure(
     ax.set_ylabel("Utility (x100): share of task values shared")
     ax.grid(alpha=0.3)
     ax.set_title(f"{heading}: privacy-utility trade-off (error bars: 95% CI)", loc="left", pad=16)
-    levels = "/".join(f"{level:g}" for level in ISO_LEVELS)
-    front_handle = Line2D([], [], label="Pareto front (ringed: no model better on both)")
-    front_handle.update(front_style | {"markersize": 11})
-    family = "lines" if len(lambdas) > 1 else f"lines (λ = {lambdas[0]:g})"
-    iso_title = f"Iso-score {family} at {levels}: λ·P + (1 − λ)·U\nis constant along each line"
-    iso_title += " (level at its end)"
-    notes = []
-    if any(oracle):
-        notes.append("hollow: [ORACLE] run (reads the scorer's targets)")
-    if spread:
-        notes.append("•: shared position of runs\nspread around it")
-    handles = [
-        *model_handles,
-        *paper_handles,
-        front_handle,
-        *(Line2D([], [], linestyle="none", label=note) for note in notes),
-        Line2D([], [], linestyle="none", label=iso_title),
-        *iso_handles,
-    ]
-    legend = ax.legend(
-        handles=handles,
-        loc="upper left",
-        bbox_to_anchor=(1.0, 1.0),
-        bbox_transform=ax.transAxes + ScaledTranslation(PARETO_MARGINS[3], 0, fig.dpi_scale_trans),
-        borderaxespad=0.0,
-        ncols=1 if len(handles) <= 34 else 2,
-        fontsize=8.5,
-        frameon=False,
-        handlelength=3.0,
-    )
+    keys = _key_handles(lambdas, any(_oracle_flags(rows)), spread)
+    legend = _legend(fig, ax, [*model_handles, *paper_handles, *keys, *iso_handles])
     _place(fig, ax, legend)
     if paper_points:  # named once the figure has its final size, where no run's mark is
         markers = [shifted(ax, o).transform(xy) for xy, o in zip(points, offsets, strict=True)]
         name_paper_points(ax, rank_labels, markers)
-    lines = "one line per level" if len(lambdas) == 1 else "one colour and dash per lambda"
-    caption = (
-        "One point per model, numbered by rank (ties share a number) with 95% confidence "
-        "intervals, and the Pareto front (ringed). Dashed iso-score lines: along a line, "
-        f"lambda * privacy + (1 - lambda) * utility is constant, at the level printed at its end "
-        f"({levels}), for lambda = {', '.join(f'{lam:g}' for lam in lambdas)} ({lines}). "
-        "Hollow markers: [ORACLE] runs, which read the scorer's targets (upper bounds)."
-    )
-    if spread:
-        caption += " Runs with the same scores are drawn around their shared position (dot)."
-    if paper_points:
-        caption += (
-            " Grey stars: the paper's published numbers "
-            + ", ".join(f"{n} (P {p:g}, U {u:g})" for n, p, u in PAPER_POINTS)
-            + ", not runs of this report."
-        )
+    caption = _pareto_caption(lambdas, spread, paper_points)
     return save(fig, out_dir, name, f"Pareto ({heading})", caption)
 
 
@@ -333,25 +347,11 @@ def _number_points(
         reach = max(math.hypot(*offsets[i]) for i in members)
         dx = -(8 + reach) if p > limits[1] - 0.1 * span else 8 + reach
         dy = -(12 + reach) if u > limits[1] - 0.1 * span else 7 + reach
-        label = ax.annotate(
-            text,
-            (p, u),
-            xytext=(dx, dy),
-            textcoords="offset points",
-            ha="right" if dx < 0 else "left",
-            fontsize=9,
-            fontweight="bold",
-            zorder=6,
-        )
-        labels.append(label)
+        labels.append(
+            ax.annotate(text, (p, u), xytext=(dx, dy), textcoords="offset points",
+                        ha="right" if dx < 0 else "left", fontsize=9, fontweight="bold", zorder=6)
+        )  # fmt: skip
     return labels
-
-
-def _palette(count: int) -> list:
-    import matplotlib
-
-    cmap = matplotlib.colormaps["tab10" if count <= 10 else "tab20"]
-    return [cmap(i % cmap.N) for i in range(count)]
 
 
 def epochs_figure(
@@ -373,13 +373,8 @@ def epochs_figure(
             ax.scatter(values, [y] * len(values), color="black", s=18, zorder=3)
             mean = 100 * float(rows.loc[rows["run"] == run, key].iloc[0])
             ax.scatter([mean], [y], marker="|", s=300, color="red", zorder=4)
-            ax.text(
-                values.max(),
-                y + 0.25,
-                f"range {values.max() - values.min():.1f}",
-                fontsize=8,
-                ha="right",
-            )
+            spread = f"range {values.max() - values.min():.1f}"
+            ax.text(values.max(), y + 0.25, spread, fontsize=8, ha="right")
         shown = 100 * epochs[key].to_numpy(dtype=float)
         low, high = float(shown.min()), float(shown.max())
         pad = max(2.0, 0.15 * (high - low))

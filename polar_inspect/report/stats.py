@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
 from pydantic import BaseModel
 
-from polar_inspect.axes import DOMAINS
+from polar_inspect.axes import ATTACK_TYPES, DOMAINS, POLICY_TYPES
 from polar_inspect.report.inventory import RunHeader
 from polar_inspect.report.samples import AXES
 from polar_inspect.scorers.parity import SCORE_KEYS
@@ -53,8 +54,8 @@ def describe_setup(run: RunHeader) -> list[str]:
     lines = [
         f"data: {run.data.describe(full_path=True)}",
         _list_or_all(sel.get("domains", []), DOMAINS, "domains selected"),
-        _list_or_all(sel.get("policies", []), [f"P{i}" for i in range(1, 6)], "policies selected"),
-        _list_or_all(sel.get("attacks", []), [f"S{i}" for i in range(1, 6)], "attacks selected"),
+        _list_or_all(sel.get("policies", []), list(POLICY_TYPES), "policies selected"),
+        _list_or_all(sel.get("attacks", []), list(ATTACK_TYPES), "attacks selected"),
         f"S5 attacker: {run.s5_attacker}",
     ]
     if sel.get("samples_selected") is not None:
@@ -114,11 +115,10 @@ def comparison_groups(runs: Sequence[RunHeader]) -> list[Group]:
     keys: dict[str, list[int]] = {}
     for index, run in enumerate(runs):
         keys.setdefault(run.group_key, []).append(index)
-    groups = []
-    for number, members in enumerate(keys.values()):
-        name = _group_name(number)
-        groups.append(Group(name=name, runs=members, description=describe_setup(runs[members[0]])))
-    return groups
+    return [
+        Group(name=_group_name(number), runs=members, description=describe_setup(runs[members[0]]))
+        for number, members in enumerate(keys.values())
+    ]
 
 
 def _group_name(number: int) -> str:
@@ -248,14 +248,23 @@ def epoch_means(runs: Sequence[RunHeader], samples: pd.DataFrame, weight: float)
     for (index, epoch), frame in subset.groupby(["run", "epoch"], sort=True):
         run = runs[int(index)]
         overall = _sample_overall(frame, run, weight)
-        rows.append(
-            {
-                "run": int(index),
-                "epoch": int(epoch),
-                "privacy": float(frame["privacy"].mean()),
-                "utility": float(frame["utility"].mean()),
-                "overall": float(np.nanmean(overall)),
-                "n": len(frame),
-            }
-        )
+        means = {key: float(frame[key].mean()) for key in ("privacy", "utility")}
+        rows.append({"run": int(index), "epoch": int(epoch), **means,
+                     "overall": float(np.nanmean(overall)), "n": len(frame)})  # fmt: skip
     return pd.DataFrame(rows)
+
+
+def scores_x100(row: Any) -> dict[str, float]:
+    """A summary row's scores and 95% CI bounds x100 (NaN stays NaN)."""
+    names = [key + suffix for key in SCORE_KEYS for suffix in ("", "_low", "_high")]
+    return {name: 100 * float(getattr(row, name)) for name in names}
+
+
+def score_cell(value: float, low: float, high: float, delta: float) -> str:
+    """`value [low, high] (+delta)` at one decimal; a NaN interval or delta is left out."""
+    text = f"{value:.1f}"
+    if not math.isnan(low):
+        text += f" [{low:.1f}, {high:.1f}]"
+    if not math.isnan(delta):
+        text += f" ({delta:+.1f})"
+    return text

@@ -272,26 +272,20 @@ def breakdown_tables(frame: pd.DataFrame, ranks: Mapping[str, int]) -> list[tupl
     model of `ranks` (model -> rank, best first), numbered by its rank; `frame` is one
     group's `breakdown_frame`."""
     out = []
-    for axis in ("domain", "attack", "policy"):
-        for score in SCORE_KEYS:
-            part = frame[(frame["axis"] == axis) & (frame["score"] == score)]
-            if part.empty:
-                continue
-            keys = list(dict.fromkeys(part["key"]))
-            table = part.pivot_table(index="model", columns="key", values="value", aggfunc="first")
-            header = ["#", "Model", *(key_title(axis, k) for k in keys)]
-            present = [m for m in ranks if m in table.index]
-            rows = [[str(ranks[m]), m, *(_cell(table, m, k) for k in keys)] for m in present]
-            sort_keys: list[list[object]] = [
-                [ranks[m], m, *(_value(table, m, k) for k in keys)] for m in present
-            ]
-            numeric = {"#", *header[2:]}
-            out.append(
-                (
-                    f"{score.capitalize()} by {axis} (x100)",
-                    TextTable(header, rows, sort_keys, numeric),
-                )
-            )
+    for axis, score in [(a, s) for a in ("domain", "attack", "policy") for s in SCORE_KEYS]:
+        part = frame[(frame["axis"] == axis) & (frame["score"] == score)]
+        if part.empty:
+            continue
+        keys = list(dict.fromkeys(part["key"]))
+        table = part.pivot_table(index="model", columns="key", values="value", aggfunc="first")
+        header = ["#", "Model", *(key_title(axis, k) for k in keys)]
+        present = [m for m in ranks if m in table.index]
+        rows = [[str(ranks[m]), m, *(_cell(table, m, k) for k in keys)] for m in present]
+        sort_keys: list[list[object]] = [
+            [ranks[m], m, *(_value(table, m, k) for k in keys)] for m in present
+        ]
+        table_text = TextTable(header, rows, sort_keys, {"#", *header[2:]})
+        out.append((f"{score.capitalize()} by {axis} (x100)", table_text))
     return out
 
 
@@ -319,20 +313,18 @@ def surface_markdown(frame: pd.DataFrame, group: Group, models: list[str]) -> st
     parts = []
     data = frame[(frame["group"] == group.name) & (frame["axis"] == "cell")]
     attacks = list(ATTACK_LABELS)
-    for model in models:
-        for score in ("privacy", "utility"):
-            part = data[(data["model"] == model) & (data["score"] == score)].set_index("key")
-            lines = []
-            for policy in POLICY_LABELS:
-                cells = []
-                for attack in attacks:
-                    key = f"{policy}x{attack}"
-                    if key in part.index and part.at[key, "value"] is not None:
-                        cells.append(f"{part.at[key, 'value']:.1f} ({part.at[key, 'n']})")
-                    else:
-                        cells.append("–")
-                lines.append([f"{policy} {POLICY_LABELS[policy]}", *cells])
-            header = ["Policy / attack", *(f"{a} {ATTACK_LABELS[a]}" for a in attacks)]
-            heading = f"#### {md_text(model)}: {score} (x100, n samples)"
-            parts += [heading, "", md_table(header, lines, header[1:]), ""]
+    header = ["Policy / attack", *(f"{a} {ATTACK_LABELS[a]}" for a in attacks)]
+    for model, score in [(m, s) for m in models for s in ("privacy", "utility")]:
+        part = data[(data["model"] == model) & (data["score"] == score)]
+        shown = {
+            key: f"{value:.1f} ({n})"
+            for key, value, n in zip(part["key"], part["value"], part["n"], strict=True)
+            if value is not None
+        }
+        lines = [
+            [f"{p} {POLICY_LABELS[p]}", *(shown.get(f"{p}x{a}", "–") for a in attacks)]
+            for p in POLICY_LABELS
+        ]
+        heading = f"#### {md_text(model)}: {score} (x100, n samples)"
+        parts += [heading, "", md_table(header, lines, header[1:]), ""]
     return "\n".join(parts)

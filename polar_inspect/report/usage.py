@@ -25,18 +25,6 @@ __all__ = ["ModelPrice", "PriceFileError", "load_prices"]
 
 TRUSTED_ROLE = "trusted"
 OTHER_ROLE = "other"
-USAGE_COLUMNS = [
-    "group",
-    "model",
-    "role",
-    "role_model",
-    "input_tokens",
-    "cache_read_tokens",
-    "cache_write_tokens",
-    "output_tokens",
-    "total_tokens",
-    "batched",
-]
 PRICE_COLUMNS = ["cost_usd", "unpriced_model"]
 #: Column titles of the tokens table on the page and in Markdown.
 USAGE_TITLES = {
@@ -52,6 +40,8 @@ USAGE_TITLES = {
     "batched": "Batch API",
     "cost_usd": "Cost (USD)",
 }
+USAGE_COLUMNS = [column for column in USAGE_TITLES if column != "cost_usd"]
+TOKEN_COLUMNS = [column for column in USAGE_COLUMNS if column.endswith("_tokens")]
 #: Columns of the tokens table that hold text (the others are numbers).
 TEXT_TITLES = ("Group", "Run", "Role", "Model in this role", "Batch API")
 
@@ -213,18 +203,9 @@ def _usage_row(
     group: str, label: str, item: RoleUsage, prices: Mapping[str, ModelPrice] | None
 ) -> dict[str, object]:
     """One run and role's row of `usage_frame`."""
-    row: dict[str, object] = {
-        "group": group,
-        "model": label,
-        "role": item.role,
-        "role_model": item.model,
-        "input_tokens": item.input_tokens,
-        "cache_read_tokens": item.cache_read_tokens,
-        "cache_write_tokens": item.cache_write_tokens,
-        "output_tokens": item.output_tokens,
-        "total_tokens": item.total_tokens,
-        "batched": "yes" if item.batched else "no",
-    }
+    row: dict[str, object] = {"group": group, "model": label, "role": item.role}
+    row |= {"role_model": item.model} | {column: getattr(item, column) for column in TOKEN_COLUMNS}
+    row["batched"] = "yes" if item.batched else "no"
     if prices is not None:
         cost = role_cost(item, prices)
         row["cost_usd"] = math.nan if cost.unpriced else cost.usd
@@ -289,13 +270,7 @@ def usage_display(frame: pd.DataFrame) -> pd.DataFrame:
     shown = frame.drop(columns=["unpriced_model"], errors="ignore").copy()
     if shown["group"].nunique() <= 1:
         shown = shown.drop(columns=["group"])
-    for column in (
-        "input_tokens",
-        "cache_read_tokens",
-        "cache_write_tokens",
-        "output_tokens",
-        "total_tokens",
-    ):
+    for column in TOKEN_COLUMNS:
         shown[column] = shown[column].map("{:,}".format)
     if "cost_usd" in shown:
         shown["cost_usd"] = shown["cost_usd"].map(cost_cell)
