@@ -14,6 +14,7 @@ rate), then the total. Prices come from `--prices` sheets (default: the package'
 from __future__ import annotations
 
 import sys
+import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,6 +43,8 @@ from polar_inspect.errors import UserInputError
 
 SHEETS = Path(__file__).parent / "sheets"
 TASKS = ("privacy", "privacy_mini")
+WIDTH = 80  # columns: every printed line fits a terminal of this width
+INDENT = " " * 11
 
 
 @dataclass(frozen=True)
@@ -126,20 +129,29 @@ def _price(prices: dict[str, ModelPrice], model: str) -> ModelPrice | None:
     return prices.get(model)
 
 
+def _fit(cells: Sequence[str], lead: str = INDENT) -> list[str]:
+    """`cells` joined by " | " on lines of at most `WIDTH` columns, a cell never split."""
+    lines = [lead]
+    for cell in cells:
+        joined = lines[-1] + ("" if lines[-1] == lead else " | ") + cell
+        if len(joined) > WIDTH and lines[-1] != lead:
+            lines.append(INDENT + cell)
+        else:
+            lines[-1] = joined
+    return lines
+
+
 def role_lines(calls: RoleCalls, role: RoleModel, price: ModelPrice | None) -> list[str]:
-    """A role's line: model, calls, tokens and a dollar cell per setting."""
+    """A role's lines: model; calls and tokens; a dollar cell per setting."""
     inputs = sum(r.input_tokens for t in calls.threads for r in t)
     outputs = sum(r.output_tokens for t in calls.threads for r in t)
-    head = (
-        f"{calls.role:<10} {role.model:<32} {calls.calls:>8,} calls  input {inputs:>12,}  "
-        f"output {outputs:>11,}"
-    )
+    counts = [f"{calls.calls:,} calls", f"input {inputs:,}", f"output {outputs:,} tokens"]
     if calls.unknown_calls:
-        head += f"  (+ {calls.unknown_calls:,} calls whose tokens cannot be rebuilt: unknown)"
+        counts.append(f"+ {calls.unknown_calls:,} calls whose tokens cannot be rebuilt: unknown")
+    head = [f"{calls.role:<10} {role.model}", *_fit(counts)]
     if price is None:
-        return [head, f"{'':<10} unknown: no price for {role.model} in the sheets"]
-    cells = [f"{s}: {dollars(calls, price, s, role.ttl)[1]}" for s in SETTINGS]
-    return [head, f"{'':<10} " + " | ".join(cells)]
+        return [*head, f"{INDENT}unknown: no price for {role.model} in the sheets"]
+    return head + _fit([f"{s}: {dollars(calls, price, s, role.ttl)[1]}" for s in SETTINGS])
 
 
 def _role_usd(
@@ -159,9 +171,9 @@ def _flex_offered(
     return any(price is not None and price.flex is not None for price in found)
 
 
-def total_line(
+def total_lines(
     estimates: Sequence[RoleCalls], models: dict[str, RoleModel], prices: dict[str, ModelPrice]
-) -> str:
+) -> list[str]:
     """The sum over roles per setting (unknown if any role is; flex only where offered)."""
     cells = []
     offered = _flex_offered(estimates, models, prices)
@@ -175,7 +187,7 @@ def total_line(
         total = sum(usd for usd in usds.values() if usd is not None)
         cell = f"{total:,.4f}" if not unknown else f"unknown ({', '.join(unknown)})"
         cells.append(f"{setting}: {cell}")
-    return "total      " + " | ".join(cells)
+    return _fit(cells, "total      ")
 
 
 def report(
@@ -189,18 +201,31 @@ def report(
     counting = sorted({tokenizer_for(m.model).name for m in models.values()})
     lines = [
         f"{task}: {samples_of(estimates):,} samples; USD, sheets "
-        + ", ".join(f"{s} ({sheet_date(s)})" for s in sheets),
+        + ", ".join(f"{s.name} ({sheet_date(s)})" for s in sheets),
         f"tokens counted by: {'; '.join(counting)}",
     ]
     for calls in estimates:
         role = models[calls.role]
         lines += role_lines(calls, role, _price(prices, role.model))
-    lines.append(total_line(estimates, models, prices))
+    lines += total_lines(estimates, models, prices)
     lines.append(
         "cache writes at each role's -M cache_ttl (default 5m); flex: roles without a flex "
-        "rate at their cached price; judge calls are an upper bound (one per turn)"
+        "rate at their cached price; judge calls are an upper bound (one per turn), and "
+        "Inspect caches the judge's answers on disk: a re-run asking the same prompts pays "
+        "nothing for them"
     )
     return lines
+
+
+def wrapped(lines: Sequence[str]) -> str:
+    """The lines folded at `WIDTH` columns between words (a number is never split)."""
+    folded: list[str] = []
+    for line in lines:
+        folded += textwrap.wrap(
+            line, WIDTH, subsequent_indent=INDENT, break_long_words=False,
+            break_on_hyphens=False, drop_whitespace=True,
+        ) or [""]  # fmt: skip
+    return "\n".join(folded)
 
 
 def plan(
@@ -269,7 +294,7 @@ def cost_command(
     estimates, models = plan(task, model, model_args, model_role, task_args, assume, chosen)
     lines = report(task, estimates, models, sheet, sheets)
     cells = [(info.domain, info.policy, info.attack) for info in chosen[1]]
-    click.echo("\n".join([*lines, *precision_lines(cells, half_width)]))
+    click.echo(wrapped([*lines, *precision_lines(cells, half_width)]))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import warnings
 from collections.abc import Callable
 from pathlib import Path
@@ -13,7 +14,7 @@ from inspect_ai import eval as inspect_eval
 from inspect_ai.model import get_model
 
 from polar_inspect.cost.bill import dollars
-from polar_inspect.cost.cli import main, plan
+from polar_inspect.cost.cli import main, plan, report
 from polar_inspect.cost.estimate import Assumptions
 from polar_inspect.cost.sheet import ModelPrice
 from polar_inspect.report.usage import role_cost, role_usage
@@ -201,3 +202,29 @@ def test_estimate_report_and_hand_bill_agree_for_every_role(
     for role in MODELS:
         assert reported[role] == pytest.approx(hand[role], rel=0.01), role
         assert estimated[role] == pytest.approx(hand[role], rel=0.01), role
+
+
+def test_every_line_fits_80_columns_and_no_number_is_split(
+    tmp_path: Path,
+    write_records: Callable[..., Path],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("COLUMNS", "80")
+    data = write_records([make_record(i, attack=a) for i, a in enumerate(["S3", "S5"])])
+    sheet = _sheet(tmp_path)
+    targs = [f"data={data}", "defense=minimize,guard", "judge=true"]
+    specs = [f"{role}={model}" for role, model in MODELS.items() if role != "trusted"]
+    args = ["polar_inspect/privacy", "--model", "anthropic/m", "--prices", str(sheet),
+            "--half-width", "2.5"]  # fmt: skip
+    for name, values in (("-T", targs), ("--model-role", specs)):
+        args += [part for value in values for part in (name, value)]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert max(len(line) for line in out.splitlines()) <= 80
+    estimates, models = plan("privacy", "anthropic/m", [], specs, targs, Assumptions())
+    prices = {m: ModelPrice.model_validate(e) for m, e in SHEET.items() if m[0] != "_"}
+    unwrapped = "\n".join(report("polar_inspect/privacy", estimates, models, prices, [sheet]))
+    assert max(len(line) for line in unwrapped.splitlines()) > 80  # something had to fold
+    number = re.compile(r"\d[\d,.]*\d|\d")
+    assert number.findall(unwrapped) == number.findall(out)[: len(number.findall(unwrapped))]
