@@ -270,6 +270,12 @@ def plan(
     default=None,
     help="a 95%% interval half-width to reach (points, x100): the stratified subset it needs",
 )
+@click.option(
+    "--pilot",
+    type=click.Path(path_type=Path, exists=True, dir_okay=False),
+    default=None,
+    help="a pilot run's log: the expected half-widths from its per-sample scores",
+)
 def cost_command(
     task: str,
     model: str,
@@ -282,6 +288,7 @@ def cost_command(
     judge_tokens: int,
     copy_tokens: int | None,
     half_width: float | None,
+    pilot: Path | None,
 ) -> None:
     """Print the estimate (see the module)."""
     sheets = list(prices) or sorted(SHEETS.glob("*.json"))
@@ -294,7 +301,7 @@ def cost_command(
     estimates, models = plan(task, model, model_args, model_role, task_args, assume, chosen)
     lines = report(task, estimates, models, sheet, sheets)
     cells = [(info.domain, info.policy, info.attack) for info in chosen[1]]
-    click.echo(wrapped([*lines, *precision_lines(cells, half_width)]))
+    click.echo(wrapped([*lines, *precision_lines(cells, half_width, pilot)]))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
