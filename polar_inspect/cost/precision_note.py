@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from polar_inspect.errors import UserInputError
 from polar_inspect.precision import (
@@ -23,6 +24,14 @@ from polar_inspect.precision import (
 from polar_inspect.scorers.parity import SCORE_KEYS
 
 
+def _polar_scores(summary: Any) -> dict[str, Any] | None:
+    """The sample's privacy / utility / overall, or None when it has no such score."""
+    if summary.error:
+        return None
+    found = [s.value for s in (summary.scores or {}).values() if isinstance(s.value, dict)]
+    return next((v for v in found if all(k in v for k in SCORE_KEYS)), None)
+
+
 def pilot_spread(log: Path) -> tuple[dict[str, float], int, int]:
     """Each score's per-sample standard deviation in a pilot log, the samples scored and the
     samples without a score (errors, limits), from Inspect's sample summaries."""
@@ -32,22 +41,14 @@ def pilot_spread(log: Path) -> tuple[dict[str, float], int, int]:
         summaries = read_eval_log_sample_summaries(str(log))
     except Exception as err:  # noqa: BLE001 - any unreadable file is the user's to fix
         raise UserInputError(f"--pilot {log}: not a readable Inspect log ({err})") from None
-    values: dict[str, list[float]] = {key: [] for key in SCORE_KEYS}
-    unscored = 0
-    for summary in summaries:
-        found = [s.value for s in (summary.scores or {}).values() if isinstance(s.value, dict)]
-        scored = next((v for v in found if all(k in v for k in SCORE_KEYS)), None)
-        if scored is None or summary.error:
-            unscored += 1
-            continue
-        for key in SCORE_KEYS:
-            values[key].append(float(scored[key]))
-    if len(values["overall"]) < 2:
+    scored = [v for v in map(_polar_scores, summaries) if v is not None]
+    if len(scored) < 2:
         raise UserInputError(
-            f"--pilot {log}: {len(values['overall'])} scored polar_inspect samples; "
+            f"--pilot {log}: {len(scored)} scored polar_inspect samples; "
             "a pilot needs at least 2 (run privacy or privacy_mini with --limit)"
         )
-    return {k: standard_deviation(v) for k, v in values.items()}, len(values["overall"]), unscored
+    spread = {key: standard_deviation(float(v[key]) for v in scored) for key in SCORE_KEYS}
+    return spread, len(scored), len(summaries) - len(scored)
 
 
 def _pilot_lines(n: int, pilot: Path, target: float | None, strata: int) -> list[str]:
