@@ -151,6 +151,8 @@ def role_lines(calls: RoleCalls, role: RoleModel, price: ModelPrice | None) -> l
     head = [f"{calls.role:<10} {role.model}", *_fit(counts)]
     if price is None:
         return [*head, f"{INDENT}unknown: no price for {role.model} in the sheets"]
+    if calls.unknown_calls:
+        return [*head, f"{INDENT}unknown: not every call's tokens can be rebuilt"]
     return head + _fit([f"{s}: {dollars(calls, price, s, role.ttl)[1]}" for s in SETTINGS])
 
 
@@ -210,7 +212,8 @@ def report(
     lines += total_lines(estimates, models, prices)
     lines.append(
         "cache writes at each role's -M cache_ttl (default 5m); flex: roles without a flex "
-        "rate at their cached price; judge calls are an upper bound (one per turn), and "
+        "rate at their cached price; the adaptive attacker's format retries (at most one a "
+        "round) are not counted; judge calls are an upper bound (one per turn), and "
         "Inspect caches the judge's answers on disk: a re-run asking the same prompts pays "
         "nothing for them"
     )

@@ -80,6 +80,20 @@ def test_no_attacker_calls_when_none_is_bound(
     assert guard.calls == guarded[0].calls > 0  # one guard call per trusted reply
 
 
+def test_the_adaptive_attacker_is_priced_call_for_call(
+    tmp_path: Path, write_records: Callable[..., Path]
+) -> None:
+    data = write_records([make_record(i, attack=a) for i, a in enumerate(["S1", "S3"])])
+    targs = [f"data={data}", "attacker=adaptive"]
+    role = ["attacker=anthropic/a"]
+    estimates, _ = plan("privacy", "anthropic/m", [], role, targs, Assumptions())
+    trusted, attacker = estimates
+    assert attacker.role == "attacker" and attacker.unknown_calls == 0
+    assert attacker.calls == trusted.calls > 0  # one attacker call before each trusted reply
+    grows = [[r.input_tokens for r in thread] for thread in attacker.threads]
+    assert all(a < b for thread in grows for a, b in zip(thread, thread[1:], strict=False))
+
+
 def test_privacy_mini_is_selectable(tmp_path: Path, write_records: Callable[..., Path]) -> None:
     records = [make_record(i, attack=a) for i, a in enumerate(["S1", "S2", "S1"])]
     data = write_records(records)
