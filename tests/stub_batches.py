@@ -9,7 +9,9 @@ OpenAI Batch API (files + batches):
   `model`, one model for the whole file, no streaming, at most 50,000 lines. A file that
   breaks a rule makes the batch `failed` with one error per broken line (`errors.data`);
 - `GET /v1/batches/{id}`: `in_progress` for `batch_polls` checks, then `completed` with an
-  `output_file_id` (and an `error_file_id` when some requests were refused); a batch created
+  `output_file_id` (and an `error_file_id` when some requests were refused), or the path of
+  statuses `server.batch_faults` gives it (`validating`, `finalizing`, `cancelling`, and an end
+  `expired`, `cancelled` or `failed`); a batch created
   while `server.hold_batches` is set stays `in_progress` for ever (a batch the provider is
   still working on when the client dies);
 - `GET /v1/files/{id}/content`: the result JSONL, one line per request

@@ -125,10 +125,6 @@ def selected(task: str, task_args: dict[str, Any]) -> tuple[Any, list[SampleInfo
     return setup, [SampleInfo.model_validate(sample.metadata) for sample in built.dataset]
 
 
-def _price(prices: dict[str, ModelPrice], model: str) -> ModelPrice | None:
-    return prices.get(model)
-
-
 def _fit(cells: Sequence[str], lead: str = INDENT) -> list[str]:
     """`cells` joined by " | " on lines of at most `WIDTH` columns, a cell never split."""
     lines = [lead]
@@ -166,24 +162,18 @@ def _role_usd(
     return dollars(calls, price, setting, role.ttl)[0]
 
 
-def _flex_offered(
-    estimates: Sequence[RoleCalls], models: dict[str, RoleModel], prices: dict[str, ModelPrice]
-) -> bool:
-    found = [_price(prices, models[c.role].model) for c in estimates]
-    return any(price is not None and price.flex is not None for price in found)
-
-
 def total_lines(
     estimates: Sequence[RoleCalls], models: dict[str, RoleModel], prices: dict[str, ModelPrice]
 ) -> list[str]:
     """The sum over roles per setting (unknown if any role is; flex only where offered)."""
     cells = []
-    offered = _flex_offered(estimates, models, prices)
+    found = [prices.get(models[c.role].model) for c in estimates]
+    offered = any(price is not None and price.flex is not None for price in found)
     for setting in SETTINGS:
         if setting == "flex" and not offered:
             cells.append("flex: n/a (no role's model has a flex rate)")
             continue
-        usds = {c.role: _role_usd(c, models[c.role], _price(prices, models[c.role].model), setting)
+        usds = {c.role: _role_usd(c, models[c.role], prices.get(models[c.role].model), setting)
                 for c in estimates}  # fmt: skip
         unknown = [role for role, usd in usds.items() if usd is None]
         total = sum(usd for usd in usds.values() if usd is not None)
@@ -208,7 +198,7 @@ def report(
     ]
     for calls in estimates:
         role = models[calls.role]
-        lines += role_lines(calls, role, _price(prices, role.model))
+        lines += role_lines(calls, role, prices.get(role.model))
     lines += total_lines(estimates, models, prices)
     lines.append(
         "cache writes at each role's -M cache_ttl (default 5m); flex: roles without a flex "
