@@ -242,3 +242,16 @@ def test_every_line_fits_80_columns_and_no_number_is_split(
     assert max(len(line) for line in unwrapped.splitlines()) > 80  # something had to fold
     number = re.compile(r"\d[\d,.]*\d|\d")
     assert number.findall(unwrapped) == number.findall(out)[: len(number.findall(unwrapped))]
+
+
+def test_a_pilot_that_is_not_a_log_is_one_line_and_exit_1(
+    tmp_path: Path, write_records: Callable[..., Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = write_records([make_record(0, attack="S1")])
+    notes = tmp_path / "pilot.eval"
+    notes.write_text("not a log", encoding="utf-8")
+    args = ["--model", "anthropic/m", "--prices", str(_sheet(tmp_path)), "-T", f"data={data}",
+            "--pilot", str(notes)]  # fmt: skip
+    assert main(args) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and err.startswith("polar-cost: --pilot") and "pilot.eval" in err
