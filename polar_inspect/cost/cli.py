@@ -167,8 +167,7 @@ def total_lines(
 ) -> list[str]:
     """The sum over roles per setting (unknown if any role is; flex only where offered)."""
     cells = []
-    found = [prices.get(models[c.role].model) for c in estimates]
-    offered = any(price is not None and price.flex is not None for price in found)
+    offered = any(getattr(prices.get(m.model), "flex", None) is not None for m in models.values())
     for setting in SETTINGS:
         if setting == "flex" and not offered:
             cells.append("flex: n/a (no role's model has a flex rate)")
