@@ -4,11 +4,17 @@ Anthropic Message Batches: a result item is `succeeded`, `errored` (here an `ove
 a server-side error the client may retry), `canceled` or `expired`; the last two carry no body.
 OpenAI Batch API: a request line ends in the output file (HTTP 200), or in the error file as a
 per-request server error (`"response": {"status_code": 500, ...}`) or as an expired line in the
-documented form (`"response": null, "error": {"code": "batch_expired", ...}`); the batch passes
-through `finalizing` before `completed`; results may come in any order (`shuffle`).
+documented form (`"response": null, "error": {"code": "batch_expired", ...}`); the batch may show
+`validating` and `finalizing`; results may come in any order (`shuffle`). A whole OpenAI batch
+may end `expired` (its unfinished requests as expired lines), `cancelled` after `cancelling`
+(partial results in the output file only: the unfinished requests have no line, "missing") or
+`failed` after validation (`errors.data`, no files). Two result-file faults no provider
+documents but Inspect's batcher mishandles (docs/large-runs.md#known-limits): a line carrying the
+`custom_id` of the batch's previous line ("duplicate") and a request with no line ("missing").
 
 Items are numbered over the run in the order the stub receives them (the first item of the first
 batch is 0): a fault names the item numbers it hits, so a retried request (a new item) succeeds.
+OpenAI batches are numbered the same way (`openai_ends`).
 """
 
 from __future__ import annotations
@@ -19,7 +25,8 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 AnthropicFault = Literal["errored", "canceled", "expired"]
-OpenAIFault = Literal["server_error", "expired"]
+OpenAIFault = Literal["server_error", "expired", "duplicate", "missing"]
+OpenAIEnd = Literal["completed", "expired", "cancelled", "failed"]
 CUSTOM_ID = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 ANTHROPIC_MAX_REQUESTS = 100_000
 ANTHROPIC_REQUEST_KEYS = {"custom_id", "params"}
@@ -31,9 +38,23 @@ class BatchFaults:
 
     anthropic: dict[int, AnthropicFault] = field(default_factory=dict)
     openai: dict[int, OpenAIFault] = field(default_factory=dict)
+    openai_ends: dict[int, OpenAIEnd] = field(default_factory=dict)  # by batch number
     shuffle: bool = False  # OpenAI output lines in a seeded random order
+    validating: bool = False  # OpenAI batches show `validating` once first
     finalizing: bool = False  # OpenAI batches show `finalizing` once before `completed`
     received: int = 0  # items received so far
+    batches: int = 0  # OpenAI batches received so far
+
+    def openai_path(self, polls: int) -> list[str]:
+        """The statuses the next OpenAI batch shows, one per check, the last one for good."""
+        end = self.openai_ends.get(self.batches, "completed")
+        self.batches += 1
+        first = ["validating"] if self.validating else []
+        if end == "failed":
+            return [*first, "failed"]
+        closing = {"completed": ["finalizing"] if self.finalizing else [],
+                   "cancelled": ["cancelling"], "expired": []}[end]  # fmt: skip
+        return [*first, *["in_progress"] * polls, *closing, end]
 
     def next_fault(self, kind: str) -> str | None:
         """The fault of the next item of a `kind` batch, if any."""
@@ -60,6 +81,11 @@ def openai_failure(fault: str, number: int, custom_id: str) -> dict[str, Any]:
     body = {"error": {"message": "The server had an error", "type": "server_error"}}
     return line | {"response": {"status_code": 500, "request_id": "req_stub", "body": body},
                    "error": None}  # fmt: skip
+
+
+TOKEN_LIMIT = "Enqueued token limit reached for the model in organization."
+BATCH_FAILED = {"object": "list", "data": [{"code": "token_limit_exceeded", "line": None,
+                                            "param": None, "message": TOKEN_LIMIT}]}  # fmt: skip
 
 
 def shuffled(lines: list[dict[str, Any]], seed: int = 0) -> list[dict[str, Any]]:

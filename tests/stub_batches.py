@@ -9,7 +9,9 @@ OpenAI Batch API (files + batches):
   `model`, one model for the whole file, no streaming, at most 50,000 lines. A file that
   breaks a rule makes the batch `failed` with one error per broken line (`errors.data`);
 - `GET /v1/batches/{id}`: `in_progress` for `batch_polls` checks, then `completed` with an
-  `output_file_id` (and an `error_file_id` when some requests were refused); a batch created
+  `output_file_id` (and an `error_file_id` when some requests were refused), or the path of
+  statuses `server.batch_faults` gives it (`validating`, `finalizing`, `cancelling`, and an end
+  `expired`, `cancelled` or `failed`); a batch created
   while `server.hold_batches` is set stays `in_progress` for ever (a batch the provider is
   still working on when the client dies);
 - `GET /v1/files/{id}/content`: the result JSONL, one line per request
@@ -46,6 +48,7 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 
 from tests.stub_batch_faults import (
+    BATCH_FAILED,
     anthropic_batch_problem,
     anthropic_failure,
     openai_failure,
@@ -71,6 +74,7 @@ class StubBatch:
     errors: list[dict[str, Any]] = field(default_factory=list)
     checks: int = 0
     held: bool = False  # created while the server held new batches: it never ends
+    path: list[str] = field(default_factory=list)  # OpenAI: the status shown at each check
 
     def ended(self) -> bool:
         """Whether the batch has ended (its results can be fetched)."""
@@ -153,8 +157,45 @@ def _line_problems(lines: list[str], endpoint: str) -> list[dict[str, Any]]:
     return problems
 
 
-def _openai_batch_object(batch: StubBatch) -> dict[str, Any]:
-    return batch.info
+def _serve_openai_line(server: StubServer, batch: StubBatch, entry: dict[str, Any]) -> None:
+    """The result line of one request (or none, for a `missing` fault)."""
+    number = len(batch.results) + len(batch.errors)
+    fault = server.batch_faults.next_fault("openai") if server.batch_faults else None
+    if fault in ("expired", "server_error"):
+        batch.errors.append(openai_failure(str(fault), number, entry["custom_id"]))
+        return
+    if fault == "missing":
+        return
+    status, reply = server.answer("openai", entry["body"], via="batch")
+    lines = batch.results + batch.errors
+    custom_id = lines[-1]["custom_id"] if fault == "duplicate" and lines else entry["custom_id"]
+    result = {
+        "id": f"batch_req_{number}",
+        "custom_id": custom_id,
+        "response": {"status_code": status, "request_id": "req_stub", "body": reply},
+        "error": None,
+    }
+    (batch.results if status == 200 else batch.errors).append(result)
+    if status != 200:
+        server.refused.append(("batch request", json.dumps(reply)))
+
+
+def _end_openai(book: BatchBook, batch: StubBatch, server: StubServer) -> None:
+    """An ended batch: its counts and its output and error files."""
+    if server.batch_faults and server.batch_faults.shuffle:
+        batch.results = shuffled(batch.results)
+    counts = {
+        "total": batch.info["request_counts"]["total"],
+        "completed": len(batch.results),
+        "failed": len(batch.errors),
+    }
+    batch.info.update(request_counts=counts, completed_at=int(time.time()))
+    for key, lines in (("output_file_id", batch.results), ("error_file_id", batch.errors)):
+        if lines:
+            file_id = book.next_id("file-")
+            content = "".join(json.dumps(line) + "\n" for line in lines).encode()
+            book.files[file_id] = {"info": {"purpose": "batch_output"}, "content": content}
+            batch.info[key] = file_id
 
 
 def add_batch_routes(app: web.Application, server: StubServer) -> None:
@@ -240,56 +281,28 @@ def add_batch_routes(app: web.Application, server: StubServer) -> None:
             server.refused += [("batch file", str(p)) for p in problems]
             batch.info.update(status="failed", errors={"object": "list", "data": problems})
             return web.json_response(batch.info)
-        for line in lines:
-            entry = json.loads(line)
-            fault = server.batch_faults.next_fault("openai") if server.batch_faults else None
-            if fault is not None:
-                number = len(batch.results) + len(batch.errors)
-                batch.errors.append(openai_failure(fault, number, entry["custom_id"]))
-                continue
-            status, reply = server.answer("openai", entry["body"], via="batch")
-            result = {
-                "id": f"batch_req_{len(batch.results) + len(batch.errors)}",
-                "custom_id": entry["custom_id"],
-                "response": {"status_code": status, "request_id": "req_stub", "body": reply},
-                "error": None,
-            }
-            (batch.results if status == 200 else batch.errors).append(result)
-            if status != 200:
-                server.refused.append(("batch request", json.dumps(reply)))
+        faults = server.batch_faults
+        batch.path = faults.openai_path(server.batch_polls) if faults else []
+        for line in lines if batch.path[-1:] != ["failed"] else []:  # a failed batch runs none
+            _serve_openai_line(server, batch, json.loads(line))
         return web.json_response(batch.info)
 
     async def retrieve_openai(request: web.Request) -> web.Response:
         batch = book.batches.get(request.match_info["batch_id"])
         if batch is None or batch.kind != "openai":
             return _openai_error(404, "no such batch")
-        if batch.info["status"] == "failed":
+        if batch.info["status"] == "failed" and not batch.path:
             return web.json_response(batch.info)
         batch.checks += 1
-        if batch.held or batch.checks <= server.batch_polls:
-            batch.info["status"] = "in_progress"
+        path = batch.path or ["in_progress"] * server.batch_polls + ["completed"]
+        status = "in_progress" if batch.held else path[min(batch.checks, len(path)) - 1]
+        if status == batch.info["status"]:
             return web.json_response(batch.info)
-        faults = server.batch_faults
-        if faults and faults.finalizing and batch.info["status"] == "in_progress":
-            batch.info["status"] = "finalizing"  # once, before completed
-            return web.json_response(batch.info)
-        if batch.info["status"] != "completed":
-            if faults and faults.shuffle:
-                batch.results = shuffled(batch.results)
-            counts = {
-                "total": len(batch.results) + len(batch.errors),
-                "completed": len(batch.results),
-                "failed": len(batch.errors),
-            }
-            batch.info.update(
-                status="completed", request_counts=counts, completed_at=int(time.time())
-            )
-            for key, lines in (("output_file_id", batch.results), ("error_file_id", batch.errors)):
-                if lines:
-                    file_id = book.next_id("file-")
-                    content = "".join(json.dumps(line) + "\n" for line in lines).encode()
-                    book.files[file_id] = {"info": {"purpose": "batch_output"}, "content": content}
-                    batch.info[key] = file_id
+        batch.info["status"] = status
+        if status == "failed":
+            batch.info.update(errors=BATCH_FAILED, request_counts=None)
+        elif status in ("completed", "expired", "cancelled"):
+            _end_openai(book, batch, server)
         return web.json_response(batch.info)
 
     async def file_content(request: web.Request) -> web.Response:

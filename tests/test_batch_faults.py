@@ -17,6 +17,7 @@ from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog
 from inspect_ai.model import BatchConfig, ChatMessageAssistant, get_model
 
+from polar_inspect import batch_guard
 from tests.conftest import DOCUMENT, make_record
 from tests.helpers import point_providers
 from tests.stub_batch_faults import BatchFaults
@@ -78,9 +79,9 @@ def data(write_records: Callable[..., Path]) -> Path:
     ("api", "faults"),
     [
         ("anthropic", BatchFaults(anthropic={0: "errored", 1: "canceled", 2: "expired"})),
-        ("openai", BatchFaults(shuffle=True, finalizing=True)),
+        ("openai", BatchFaults(shuffle=True, validating=True, finalizing=True)),
     ],
-    ids=["anthropic-errored-canceled-expired", "openai-shuffled-finalizing"],
+    ids=["anthropic-errored-canceled-expired", "openai-validating-finalizing-shuffled"],
 )
 def test_failed_items_are_retried_and_every_reply_lands_in_its_own_dialogue(
     api: WireApi, faults: BatchFaults, data: Path, tmp_path: Path, monkeypatch: Any
@@ -94,8 +95,12 @@ def test_failed_items_are_retried_and_every_reply_lands_in_its_own_dialogue(
 @pytest.mark.slow
 @pytest.mark.parametrize(
     "faults",
-    [BatchFaults(openai={0: "server_error"}), BatchFaults(openai={0: "expired"})],
-    ids=["openai-5xx-line", "openai-expired-line"],
+    [
+        BatchFaults(openai={0: "server_error"}),
+        BatchFaults(openai={0: "expired"}),
+        BatchFaults(openai_ends={0: "expired"}, openai={2: "expired", 3: "expired"}),
+    ],
+    ids=["openai-5xx-line", "openai-expired-line", "openai-batch-expired"],
 )
 def test_an_openai_error_line_fails_the_run_in_inspects_batcher(
     faults: BatchFaults, data: Path, tmp_path: Path, monkeypatch: Any
@@ -107,3 +112,41 @@ def test_an_openai_error_line_fails_the_run_in_inspects_batcher(
     assert log.status == "error" and log.error is not None
     print(log.error.message.splitlines()[0])
     assert _crossed(log) == []
+
+
+@pytest.mark.slow
+def test_an_openai_batch_that_fails_fails_its_requests(
+    data: Path, tmp_path: Path, monkeypatch: Any
+) -> None:
+    """A batch `failed` after validation (`errors.data`, no files): Inspect fails every request
+    of the batch with the error, the run ends in `error` (nothing was served or billed)."""
+    log = _run(
+        "openai", BatchFaults(openai_ends={0: "failed"}), data, tmp_path / "logs", monkeypatch
+    )
+    assert log.status == "error" and log.error is not None
+    assert "Batch rejected" in log.error.message or "token_limit" in log.error.message
+    assert _crossed(log) == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "faults",
+    [
+        BatchFaults(openai={1: "missing"}),
+        BatchFaults(openai={1: "duplicate"}),
+        BatchFaults(openai_ends={0: "cancelled"}, openai={2: "missing", 3: "missing"}),
+    ],
+    ids=["openai-missing-line", "openai-repeated-custom-id", "openai-batch-cancelled"],
+)
+def test_a_request_without_a_result_line_fails_the_run_at_the_deadline(
+    faults: BatchFaults, data: Path, tmp_path: Path, monkeypatch: Any
+) -> None:
+    """Known limit (docs/large-runs.md#known-limits): Inspect's batcher never answers a request
+    whose result line is missing (a repeated `custom_id` also hands its reply to another
+    dialogue). `polar_inspect.batch_guard` fails the call at its deadline (49 h; 10 s here,
+    monkeypatched), so the run ends in `error`, never in success, and does not hang."""
+    monkeypatch.setattr(batch_guard, "DEADLINE_SECONDS", 10.0)
+    log = _run("openai", faults, data, tmp_path / "logs", monkeypatch)
+    assert log.status == "error" and log.error is not None
+    assert "LostBatchResult('no answer to a model call after" in log.error.message
+    print(_crossed(log))

@@ -116,18 +116,22 @@ class AdaptiveSampleAttacker:
         self._said: list[str] = []  # its own structured replies, as it gave them
         self._plans: list[PlanEntry] = []
 
-    def _conversation(self, index: int, replies: Sequence[str]) -> list[ChatMessage]:
+    def conversation(
+        self, index: int, answers: Sequence[str], replies: Sequence[str]
+    ) -> list[ChatMessage]:
+        """What the attacker model is sent for round `index`, after its earlier `answers` and
+        the trusted `replies` (polar-cost rebuilds its requests with this)."""
         instruction = self._templates.turn_instruction(index, self.rounds)
         opening = self._templates.opening.text.strip()
         messages: list[ChatMessage] = [ChatMessageSystem(content=self._system)]
-        if not self._said:
+        if not answers:
             messages.append(ChatMessageUser(content=f"{opening}\n\n{instruction}"))
             return messages
         messages.append(ChatMessageUser(content=opening))
-        for position, (said, reply) in enumerate(zip(self._said, replies, strict=True)):
+        for position, (said, reply) in enumerate(zip(answers, replies, strict=True)):
             messages.append(ChatMessageAssistant(content=said))
             text = visible_text(reply) or "(no reply)"
-            if position == len(self._said) - 1:
+            if position == len(answers) - 1:
                 text = f"{text}\n\n{instruction}"
             messages.append(ChatMessageUser(content=text))
         return messages
@@ -182,7 +186,8 @@ class AdaptiveSampleAttacker:
         self, index: int, attacker_turns: Sequence[str], replies: Sequence[str]
     ) -> AttackerTurn:
         """Ask the attacker for its updated plan and next message; log the plan."""
-        text, reply, refused = await self._answer(self._conversation(index, replies), index)
+        messages = self.conversation(index, self._said, replies)
+        text, reply, refused = await self._answer(messages, index)
         if reply is None:
             stop: StopReason = "attacker_unparsable"
             if text == STOP_TOKEN:

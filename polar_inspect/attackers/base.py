@@ -18,6 +18,7 @@ from typing import Any, ClassVar, Literal, Protocol
 from inspect_ai.model import ChatMessage, GenerateConfig, Model, ModelOutput, model_roles
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from polar_inspect.batch_guard import answered
 from polar_inspect.data.samples import SampleInfo
 from polar_inspect.params import ParameterError
 from polar_inspect.prompts import LoadedTemplate
@@ -203,6 +204,6 @@ async def generate_as_attacker(
     """
     attacker.config = attacker_config(attacker)
     # no prompt-cache breakpoints: the last message changes every round (docs/cost.md)
-    if seed is None or attacker.config.seed is not None:
-        return await attacker.generate(messages, config=GenerateConfig(cache_prompt=False))
-    return await attacker.generate(messages, config=GenerateConfig(seed=seed, cache_prompt=False))
+    own_seed = seed is None or attacker.config.seed is not None
+    config = GenerateConfig(cache_prompt=False, seed=None if own_seed else seed)
+    return await answered(attacker.generate(messages, config=config))

@@ -14,6 +14,7 @@ rate), then the total. Prices come from `--prices` sheets (default: the package'
 from __future__ import annotations
 
 import sys
+import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,6 +43,8 @@ from polar_inspect.errors import UserInputError
 
 SHEETS = Path(__file__).parent / "sheets"
 TASKS = ("privacy", "privacy_mini")
+WIDTH = 80  # columns: every printed line fits a terminal of this width
+INDENT = " " * 11
 
 
 @dataclass(frozen=True)
@@ -122,24 +125,31 @@ def selected(task: str, task_args: dict[str, Any]) -> tuple[Any, list[SampleInfo
     return setup, [SampleInfo.model_validate(sample.metadata) for sample in built.dataset]
 
 
-def _price(prices: dict[str, ModelPrice], model: str) -> ModelPrice | None:
-    return prices.get(model)
+def _fit(cells: Sequence[str], lead: str = INDENT) -> list[str]:
+    """`cells` joined by " | " on lines of at most `WIDTH` columns, a cell never split."""
+    lines = [lead]
+    for cell in cells:
+        joined = lines[-1] + ("" if lines[-1] == lead else " | ") + cell
+        if len(joined) > WIDTH and lines[-1] != lead:
+            lines.append(INDENT + cell)
+        else:
+            lines[-1] = joined
+    return lines
 
 
 def role_lines(calls: RoleCalls, role: RoleModel, price: ModelPrice | None) -> list[str]:
-    """A role's line: model, calls, tokens and a dollar cell per setting."""
+    """A role's lines: model; calls and tokens; a dollar cell per setting."""
     inputs = sum(r.input_tokens for t in calls.threads for r in t)
     outputs = sum(r.output_tokens for t in calls.threads for r in t)
-    head = (
-        f"{calls.role:<10} {role.model:<32} {calls.calls:>8,} calls  input {inputs:>12,}  "
-        f"output {outputs:>11,}"
-    )
+    counts = [f"{calls.calls:,} calls", f"input {inputs:,}", f"output {outputs:,} tokens"]
     if calls.unknown_calls:
-        head += f"  (+ {calls.unknown_calls:,} calls whose tokens cannot be rebuilt: unknown)"
+        counts.append(f"+ {calls.unknown_calls:,} calls whose tokens cannot be rebuilt: unknown")
+    head = [f"{calls.role:<10} {role.model}", *_fit(counts)]
     if price is None:
-        return [head, f"{'':<10} unknown: no price for {role.model} in the sheets"]
-    cells = [f"{s}: {dollars(calls, price, s, role.ttl)[1]}" for s in SETTINGS]
-    return [head, f"{'':<10} " + " | ".join(cells)]
+        return [*head, f"{INDENT}unknown: no price for {role.model} in the sheets"]
+    if calls.unknown_calls:
+        return [*head, f"{INDENT}unknown: not every call's tokens can be rebuilt"]
+    return head + _fit([f"{s}: {dollars(calls, price, s, role.ttl)[1]}" for s in SETTINGS])
 
 
 def _role_usd(
@@ -152,30 +162,23 @@ def _role_usd(
     return dollars(calls, price, setting, role.ttl)[0]
 
 
-def _flex_offered(
+def total_lines(
     estimates: Sequence[RoleCalls], models: dict[str, RoleModel], prices: dict[str, ModelPrice]
-) -> bool:
-    found = [_price(prices, models[c.role].model) for c in estimates]
-    return any(price is not None and price.flex is not None for price in found)
-
-
-def total_line(
-    estimates: Sequence[RoleCalls], models: dict[str, RoleModel], prices: dict[str, ModelPrice]
-) -> str:
+) -> list[str]:
     """The sum over roles per setting (unknown if any role is; flex only where offered)."""
     cells = []
-    offered = _flex_offered(estimates, models, prices)
+    offered = any(getattr(prices.get(m.model), "flex", None) is not None for m in models.values())
     for setting in SETTINGS:
         if setting == "flex" and not offered:
             cells.append("flex: n/a (no role's model has a flex rate)")
             continue
-        usds = {c.role: _role_usd(c, models[c.role], _price(prices, models[c.role].model), setting)
+        usds = {c.role: _role_usd(c, models[c.role], prices.get(models[c.role].model), setting)
                 for c in estimates}  # fmt: skip
         unknown = [role for role, usd in usds.items() if usd is None]
         total = sum(usd for usd in usds.values() if usd is not None)
         cell = f"{total:,.4f}" if not unknown else f"unknown ({', '.join(unknown)})"
         cells.append(f"{setting}: {cell}")
-    return "total      " + " | ".join(cells)
+    return _fit(cells, "total      ")
 
 
 def report(
@@ -189,18 +192,32 @@ def report(
     counting = sorted({tokenizer_for(m.model).name for m in models.values()})
     lines = [
         f"{task}: {samples_of(estimates):,} samples; USD, sheets "
-        + ", ".join(f"{s} ({sheet_date(s)})" for s in sheets),
+        + ", ".join(f"{s.name} ({sheet_date(s)})" for s in sheets),
         f"tokens counted by: {'; '.join(counting)}",
     ]
     for calls in estimates:
         role = models[calls.role]
-        lines += role_lines(calls, role, _price(prices, role.model))
-    lines.append(total_line(estimates, models, prices))
+        lines += role_lines(calls, role, prices.get(role.model))
+    lines += total_lines(estimates, models, prices)
     lines.append(
         "cache writes at each role's -M cache_ttl (default 5m); flex: roles without a flex "
-        "rate at their cached price; judge calls are an upper bound (one per turn)"
+        "rate at their cached price; the adaptive attacker's format retries (at most one a "
+        "round) are not counted; judge calls are an upper bound (one per turn), and "
+        "Inspect caches the judge's answers on disk: a re-run asking the same prompts pays "
+        "nothing for them"
     )
     return lines
+
+
+def wrapped(lines: Sequence[str]) -> str:
+    """The lines folded at `WIDTH` columns between words (a number is never split)."""
+    folded: list[str] = []
+    for line in lines:
+        folded += textwrap.wrap(
+            line, WIDTH, subsequent_indent=INDENT, break_long_words=False,
+            break_on_hyphens=False, drop_whitespace=True,
+        ) or [""]  # fmt: skip
+    return "\n".join(folded)
 
 
 def plan(
@@ -245,6 +262,12 @@ def plan(
     default=None,
     help="a 95%% interval half-width to reach (points, x100): the stratified subset it needs",
 )
+@click.option(
+    "--pilot",
+    type=click.Path(path_type=Path, exists=True, dir_okay=False),
+    default=None,
+    help="a pilot run's log: the expected half-widths from its per-sample scores",
+)
 def cost_command(
     task: str,
     model: str,
@@ -257,6 +280,7 @@ def cost_command(
     judge_tokens: int,
     copy_tokens: int | None,
     half_width: float | None,
+    pilot: Path | None,
 ) -> None:
     """Print the estimate (see the module)."""
     sheets = list(prices) or sorted(SHEETS.glob("*.json"))
@@ -269,7 +293,7 @@ def cost_command(
     estimates, models = plan(task, model, model_args, model_role, task_args, assume, chosen)
     lines = report(task, estimates, models, sheet, sheets)
     cells = [(info.domain, info.policy, info.attack) for info in chosen[1]]
-    click.echo("\n".join([*lines, *precision_lines(cells, half_width)]))
+    click.echo(wrapped([*lines, *precision_lines(cells, half_width, pilot)]))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,23 +1,10 @@
 """What a run will cost, before it starts: every role's requests rebuilt from the data.
 
-For each selected sample the calls the run would make are rebuilt from the templates it selects:
-
-- `trusted`: round k sends the system prompt (with every defense's addendum), k attacker
-  messages (as the defenses wrap them) and k - 1 replies of `reply_tokens`;
-- `attacker` (only when it would be live: bound, and the attacker calls it for this sample):
-  the attacker's own conversation for each round, with replies of `reply_tokens` and its
-  earlier messages of `attacker_tokens`, its output (what the trusted model then reads);
-- `guard`: one call per round (policy, the attacker's message, a draft of `reply_tokens`),
-  output `reply_tokens`; `minimizer`: one call per sample (document, policy, task), output
-  `copy_tokens` (default the document's length up to 2,000 tokens), the document the trusted
-  model then reads; both sent without breakpoints
-  (`defenses.base.DefenseContext.generate_on_role`);
-- `judge` (`-T judge=true`): one call per turn with every value (an upper bound: the judge
-  stops asking about a value once it is disclosed), output `judge_tokens`.
-
-Tokens are counted per message by `tokens.tokenizer_for` (tiktoken for OpenAI models where it
-can load its encoding, else ceil(characters / 4): an estimate, and the output says so). Which
-requests carry cache breakpoints is `dialogue.prompt_cache`'s policy, the one the run uses.
+For each selected sample the calls the run would make (trusted, a live attacker, guard,
+minimizer, judge) are rebuilt from the templates it selects, as docs/cost.md lists them
+(#the-cost-before-a-run-polar-cost). Tokens are counted per message by
+`tokens.tokenizer_for`; which requests carry cache breakpoints is `dialogue.prompt_cache`'s
+policy, the one the run uses.
 """
 
 from __future__ import annotations

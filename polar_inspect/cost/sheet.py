@@ -1,26 +1,9 @@
 """A price sheet (`--prices FILE`): each model's rates and caching rules, each with its source.
 
-One entry per `provider/model` (USD per million tokens):
-
-    "anthropic/claude-sonnet-4-5": {
-      "input": 3.0, "output": 15.0, "cache_read": 0.3,
-      "cache_write": {"5m": 3.75, "1h": 6.0},
-      "cache": {"mode": "breakpoints", "min_tokens": 1024},
-      "batch": 0.5, "batch_cached": true,
-      "source": {"url": "https://...", "date": "2026-11-25"},
-      "sources": {"cache": {"url": "https://.../prompt-caching", "date": "2026-11-25"}}
-    }
-
-`cache_write` maps a cache lifetime (`5m`, `1h`) to its rate (a bare number is the 5-minute
-rate); `cache` is how the provider caches (`breakpoints`: where the request marks them, as
-Anthropic; `prefix`: automatically, as OpenAI, in steps of `step` tokens past `min_tokens`);
-`batch` and `flex` are factors on every rate for batch API and `service_tier=flex` calls;
-`batch_cached: false` says batched requests read no cache. `source` is where the entry's rules
-come from, `sources` overrides it per rule. Keys starting with `_` are notes.
-
-Read as strictly as a record: a model named twice, `true` for a number, `NaN`, `Infinity`, a
-negative rate or an unknown key is refused, one line naming the file and the entry. A rule the
-entry does not give is unknown: whatever needs it is priced `unknown`, never guessed.
+The format is docs/cost.md#price-sheets. Read as strictly as a record: a model named twice,
+`true` for a number, `NaN`, `Infinity`, a negative rate or an unknown key is refused, one line
+naming the file and the entry. A rule the entry does not give is unknown: whatever needs it is
+priced `unknown`, never guessed.
 """
 
 from __future__ import annotations

@@ -20,6 +20,7 @@ from typing import ClassVar, Literal
 from inspect_ai.model import ChatMessage, ChatMessageUser, GenerateConfig, get_model
 from pydantic import BaseModel, ConfigDict, Field
 
+from polar_inspect.batch_guard import answered
 from polar_inspect.data.samples import SampleInfo
 from polar_inspect.errors import UserInputError
 from polar_inspect.prompts import LoadedTemplate, load_template
@@ -89,7 +90,7 @@ class DefenseContext(BaseModel):
         base = GenerateConfig(temperature=0.0, max_tokens=max_tokens, cache_prompt=False)
         config = base.merge(model.config)
         self.calling = role
-        output = await model.generate(messages, config=config)
+        output = await answered(model.generate(messages, config=config))
         self.calling = ""
         return visible_text(output.completion).strip()
 

@@ -16,6 +16,7 @@ from inspect_ai.agent import Agent
 from inspect_ai.solver import Generate, TaskState
 from inspect_ai.util import store_as
 
+from polar_inspect.batch_guard import answered
 from polar_inspect.data.samples import SampleInfo
 from polar_inspect.dialogue.agent_turn import AGENT_SPAN, TrustedAgentRunner, start_trusted_agent
 from polar_inspect.dialogue.prompt_cache import breakpoint_messages
@@ -63,7 +64,7 @@ class ModelTurn:
             state.messages, number - 1, self._rounds, self._model
         )
         seed = self._seed(number - 1)
-        after = await self._generate(state, seed=seed, cache_prompt=cache)
+        after = await answered(self._generate(state, seed=seed, cache_prompt=cache))
         if after is not state:  # a wrapped generate may hand back another state object
             state.messages, state.output = after.messages, after.output
 

@@ -51,6 +51,7 @@ from inspect_ai.util import json_schema
 from pydantic import BaseModel
 from tenacity import RetryError
 
+from polar_inspect.batch_guard import answered
 from polar_inspect.errors import UserInputError
 from polar_inspect.prompts import load_template
 from polar_inspect.scorers.judge_answer import (
@@ -280,7 +281,7 @@ async def _generate(judge: Model, prompt: str, config: GenerateConfig) -> tuple[
     """One judge call on Inspect's cache; True when the answer came from the cache."""
     history = transcript().history
     start = history.event_count
-    output = await judge.generate(prompt, config=config, cache=JUDGE_CACHE)
+    output = await answered(judge.generate(prompt, config=config, cache=JUDGE_CACHE))
     return output, _from_cache(history.events_from(start), str(judge), output)
 
 

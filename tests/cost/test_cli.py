@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import warnings
 from collections.abc import Callable
 from pathlib import Path
@@ -13,7 +14,7 @@ from inspect_ai import eval as inspect_eval
 from inspect_ai.model import get_model
 
 from polar_inspect.cost.bill import dollars
-from polar_inspect.cost.cli import main, plan
+from polar_inspect.cost.cli import main, plan, report
 from polar_inspect.cost.estimate import Assumptions
 from polar_inspect.cost.sheet import ModelPrice
 from polar_inspect.report.usage import role_cost, role_usage
@@ -77,6 +78,20 @@ def test_no_attacker_calls_when_none_is_bound(
     )
     guard = next(e for e in guarded if e.role == "guard")
     assert guard.calls == guarded[0].calls > 0  # one guard call per trusted reply
+
+
+def test_the_adaptive_attacker_is_priced_call_for_call(
+    tmp_path: Path, write_records: Callable[..., Path]
+) -> None:
+    data = write_records([make_record(i, attack=a) for i, a in enumerate(["S1", "S3"])])
+    targs = [f"data={data}", "attacker=adaptive"]
+    role = ["attacker=anthropic/a"]
+    estimates, _ = plan("privacy", "anthropic/m", [], role, targs, Assumptions())
+    trusted, attacker = estimates
+    assert attacker.role == "attacker" and attacker.unknown_calls == 0
+    assert attacker.calls == trusted.calls > 0  # one attacker call before each trusted reply
+    grows = [[r.input_tokens for r in thread] for thread in attacker.threads]
+    assert all(a < b for thread in grows for a, b in zip(thread, thread[1:], strict=False))
 
 
 def test_privacy_mini_is_selectable(tmp_path: Path, write_records: Callable[..., Path]) -> None:
@@ -201,3 +216,42 @@ def test_estimate_report_and_hand_bill_agree_for_every_role(
     for role in MODELS:
         assert reported[role] == pytest.approx(hand[role], rel=0.01), role
         assert estimated[role] == pytest.approx(hand[role], rel=0.01), role
+
+
+def test_every_line_fits_80_columns_and_no_number_is_split(
+    tmp_path: Path,
+    write_records: Callable[..., Path],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("COLUMNS", "80")
+    data = write_records([make_record(i, attack=a) for i, a in enumerate(["S3", "S5"])])
+    sheet = _sheet(tmp_path)
+    targs = [f"data={data}", "defense=minimize,guard", "judge=true"]
+    specs = [f"{role}={model}" for role, model in MODELS.items() if role != "trusted"]
+    args = ["polar_inspect/privacy", "--model", "anthropic/m", "--prices", str(sheet),
+            "--half-width", "2.5"]  # fmt: skip
+    for name, values in (("-T", targs), ("--model-role", specs)):
+        args += [part for value in values for part in (name, value)]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert max(len(line) for line in out.splitlines()) <= 80
+    estimates, models = plan("privacy", "anthropic/m", [], specs, targs, Assumptions())
+    prices = {m: ModelPrice.model_validate(e) for m, e in SHEET.items() if m[0] != "_"}
+    unwrapped = "\n".join(report("polar_inspect/privacy", estimates, models, prices, [sheet]))
+    assert max(len(line) for line in unwrapped.splitlines()) > 80  # something had to fold
+    number = re.compile(r"\d[\d,.]*\d|\d")
+    assert number.findall(unwrapped) == number.findall(out)[: len(number.findall(unwrapped))]
+
+
+def test_a_pilot_that_is_not_a_log_is_one_line_and_exit_1(
+    tmp_path: Path, write_records: Callable[..., Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = write_records([make_record(0, attack="S1")])
+    notes = tmp_path / "pilot.eval"
+    notes.write_text("not a log", encoding="utf-8")
+    args = ["--model", "anthropic/m", "--prices", str(_sheet(tmp_path)), "-T", f"data={data}",
+            "--pilot", str(notes)]  # fmt: skip
+    assert main(args) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and err.startswith("polar-cost: --pilot") and "pilot.eval" in err

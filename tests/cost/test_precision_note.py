@@ -2,7 +2,19 @@
 
 from __future__ import annotations
 
+import json
+import math
+import statistics
+from pathlib import Path
+
+import pytest
+from inspect_ai import eval as inspect_eval
+from inspect_ai.log import read_eval_log
+
 from polar_inspect.cost.precision_note import precision_lines
+from polar_inspect.errors import UserInputError
+from polar_inspect.scorers.parity import SCORE_KEYS
+from tests.conftest import make_record
 
 
 def _grid(per_cell: int) -> list[tuple[str, str, str]]:
@@ -30,3 +42,42 @@ def test_a_target_width_asks_for_whole_rounds_of_cells() -> None:
 
 def test_an_empty_selection_says_nothing() -> None:
     assert precision_lines([], 5.0) == []
+
+
+@pytest.fixture(scope="module")
+def pilot_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A pilot run of six samples with `polar/mixed` (leaks on some, not others)."""
+    root = tmp_path_factory.mktemp("pilot")
+    records = [make_record(i, attack=a, policy=p) for i, (a, p) in
+               enumerate([("S1", "P1"), ("S2", "P5"), ("S3", "P2"), ("S4", "P5"),
+                          ("S1", "P3"), ("S2", "P4")])]  # fmt: skip
+    data = root / "records.json"
+    data.write_text(json.dumps(records), encoding="utf-8")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("POLAR_CACHE_DIR", str(root / "cache"))
+        [log] = inspect_eval("polar_inspect/privacy", model="polar/mixed",
+                             model_args={"leak_policies": "P5"}, task_args={"data": str(data)},
+                             log_dir=str(root / "logs"), display="none")  # fmt: skip
+    assert log.status == "success" and log.location
+    return Path(log.location)
+
+
+@pytest.mark.slow
+def test_a_pilot_gives_the_expected_half_width_from_its_own_scores(pilot_log: Path) -> None:
+    log = read_eval_log(str(pilot_log))
+    scores = [next(s.value for s in (sample.scores or {}).values() if isinstance(s.value, dict))
+              for sample in log.samples or []]  # fmt: skip
+    sd = {key: statistics.stdev(float(v[key]) for v in scores) for key in SCORE_KEYS}
+    assert max(sd.values()) > 0  # the pilot's scores differ between samples
+    lines = precision_lines(_grid(1), 2.0, pilot_log)
+    expected = ", ".join(f"{k} +/-{100 * 1.959964 * s / math.sqrt(250):.1f}" for k, s in sd.items())
+    assert f"(6 scored samples): {expected} points on 250 samples" in lines[2]
+    needed = math.ceil((1.959964 * max(sd.values()) / 0.02) ** 2)
+    assert f"+/-2 points needs {needed:,} samples at the pilot's largest" in lines[3]
+
+
+def test_a_pilot_that_is_not_a_log_is_one_line(tmp_path: Path) -> None:
+    bad = tmp_path / "notes.eval"
+    bad.write_text("not a log", encoding="utf-8")
+    with pytest.raises(UserInputError, match="--pilot .*notes.eval: not a readable Inspect log"):
+        precision_lines(_grid(1), None, bad)
