@@ -267,32 +267,29 @@ def key_title(axis: str, key: str) -> str:
     return key
 
 
+def _breakdown_table(part: pd.DataFrame, axis: str, ranks: Mapping[str, int]) -> TextTable:
+    """One axis and score of a group: a row per model of `ranks`, a column per key."""
+    keys = list(dict.fromkeys(part["key"]))
+    table = part.pivot_table(index="model", columns="key", values="value", aggfunc="first")
+    header = ["#", "Model", *(key_title(axis, k) for k in keys)]
+    present = [m for m in ranks if m in table.index]
+    rows = [[str(ranks[m]), m, *(_cell(table, m, k) for k in keys)] for m in present]
+    sort_keys: list[list[object]] = [
+        [ranks[m], m, *(_value(table, m, k) for k in keys)] for m in present
+    ]
+    return TextTable(header, rows, sort_keys, {"#", *header[2:]})
+
+
 def breakdown_tables(frame: pd.DataFrame, ranks: Mapping[str, int]) -> list[tuple[str, TextTable]]:
     """(title, model x key table) for domain, attack and policy and each score: one row per
     model of `ranks` (model -> rank, best first), numbered by its rank; `frame` is one
     group's `breakdown_frame`."""
-    out = []
-    for axis in ("domain", "attack", "policy"):
-        for score in SCORE_KEYS:
-            part = frame[(frame["axis"] == axis) & (frame["score"] == score)]
-            if part.empty:
-                continue
-            keys = list(dict.fromkeys(part["key"]))
-            table = part.pivot_table(index="model", columns="key", values="value", aggfunc="first")
-            header = ["#", "Model", *(key_title(axis, k) for k in keys)]
-            present = [m for m in ranks if m in table.index]
-            rows = [[str(ranks[m]), m, *(_cell(table, m, k) for k in keys)] for m in present]
-            sort_keys: list[list[object]] = [
-                [ranks[m], m, *(_value(table, m, k) for k in keys)] for m in present
-            ]
-            numeric = {"#", *header[2:]}
-            out.append(
-                (
-                    f"{score.capitalize()} by {axis} (x100)",
-                    TextTable(header, rows, sort_keys, numeric),
-                )
-            )
-    return out
+    return [
+        (f"{score.capitalize()} by {axis} (x100)", _breakdown_table(part, axis, ranks))
+        for axis in ("domain", "attack", "policy")
+        for score in SCORE_KEYS
+        if not (part := frame[(frame["axis"] == axis) & (frame["score"] == score)]).empty
+    ]
 
 
 def breakdown_markdown(frame: pd.DataFrame, group: Group, ranks: Mapping[str, int]) -> str:
@@ -314,25 +311,24 @@ def _cell(table: pd.DataFrame, model: str, key: str) -> str:
     return "–" if value is None else f"{value:.1f}"
 
 
+def _surface_cell(part: pd.DataFrame, key: str) -> str:
+    if key in part.index and part.at[key, "value"] is not None:
+        return f"{part.at[key, 'value']:.1f} ({part.at[key, 'n']})"
+    return "–"
+
+
 def surface_markdown(frame: pd.DataFrame, group: Group, models: list[str]) -> str:
     """Per model, the 5x5 policy x attack privacy and utility tables ('value (n)')."""
     parts = []
     data = frame[(frame["group"] == group.name) & (frame["axis"] == "cell")]
-    attacks = list(ATTACK_LABELS)
+    header = ["Policy / attack", *(f"{a} {label}" for a, label in ATTACK_LABELS.items())]
     for model in models:
         for score in ("privacy", "utility"):
             part = data[(data["model"] == model) & (data["score"] == score)].set_index("key")
-            lines = []
-            for policy in POLICY_LABELS:
-                cells = []
-                for attack in attacks:
-                    key = f"{policy}x{attack}"
-                    if key in part.index and part.at[key, "value"] is not None:
-                        cells.append(f"{part.at[key, 'value']:.1f} ({part.at[key, 'n']})")
-                    else:
-                        cells.append("–")
-                lines.append([f"{policy} {POLICY_LABELS[policy]}", *cells])
-            header = ["Policy / attack", *(f"{a} {ATTACK_LABELS[a]}" for a in attacks)]
+            lines = [
+                [f"{p} {label}", *(_surface_cell(part, f"{p}x{a}") for a in ATTACK_LABELS)]
+                for p, label in POLICY_LABELS.items()
+            ]
             heading = f"#### {md_text(model)}: {score} (x100, n samples)"
             parts += [heading, "", md_table(header, lines, header[1:]), ""]
     return "\n".join(parts)
