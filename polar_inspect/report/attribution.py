@@ -109,4 +109,3 @@ def attribution_markdown(frame: pd.DataFrame) -> str:
         "disclosed (docs/scoring.md).\n"
     )
     return head + "\n".join(lines) + "\n" + note
-

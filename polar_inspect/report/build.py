@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from polar_inspect.report import log_tables
+from polar_inspect.report.board_section import NOT_ONE_RANKING
 from polar_inspect.report.figstyle import FigureFile
 from polar_inspect.report.html import render
 from polar_inspect.report.inventory import ORACLE_TAG, KeepPolicy, SkippedLog
@@ -30,7 +31,6 @@ from polar_inspect.report.stats import (
     epoch_means,
     run_summary,
 )
-from polar_inspect.report.tables import NOT_ONE_RANKING
 from polar_inspect.report.timing import Timings, section_of, timed_call
 from polar_inspect.report.usage import ModelPrice
 

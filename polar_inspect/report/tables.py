@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from polar_inspect.axes import ATTACK_LABELS, POLICY_LABELS
-from polar_inspect.report.board_notes import leaderboard_notes, limits_cell
 from polar_inspect.report.inventory import RunHeader
 from polar_inspect.report.markdown import md_table, md_text
 from polar_inspect.report.oracles import oracle_reasons
@@ -155,6 +154,15 @@ def _arg_fact(key: str) -> RowFact:
     return value
 
 
+def _count(value: object) -> str:
+    return "–" if value is None or pd.isna(value) else str(int(value))  # type: ignore[arg-type, call-overload]
+
+
+def limits_cell(row: pd.Series) -> str:
+    """`truncated / empty` sample counts, `–` for logs that did not count them."""
+    return f"{_count(row['truncated_samples'])} / {_count(row['empty_reply_samples'])}"
+
+
 def _row_facts(rows: pd.DataFrame) -> list[tuple[str, RowFact]]:
     """The facts a leaderboard may show as columns: sample counts, prompt, sampling, and one
     per task argument any row was given (`-T key`)."""
@@ -211,42 +219,6 @@ def setup_facts(group: Group) -> list[tuple[str, str]]:
         label, _, value = line.partition(": ")
         facts.append((label[:1].upper() + label[1:], value))
     return facts
-
-
-def group_heading(group: Group, many: bool, shared: Sequence[tuple[str, str]] = ()) -> str:
-    """Markdown heading and setup bullets of one comparison group: its setup, then the facts
-    all its runs share."""
-    title = f"### Group {group.name}" if many else "### Setup"
-    facts = [*setup_facts(group), *shared]
-    return title + "\n\n" + "\n".join(f"- **{md_text(k)}**: {md_text(v)}" for k, v in facts)
-
-
-NOT_ONE_RANKING = (
-    "These logs form {count} groups that differ in data, sample selection or S5 attacker. Each "
-    "group is ranked on its own; do not compare ranks or scores across groups."
-)
-
-
-def comparability_note(groups: Sequence[Group]) -> str:
-    """A warning when runs fall into several groups that must not be ranked together."""
-    if len(groups) <= 1:
-        return ""
-    return f"> **Not one ranking.** {NOT_ONE_RANKING.format(count=len(groups))}\n"
-
-
-def leaderboard_markdown(board: pd.DataFrame, groups: Sequence[Group], weight: float) -> str:
-    """The leaderboard, one ranked table per comparison group: the facts its runs share as
-    bullets, then a table of what differs between them, then its footnotes."""
-    parts = [
-        f"## Leaderboard (x100; overall at λ = {weight:g}; 95% confidence intervals)\n",
-        comparability_note(groups),
-    ]
-    for group in groups:
-        rows = board[board["group"] == group.name]
-        shared, table = leaderboard_view(rows, weight)
-        parts += [group_heading(group, len(groups) > 1, shared), "", table.markdown(), ""]
-        parts += [md_text(note) + "\n" for note in leaderboard_notes(rows, weight)]
-    return "\n".join(parts)
 
 
 def breakdown_frame(rows: pd.DataFrame, summary: pd.DataFrame) -> pd.DataFrame:
