@@ -16,7 +16,7 @@ from importlib import import_module
 #: The modules each extra provides (import names), checked before a command runs.
 EXTRA_MODULES: dict[str, tuple[str, ...]] = {
     "generate": ("faker",),
-    "report": ("matplotlib", "pandas", "pyarrow"),  # pyarrow: inspect_ai.analysis (samples)
+    "report": ("jinja2", "matplotlib", "pandas", "pyarrow"),  # pyarrow: inspect_ai.analysis
 }
 
 

@@ -12,7 +12,6 @@ replayed comparable: a live attacker that is shown the values gets echoes a repl
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 
 import pandas as pd
 
@@ -85,14 +84,3 @@ def attribution_markdown(frame: pd.DataFrame) -> str:
         "disclosed (docs/scoring.md).\n"
     )
     return head + "\n".join(lines) + "\n" + note
-
-
-def write_attribution(out: Path, runs: Sequence[RunHeader], samples: pd.DataFrame) -> list[str]:
-    """Write attribution.csv and append its table to report.md; return the file names."""
-    frame = attribution_frame(runs, samples)
-    frame.to_csv(out / "attribution.csv", index=False)
-    report = out / "report.md"
-    if report.exists():
-        with report.open("a", encoding="utf-8") as handle:
-            handle.write("\n" + attribution_markdown(frame))
-    return ["attribution.csv"]

@@ -2,30 +2,27 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-import pandas as pd
 from pydantic import BaseModel
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from polar_inspect.report import access, defenses, log_tables, tables
-from polar_inspect.report.attribution import write_attribution
+from polar_inspect.report import log_tables
+from polar_inspect.report.board_section import NOT_ONE_RANKING
 from polar_inspect.report.figstyle import FigureFile
-from polar_inspect.report.figures import Job, figure_jobs
-from polar_inspect.report.html import write_html
-from polar_inspect.report.inventory import KeepPolicy, RunHeader, SkippedLog
-from polar_inspect.report.leakage import curve_frames, leakage_curves, leakage_figure
+from polar_inspect.report.html import render
+from polar_inspect.report.inventory import ORACLE_TAG, KeepPolicy, SkippedLog
 from polar_inspect.report.loading import Stepper, load_runs
 from polar_inspect.report.oracles import is_oracle, mark_oracles
 from polar_inspect.report.outdir import prepare_out_dir, staged_report
-from polar_inspect.report.outputs import write_tables
 from polar_inspect.report.parallel import default_jobs, run_jobs, worker_pool
-from polar_inspect.report.sections import write_sections
+from polar_inspect.report.section import SectionInputs, SectionOutput, compute_sections
+from polar_inspect.report.sections import SECTIONS
 from polar_inspect.report.stats import (
     PAPER_WEIGHT,
     Group,
@@ -35,7 +32,7 @@ from polar_inspect.report.stats import (
     run_summary,
 )
 from polar_inspect.report.timing import Timings, section_of, timed_call
-from polar_inspect.report.usage import ModelPrice, usage_frame
+from polar_inspect.report.usage import ModelPrice
 
 
 class NoUsableLogsError(RuntimeError):
@@ -120,18 +117,8 @@ def build_report(
     _check(weight, lambdas)
     out = prepare_out_dir(out_dir)
     with staged_report(out) as staged:
-        result = _build(
-            inputs,
-            staged.path,
-            weight,
-            lambdas,
-            paper_points,
-            keep,
-            jobs,
-            figures,
-            progress,
-            prices,
-        )
+        settings = _Settings(weight, lambdas, paper_points, keep, jobs, figures, progress, prices)
+        result = _build(inputs, staged.path, settings)
         staged.commit(result.files)
     if isinstance(result, _NoRuns):
         raise NoUsableLogsError(result.message)
@@ -153,103 +140,46 @@ class _NoRuns(BaseModel):
 
 
 @dataclass(frozen=True)
-class _Drawing:
-    """Where and how the figures are drawn."""
+class _Settings:
+    """`build_report`'s options."""
 
-    out: Path
     weight: float
     lambdas: Sequence[float]
     paper_points: bool
+    keep: KeepPolicy
+    jobs: int | None
+    figures: bool
+    progress: bool
+    prices: Mapping[str, ModelPrice] | None
 
 
-def _suffix_and_heading(group: Group, groups: Sequence[Group]) -> tuple[str, str]:
-    many = len(groups) > 1
-    return (f"_{group.name}" if many else "", f"Group {group.name}" if many else "POLAR-Bench")
-
-
-def _figure_plan(
-    drawing: _Drawing,
-    runs: Sequence[RunHeader],
-    groups: Sequence[Group],
-    summary: pd.DataFrame,
-    rows: pd.DataFrame,
-    epochs: pd.DataFrame,
-    defense_table: pd.DataFrame,
-    compared: Sequence[Group],
-) -> list[tuple[str, Job]]:
-    """Every group's figure jobs, then the defense frontiers, as (group name, job)."""
-    out, many = drawing.out, len(groups) > 1
-    planned: list[tuple[str, Job]] = [
-        (group.name, job)
-        for group in groups
-        for job in figure_jobs(
-            group, runs, many, summary, rows, epochs, out, drawing.weight, drawing.lambdas,
-            drawing.paper_points,
-        )
-    ]  # fmt: skip
-    for group in compared:
-        suffix, heading = _suffix_and_heading(group, groups)
-        mine = defense_table[defense_table["group"] == group.name]
-        name = f"defense_frontier{suffix}.png"
-        planned.append((group.name, (defenses.frontier_figure, (mine, out, name, heading))))
-    return planned
-
-
-def _leakage_jobs(
-    drawing: _Drawing, groups: Sequence[Group], curves: pd.DataFrame
-) -> list[tuple[str, Job]]:
-    """Each group's leakage-by-turn figure, for groups with curves."""
-    planned: list[tuple[str, Job]] = []
-    for group in groups:
-        mine = curves[curves["run"].isin(group.runs)]
-        if not mine.empty:
-            suffix, heading = _suffix_and_heading(group, groups)
-            args = (mine, drawing.out, f"leakage_by_turn{suffix}.png", heading)
-            planned.append((group.name, (leakage_figure, args)))
-    return planned
-
-
-def _by_group(
-    groups: Sequence[Group],
-    planned: Sequence[tuple[str, Job]],
+def _draw(
+    done: Sequence[SectionOutput],
+    planned: Sequence[tuple[SectionOutput, tuple[str, Any]]],
     drawn: Sequence[tuple[FigureFile, float]],
+    inputs: SectionInputs,
     timings: Timings,
-) -> dict[str, list[FigureFile]]:
-    """The drawn figures by group (in plan order), their drawing time added to `timings`."""
-    by_group: dict[str, list[FigureFile]] = {group.name: [] for group in groups}
-    for (group_name, job), (figure, seconds) in zip(planned, drawn, strict=True):
-        by_group[group_name].append(figure)
+) -> None:
+    """File the drawn figures under their section and group (and all of a group's in
+    `inputs.drawn`, in plan order); add their drawing time to `timings`."""
+    inputs.drawn.update({group.name: [] for group in inputs.groups})
+    for (output, (name, job)), (figure, seconds) in zip(planned, drawn, strict=True):
+        output.figures.setdefault(name, []).append(figure)
         timings.add(section_of(job), seconds)
-    return by_group
+    for output in done:
+        for group in inputs.groups:
+            inputs.drawn[group.name] += output.figures.get(group.name, [])
 
 
-def _access_table(
-    summary: pd.DataFrame, runs: Sequence[RunHeader], groups: Sequence[Group]
-) -> pd.DataFrame:
-    """The agent and access table, for the groups whose runs differ in access mode."""
-    table = access.access_frame(summary, runs)
-    with_modes = {group.name for group in groups if access.has_access_modes(runs, group)}
-    return table if table.empty else table[table["group"].isin(with_modes)]
-
-
-def _build(
-    inputs: Sequence[str | Path],
-    out: Path,
-    weight: float,
-    lambdas: Sequence[float],
-    paper_points: bool,
-    keep: KeepPolicy,
-    jobs: int | None,
-    figures: bool,
-    progress: bool,
-    prices: Mapping[str, ModelPrice] | None,
-) -> _Built | _NoRuns:
+def _build(inputs: Sequence[str | Path], out: Path, settings: _Settings) -> _Built | _NoRuns:
     """Write the whole report into `out` (the staging folder)."""
-    workers = jobs or default_jobs()
+    workers = settings.jobs or default_jobs()
     timings = Timings()
-    with _progress(progress) as step, worker_pool(workers) as pool:
+    with _progress(settings.progress) as step, worker_pool(workers) as pool:
         with timings.step("read logs (headers, reduced scores, summaries)"):
-            inventory, samples = load_runs(inputs, keep=keep, pool=pool, workers=workers, step=step)
+            inventory, samples = load_runs(
+                inputs, keep=settings.keep, pool=pool, workers=workers, step=step
+            )
         inventory = inventory.model_copy(update={"runs": mark_oracles(inventory.runs)})
         logs = log_tables.inventory_frame(inventory)
         logs.to_csv(out / "logs.csv", index=False)
@@ -259,76 +189,78 @@ def _build(
                 + log_tables.inventory_markdown(logs)
             )
             return _NoRuns(message=message, files=["logs.csv"])
-        runs = inventory.runs
+        runs, weight = inventory.runs, settings.weight
         groups = comparison_groups(runs)
-        with timings.step("leaderboard, breakdowns, epochs"):
+        with timings.step("sections (frames)"):
             summary = run_summary(runs, samples, groups, weight)
             summary["oracle"] = [is_oracle(runs[int(i)]) for i in summary["run"]]
-            rows = breakdown(runs, samples, weight)
-            epochs = epoch_means(runs, samples, weight)
-        with timings.step("leakage by turn"):
-            curves = leakage_curves(runs, curve_frames(samples, len(runs)), samples, groups)
-        defense_table = defenses.defense_frame(summary, runs)
-        compared = [group for group in groups if defenses.has_defenses(runs, group)]
-        drawing = _Drawing(out, weight, lambdas, paper_points)
-        planned = (
-            _figure_plan(drawing, runs, groups, summary, rows, epochs, defense_table, compared)
-            + _leakage_jobs(drawing, groups, curves)
-            if figures
-            else []
-        )
+            shared = SectionInputs(
+                out, runs, groups, summary, samples, breakdown(runs, samples, weight),
+                epoch_means(runs, samples, weight), logs, weight, settings.lambdas,
+                settings.paper_points, settings.prices,
+            )  # fmt: skip
+            done, planned = compute_sections(SECTIONS, shared, settings.figures)
         with timings.step("figures (wall, all sections)"):
-            drawn = run_jobs(
-                pool, timed_call, [job for _, job in planned], step("drawing figures", len(planned))
-            )
-    by_group = _by_group(groups, planned, drawn, timings)
-    tables_started = time.perf_counter()
-    compared_names = {group.name for group in compared}
-    defense_table = defense_table[defense_table["group"].isin(compared_names)]
-    order = [int(i) for i in summary["run"]]
-    usage = usage_frame(
-        [runs[i].label for i in order],
-        [runs[i].usage for i in order],
-        prices=prices,
-        groups=list(summary["group"]),
-    )
-    access_table = _access_table(summary, runs, groups)
-    sections, summary = write_sections(out, runs, groups, summary, samples, weight)
-    written = write_tables(
-        out, runs, groups, summary, rows, epochs, logs, weight, by_group, usage, defense_table,
-        access_table, sections,
-    )  # fmt: skip
-    written += [name for section in sections for name in section.files]
-    with timings.step("attribution"):
-        written += write_attribution(out, runs, samples)
-    if not curves.empty:
-        curves.to_csv(out / "leakage_by_turn.csv", index=False)
-        written.append("leakage_by_turn.csv")
-    page = write_html(
-        out,
-        board=tables.leaderboard_frame(summary, runs, weight),
-        details=tables.breakdown_frame(rows, summary),
-        groups=groups,
-        figures=by_group,
-        inventory=logs,
-        weight=weight,
-        files=written,
-        usage=usage,
-        defenses=defense_table,
-        access=access_table,
-        sections=sections,
-    )
+            jobs = [job for _, (_, job) in planned]
+            drawn = run_jobs(pool, timed_call, jobs, step("drawing figures", len(jobs)))
+    _draw(done, planned, drawn, shared, timings)
+    with timings.step("tables and page"):
+        written = [name for output in done for name in output.write(shared)]
+        parts = ["# POLAR-Bench report\n", *(o.markdown(shared) for o in done)]
+        (out / "report.md").write_text("\n".join(p for p in parts if p), encoding="utf-8")
+        written.append("report.md")
+        page = write_page(done, shared, written)
+    figures = [f for group in groups for f in shared.drawn[group.name]]
     report = ReportResult(
         out_dir=str(out),
         models=[runs[i].label for i in summary["run"]],
         groups=groups,
         skipped=inventory.skipped,
         files_seen=inventory.files_seen,
-        figures=[f for group in groups for f in by_group[group.name]],
+        figures=figures,
         tables=written,
         html=page.name,
+        seconds=timings.seconds,
     )
-    timings.add("tables and page (incl. attribution)", time.perf_counter() - tables_started)
-    report.seconds = timings.seconds
-    files = [*written, page.name, *(f.path for f in report.figures)]
-    return _Built(report=report, files=files)
+    return _Built(report=report, files=[*written, page.name, *(f.path for f in figures)])
+
+
+def write_page(done: Sequence[SectionOutput], inputs: SectionInputs, files: list[str]) -> Path:
+    """Write `index.html`: each group's part made of the sections' fragments, then the
+    sections' own parts, then the list of files."""
+    html = [
+        (output.section, output.section.html(output, inputs))
+        for output in done
+        if output.section.html is not None
+    ]
+    groups = [
+        {
+            "name": group.name,
+            "title": f"Group {group.name}" if inputs.many else "Results",
+            "parts": [
+                o.section.group_html(o, inputs, group)
+                for o in done
+                if o.section.group_html is not None and o.shown
+            ],
+        }
+        for group in inputs.groups
+    ]
+    links = [(f"group-{g['name']}", g["title"]) for g in groups]
+    links += [(section.name, section.title) for section, part in html if part]
+    decisions = inputs.logs["decision"]
+    page = render(
+        "page",
+        links=[*links, ("files", "Files")],
+        logs=inputs.logs,
+        used=int((decisions == "used").sum()),
+        skipped=int((decisions == "skipped").sum()),
+        weight=f"{inputs.weight:g}",
+        oracle_tag=ORACLE_TAG,
+        warning=NOT_ONE_RANKING.format(count=len(groups)) if inputs.many else "",
+        groups=groups,
+        parts=[part for _, part in html],
+        files=files,
+    )
+    path = inputs.out / "index.html"
+    path.write_text(page, encoding="utf-8")
+    return path

@@ -3,14 +3,12 @@ each score in `report.md` and on the page (`cross_tables.cross_breakdown`)."""
 
 from __future__ import annotations
 
-import html
-
 import pandas as pd
 
 from polar_inspect.report.cross_tables import CROSS_TABLES, cross_breakdown, cross_markdown
-from polar_inspect.report.html import render_table
+from polar_inspect.report.html import render
 from polar_inspect.report.markdown import md_text
-from polar_inspect.report.section import Section, SectionInputs
+from polar_inspect.report.section import Section, SectionInputs, SectionOutput
 from polar_inspect.report.tables import TextTable, key_title
 from polar_inspect.scorers.parity import SCORE_KEYS
 
@@ -82,36 +80,27 @@ def cross_text_table(table: pd.DataFrame, run: int, name: str, score: str) -> Te
     return TextTable(header, cells, keys, numeric=set(header[1:]))
 
 
-def _run_html(table: pd.DataFrame, run: int, summary: str) -> str:
-    parts = [f"<details><summary>{summary}</summary>"]
-    for name in _names():
-        for score in SCORE_KEYS:
-            shown = cross_text_table(table, run, name, score)
-            if shown is not None:
-                parts.append(f"<h4>{html.escape(_title(name, score))}</h4>{render_table(shown)}")
-    parts.append("</details>")
-    return "".join(parts)
-
-
-def _html(table: pd.DataFrame, inputs: SectionInputs) -> str:
-    parts = [
-        '<section id="cross-tables"><h2>Domain x policy and domain x attack</h2>',
-        f'<p class="note">{html.escape(NOTE)} Data: <a href="cross_tables.csv">'
-        "cross_tables.csv</a>.</p>",
-    ]
-    for run, group, label, rank in _ranked(inputs, table):
+def _html(output: SectionOutput, inputs: SectionInputs) -> str:
+    if output.frame.empty:
+        return ""
+    runs = []
+    for run, group, label, rank in _ranked(inputs, output.frame):
+        shown = [
+            (_title(name, score), cross_text_table(output.frame, run, name, score))
+            for name in _names()
+            for score in SCORE_KEYS
+        ]
         where = f"group {group}, " if inputs.many else ""
-        summary = f"{html.escape(label)} <span class='note'>({where}rank {rank})</span>"
-        parts.append(_run_html(table, run, summary))
-    parts.append("</section>")
-    return "".join(parts)
+        tables = [(title, table) for title, table in shown if table is not None]
+        runs.append({"label": label, "where": where, "rank": rank, "tables": tables})
+    return render("cross", note=NOTE, runs=runs)
 
 
 CROSS_SECTION = Section(
     name="cross-tables",
     title="Domain x policy / attack",
     compute=lambda inputs: cross_breakdown(inputs.reduced),
-    csv=lambda table, inputs: {"cross_tables.csv": cross_csv_frame(table, inputs)},
+    files=lambda table, inputs: {"cross_tables.csv": cross_csv_frame(table, inputs)},
     markdown=_markdown,
     html=_html,
 )

@@ -4,14 +4,12 @@ the page (the overall scope), and the leaderboard's "vs next" mark."""
 
 from __future__ import annotations
 
-import html
-
 import pandas as pd
 
-from polar_inspect.report.html import render_table
+from polar_inspect.report.html import render
 from polar_inspect.report.markdown import md_text
 from polar_inspect.report.paired import PAIRED_COLUMNS, compare_pair
-from polar_inspect.report.section import Section, SectionInputs
+from polar_inspect.report.section import Section, SectionInputs, SectionOutput
 from polar_inspect.report.tables import TextTable
 
 __all__ = ["PAIRED_SECTION", "neighbour_marks", "p_text", "paired_frame"]
@@ -90,22 +88,14 @@ def paired_view(frame: pd.DataFrame, inputs: SectionInputs) -> TextTable:
 
 
 def _markdown(frame: pd.DataFrame, inputs: SectionInputs) -> str:
-    return (
-        "## Paired comparisons (neighbours in the ranking)\n\n"
-        + md_text(NOTE)
-        + "\n\n"
-        + paired_view(frame, inputs).markdown()
-        + "\n"
-    )
+    table = paired_view(frame, inputs).markdown()
+    return f"## Paired comparisons (neighbours in the ranking)\n\n{md_text(NOTE)}\n\n{table}\n"
 
 
-def _html(frame: pd.DataFrame, inputs: SectionInputs) -> str:
-    return (
-        '<section id="paired"><h2>Paired comparisons</h2>'
-        f'<p class="note">{html.escape(NOTE)} Data: <a href="paired.csv">paired.csv</a>.</p>'
-        + render_table(paired_view(frame, inputs))
-        + "</section>"
-    )
+def _html(output: SectionOutput, inputs: SectionInputs) -> str:
+    if output.frame.empty:
+        return ""
+    return render("paired", note=NOTE, shown=paired_view(output.frame, inputs))
 
 
 def neighbour_marks(frame: pd.DataFrame, inputs: SectionInputs) -> dict[int, str]:
@@ -128,8 +118,8 @@ def neighbour_marks(frame: pd.DataFrame, inputs: SectionInputs) -> dict[int, str
 PAIRED_SECTION = Section(
     name="paired",
     title="Paired comparisons",
-    compute=paired_frame,
-    csv=_csv,
+    compute=lambda inputs: inputs.once("paired", paired_frame),
+    files=_csv,
     markdown=_markdown,
     html=_html,
 )

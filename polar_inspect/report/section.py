@@ -1,87 +1,141 @@
-"""The shape of a report section: one theme's frame, files, Markdown and HTML fragment.
+"""The shape of a report section: one theme's frame, files, figures, Markdown and HTML.
 
-A `Section` is computed once from the inputs every section shares (`SectionInputs`: the runs,
-their comparison groups, the ranked summary and the per-sample scores at the report's
-weight), then written: its CSV files, its part of `report.md` and its fragment of
-`index.html`. The build loops over `SECTIONS` (`report.sections`); a new theme is one new
-`Section` there.
+A `Section` is computed once from what every section shares (`SectionInputs`), then its
+figures are drawn (all sections' at once, on the worker pool), then it is written: its files,
+its part of `report.md`, its fragment in each group of `index.html` and its own part of the
+page. The build loops over `SECTIONS` (`report.sections`); a new theme, table or figure is one
+`Section` there (docs/architecture.md).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
+from polar_inspect.report.figstyle import FigureFile
 from polar_inspect.report.inventory import RunHeader
-from polar_inspect.report.stats import Group
+from polar_inspect.report.stats import Group, per_sample_at
+from polar_inspect.report.usage import ModelPrice
 
-__all__ = ["Section", "SectionInputs", "SectionOutput", "run_sections"]
+__all__ = ["Planned", "Section", "SectionInputs", "SectionOutput", "compute_sections"]
+
+Job = tuple[Callable[..., Any], tuple[Any, ...]]
+#: A figure to draw: the group it belongs to and its `(function, args)` job.
+Planned = tuple[str, Job]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class SectionInputs:
-    """What every section is computed from."""
+    """What every section is computed from (one report's runs and settings)."""
 
+    out: Path
     runs: Sequence[RunHeader]
     groups: Sequence[Group]
     #: `stats.run_summary`: one row per run, sorted by group, rank and label.
     summary: pd.DataFrame
-    #: `stats.per_sample_at`: one row per run and sample id, epochs reduced by their mean,
-    #: `overall` at the report's weight.
-    reduced: pd.DataFrame
+    samples: pd.DataFrame
+    #: `stats.breakdown` and `stats.epoch_means` at the report's weight.
+    rows: pd.DataFrame
+    epochs: pd.DataFrame
+    #: `log_tables.inventory_frame`: every file considered.
+    logs: pd.DataFrame
     weight: float
+    lambdas: Sequence[float] = ()
+    paper_points: bool = False
+    prices: Mapping[str, ModelPrice] | None = None
+    #: Every drawn figure by group, in plan order (filled once the figures are drawn).
+    drawn: dict[str, list[FigureFile]] = field(default_factory=dict)
+    _memo: dict[str, pd.DataFrame] = field(default_factory=dict)
 
     @property
     def many(self) -> bool:
         """Several comparison groups (each ranked on its own)."""
         return len(self.groups) > 1
 
+    @cached_property
+    def reduced(self) -> pd.DataFrame:
+        """`stats.per_sample_at`: one row per run and sample id, epochs reduced by their mean."""
+        return per_sample_at(self.runs, self.samples, self.weight)
+
+    def once(self, name: str, compute: Callable[[SectionInputs], pd.DataFrame]) -> pd.DataFrame:
+        """`compute(self)`, computed once however many sections ask for it."""
+        if name not in self._memo:
+            self._memo[name] = compute(self)
+        return self._memo[name]
+
+    def suffix_and_heading(self, group: Group) -> tuple[str, str]:
+        """A group's file-name suffix and figure heading (none / `POLAR-Bench` for one group)."""
+        if not self.many:
+            return "", "POLAR-Bench"
+        return f"_{group.name}", f"Group {group.name}"
+
 
 @dataclass(frozen=True)
 class Section:
     """One theme of the report.
 
-    `compute` gives its frame (empty: the section has nothing to show); `csv` the CSV files
-    to write (file name -> frame); `markdown` its part of `report.md` and `html` its fragment
-    of the page (a `<section id="{name}">`), both "" when there is nothing to show."""
+    `compute` gives its frame (empty: nothing to show, unless `always`); `files` the files it
+    writes (name -> frame for a CSV, or text); `figures` the figures it draws; `markdown` its
+    part of `report.md`; `group_html` its fragment in a group's part of the page and `html`
+    its own `<section id="{name}">` after the groups (titled `title` in the page's nav)."""
 
     name: str
     title: str
     compute: Callable[[SectionInputs], pd.DataFrame]
-    csv: Callable[[pd.DataFrame, SectionInputs], dict[str, pd.DataFrame]]
-    markdown: Callable[[pd.DataFrame, SectionInputs], str]
-    html: Callable[[pd.DataFrame, SectionInputs], str]
+    files: Callable[[pd.DataFrame, SectionInputs], dict[str, pd.DataFrame | str]] = (
+        lambda frame, inputs: {}
+    )
+    figures: Callable[[pd.DataFrame, SectionInputs], list[Planned]] = lambda frame, inputs: []
+    markdown: Callable[[pd.DataFrame, SectionInputs], str] = lambda frame, inputs: ""
+    group_html: Callable[[SectionOutput, SectionInputs, Group], str] | None = None
+    html: Callable[[SectionOutput, SectionInputs], str] | None = None
+    always: bool = False
 
 
 @dataclass(frozen=True)
 class SectionOutput:
-    """A section as written: its frame, the files it wrote, its Markdown and HTML."""
+    """A computed section: its frame and its figures by group (once drawn)."""
 
     section: Section
     frame: pd.DataFrame
-    files: list[str]
-    markdown: str
-    html: str
+    figures: dict[str, list[FigureFile]] = field(default_factory=dict)
+
+    @property
+    def shown(self) -> bool:
+        """Whether the section writes and shows anything."""
+        return self.section.always or not self.frame.empty
+
+    def write(self, inputs: SectionInputs) -> list[str]:
+        """Write the section's files into `inputs.out`; return their names."""
+        if not self.shown:
+            return []
+        files = self.section.files(self.frame, inputs)
+        for name, content in files.items():
+            if isinstance(content, str):
+                (inputs.out / name).write_text(content, encoding="utf-8")
+            else:
+                content.to_csv(inputs.out / name, index=False)
+        return list(files)
+
+    def markdown(self, inputs: SectionInputs) -> str:
+        """The section's part of `report.md` ("" when it shows nothing)."""
+        return self.section.markdown(self.frame, inputs) if self.shown else ""
 
 
-def run_sections(
-    sections: Sequence[Section], inputs: SectionInputs, out: Path
-) -> list[SectionOutput]:
-    """Compute every section and write its CSV files into `out`; sections with an empty
-    frame write nothing."""
-    done = []
-    for section in sections:
-        frame = section.compute(inputs)
-        if frame.empty:
-            done.append(SectionOutput(section, frame, [], "", ""))
-            continue
-        files = []
-        for name, table in section.csv(frame, inputs).items():
-            table.to_csv(out / name, index=False)
-            files.append(name)
-        markdown = section.markdown(frame, inputs)
-        done.append(SectionOutput(section, frame, files, markdown, section.html(frame, inputs)))
-    return done
+def compute_sections(
+    sections: Sequence[Section], inputs: SectionInputs, figures: bool
+) -> tuple[list[SectionOutput], list[tuple[SectionOutput, Planned]]]:
+    """Compute every section; return them and, with `figures`, every figure they plan."""
+    done = [SectionOutput(section, section.compute(inputs)) for section in sections]
+    planned = [
+        (output, job)
+        for output in done
+        if figures and output.shown
+        for job in output.section.figures(output.frame, inputs)
+    ]
+    return done, planned

@@ -1,34 +1,187 @@
-"""The report's sections, in the order they appear after the groups' leaderboards
-(`report.section` defines the shape)."""
+"""The report's sections, in the order of `report.md` (`report.section` defines the shape).
+
+Add a table or a figure: one `Section` here (or in its own module, listed in `SECTIONS`).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from pathlib import Path
-
 import pandas as pd
 
+from polar_inspect.report import access, attribution, defenses, figures, log_tables, usage
+from polar_inspect.report.board_section import BOARD_SECTION, BREAKDOWN_SECTION
 from polar_inspect.report.cross_section import CROSS_SECTION
-from polar_inspect.report.inventory import RunHeader
-from polar_inspect.report.paired_section import PAIRED_SECTION, neighbour_marks
-from polar_inspect.report.section import Section, SectionInputs, SectionOutput, run_sections
-from polar_inspect.report.stats import Group, per_sample_at
+from polar_inspect.report.html import frame_table, render
+from polar_inspect.report.leakage import curve_frames, leakage_curves
+from polar_inspect.report.paired_section import PAIRED_SECTION
+from polar_inspect.report.section import Section, SectionInputs, SectionOutput
+from polar_inspect.report.stats import Group
 
-SECTIONS: tuple[Section, ...] = (PAIRED_SECTION, CROSS_SECTION)
+
+def _figures(output: SectionOutput, inputs: SectionInputs, group: Group) -> str:
+    return render("figures", out=inputs.out, figures=output.figures.get(group.name, []))
 
 
-def write_sections(
-    out: Path,
-    runs: Sequence[RunHeader],
-    groups: Sequence[Group],
-    summary: pd.DataFrame,
-    samples: pd.DataFrame,
-    weight: float,
-) -> tuple[list[SectionOutput], pd.DataFrame]:
-    """Compute and write every section; return them with `summary` given its `vs_next`
-    column (the leaderboard's mark: is each run distinguishable from the next one?)."""
-    inputs = SectionInputs(runs, groups, summary, per_sample_at(runs, samples, weight), weight)
-    done = run_sections(SECTIONS, inputs, out)
-    paired = next(d.frame for d in done if d.section is PAIRED_SECTION)
-    marks = neighbour_marks(paired, inputs)
-    return done, summary.assign(vs_next=[marks.get(int(r), "") for r in summary["run"]])
+def _epochs(inputs: SectionInputs) -> pd.DataFrame:
+    return log_tables.epochs_frame(inputs.epochs, inputs.summary)
+
+
+EPOCHS_SECTION = Section(
+    name="epochs",
+    title="",
+    compute=_epochs,
+    files=lambda frame, inputs: {"epochs.csv": frame},
+    figures=figures.epochs_figures,
+    markdown=lambda frame, inputs: log_tables.epochs_markdown(frame),
+    group_html=_figures,
+)
+
+
+def _defenses(inputs: SectionInputs) -> pd.DataFrame:
+    table = defenses.defense_frame(inputs.summary, inputs.runs)
+    compared = {g.name for g in inputs.groups if defenses.has_defenses(inputs.runs, g)}
+    return table if table.empty else table[table["group"].isin(compared)]
+
+
+def _access(inputs: SectionInputs) -> pd.DataFrame:
+    table = access.access_frame(inputs.summary, inputs.runs)
+    modes = {g.name for g in inputs.groups if access.has_access_modes(inputs.runs, g)}
+    return table if table.empty else table[table["group"].isin(modes)]
+
+
+def _defense_html(output: SectionOutput, inputs: SectionInputs, group: Group) -> str:
+    mine = output.frame[output.frame["group"] == group.name]
+    if mine.empty:
+        return ""
+    [(_, shown)] = defenses.defense_rows(mine)
+    return render(
+        "defenses",
+        title="Defenses",
+        note=defenses.DEFENSE_NOTE,
+        shown=shown,
+        lines=defenses.oracle_lines(mine),
+        figures=output.figures.get(group.name, []),
+        out=inputs.out,
+    )
+
+
+def _access_html(output: SectionOutput, inputs: SectionInputs, group: Group) -> str:
+    mine = output.frame[output.frame["group"] == group.name]
+    if mine.empty:
+        return ""
+    [(_, shown)] = access.access_rows(mine)
+    title = "Trusted agent and document access"
+    return render("defenses", title=title, note=access.ACCESS_NOTE, shown=shown, lines=[],
+                  figures=[], out=inputs.out)  # fmt: skip
+
+
+DEFENSE_SECTION = Section(
+    name="defenses",
+    title="",
+    compute=_defenses,
+    files=lambda frame, inputs: {
+        "defenses.md": defenses.defense_markdown(frame),
+        "defenses.csv": frame,
+    },
+    figures=figures.defense_figures,
+    markdown=lambda frame, inputs: "#" + defenses.defense_markdown(frame),
+    group_html=_defense_html,
+)
+ACCESS_SECTION = Section(
+    name="access",
+    title="",
+    compute=_access,
+    files=lambda frame, inputs: {"access.md": access.access_markdown(frame), "access.csv": frame},
+    markdown=lambda frame, inputs: "#" + access.access_markdown(frame),
+    group_html=_access_html,
+)
+
+
+def _usage(inputs: SectionInputs) -> pd.DataFrame:
+    order = [int(i) for i in inputs.summary["run"]]
+    return usage.usage_frame(
+        [inputs.runs[i].label for i in order],
+        [inputs.runs[i].usage for i in order],
+        prices=inputs.prices,
+        groups=list(inputs.summary["group"]),
+    )
+
+
+def _usage_html(output: SectionOutput, inputs: SectionInputs) -> str:
+    if output.frame.empty:
+        return ""
+    shown = usage.usage_display(output.frame)
+    numeric = [c for c in shown.columns if c not in usage.TEXT_TITLES]
+    priced = "cost_usd" in output.frame.columns
+    return render(
+        "tokens",
+        shown=frame_table(shown, numeric),
+        lines=usage.cost_lines(output.frame) if priced else None,
+        hint=usage.PRICES_HINT,
+    )
+
+
+USAGE_SECTION = Section(
+    name="tokens",
+    title="Tokens and cost",
+    compute=_usage,
+    files=lambda frame, inputs: {"tokens.csv": frame},
+    markdown=lambda frame, inputs: usage.usage_markdown(frame),
+    html=_usage_html,
+    always=True,
+)
+
+
+def _skipped_html(output: SectionOutput, inputs: SectionInputs) -> str:
+    skipped = output.frame[output.frame["decision"] == "skipped"]
+    if skipped.empty:
+        return ""
+    frame = skipped[["log", "model", "task", "reason", "detail"]].rename(columns=str.capitalize)
+    return render("skipped", shown=frame_table(frame))
+
+
+LOGS_SECTION = Section(
+    name="skipped",
+    title="Skipped logs",
+    compute=lambda inputs: inputs.logs,
+    files=lambda frame, inputs: {"logs.csv": frame},
+    markdown=lambda frame, inputs: log_tables.inventory_markdown(frame),
+    html=_skipped_html,
+    always=True,
+)
+ATTRIBUTION_SECTION = Section(
+    name="attribution",
+    title="",
+    compute=lambda inputs: attribution.attribution_frame(inputs.runs, inputs.samples),
+    files=lambda frame, inputs: {"attribution.csv": frame},
+    markdown=lambda frame, inputs: attribution.attribution_markdown(frame),
+    always=True,
+)
+
+
+def _curves(inputs: SectionInputs) -> pd.DataFrame:
+    frames = curve_frames(inputs.samples, len(inputs.runs))
+    return leakage_curves(inputs.runs, frames, inputs.samples, inputs.groups)
+
+
+LEAKAGE_SECTION = Section(
+    name="leakage",
+    title="",
+    compute=_curves,
+    files=lambda frame, inputs: {"leakage_by_turn.csv": frame},
+    figures=figures.leakage_figures,
+    group_html=_figures,
+)
+
+SECTIONS: tuple[Section, ...] = (
+    BOARD_SECTION,
+    BREAKDOWN_SECTION,
+    EPOCHS_SECTION,
+    PAIRED_SECTION,
+    CROSS_SECTION,
+    DEFENSE_SECTION,
+    ACCESS_SECTION,
+    USAGE_SECTION,
+    LOGS_SECTION,
+    ATTRIBUTION_SECTION,
+    LEAKAGE_SECTION,
+)

@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from polar_inspect.axes import ATTACK_LABELS, POLICY_LABELS
-from polar_inspect.report.board_notes import leaderboard_notes, limits_cell
 from polar_inspect.report.inventory import RunHeader
 from polar_inspect.report.markdown import md_table, md_text
 from polar_inspect.report.oracles import oracle_reasons
@@ -155,6 +154,15 @@ def _arg_fact(key: str) -> RowFact:
     return value
 
 
+def _count(value: object) -> str:
+    return "–" if value is None or pd.isna(value) else str(int(value))  # type: ignore[arg-type, call-overload]
+
+
+def limits_cell(row: pd.Series) -> str:
+    """`truncated / empty` sample counts, `–` for logs that did not count them."""
+    return f"{_count(row['truncated_samples'])} / {_count(row['empty_reply_samples'])}"
+
+
 def _row_facts(rows: pd.DataFrame) -> list[tuple[str, RowFact]]:
     """The facts a leaderboard may show as columns: sample counts, prompt, sampling, and one
     per task argument any row was given (`-T key`)."""
@@ -213,42 +221,6 @@ def setup_facts(group: Group) -> list[tuple[str, str]]:
     return facts
 
 
-def group_heading(group: Group, many: bool, shared: Sequence[tuple[str, str]] = ()) -> str:
-    """Markdown heading and setup bullets of one comparison group: its setup, then the facts
-    all its runs share."""
-    title = f"### Group {group.name}" if many else "### Setup"
-    facts = [*setup_facts(group), *shared]
-    return title + "\n\n" + "\n".join(f"- **{md_text(k)}**: {md_text(v)}" for k, v in facts)
-
-
-NOT_ONE_RANKING = (
-    "These logs form {count} groups that differ in data, sample selection or S5 attacker. Each "
-    "group is ranked on its own; do not compare ranks or scores across groups."
-)
-
-
-def comparability_note(groups: Sequence[Group]) -> str:
-    """A warning when runs fall into several groups that must not be ranked together."""
-    if len(groups) <= 1:
-        return ""
-    return f"> **Not one ranking.** {NOT_ONE_RANKING.format(count=len(groups))}\n"
-
-
-def leaderboard_markdown(board: pd.DataFrame, groups: Sequence[Group], weight: float) -> str:
-    """The leaderboard, one ranked table per comparison group: the facts its runs share as
-    bullets, then a table of what differs between them, then its footnotes."""
-    parts = [
-        f"## Leaderboard (x100; overall at λ = {weight:g}; 95% confidence intervals)\n",
-        comparability_note(groups),
-    ]
-    for group in groups:
-        rows = board[board["group"] == group.name]
-        shared, table = leaderboard_view(rows, weight)
-        parts += [group_heading(group, len(groups) > 1, shared), "", table.markdown(), ""]
-        parts += [md_text(note) + "\n" for note in leaderboard_notes(rows, weight)]
-    return "\n".join(parts)
-
-
 def breakdown_frame(rows: pd.DataFrame, summary: pd.DataFrame) -> pd.DataFrame:
     """The breakdowns as CSV columns: group, model, axis, key, score, value x100, n."""
     labels = summary.set_index("run")[["group", "label"]]
@@ -267,26 +239,29 @@ def key_title(axis: str, key: str) -> str:
     return key
 
 
+def _breakdown_table(part: pd.DataFrame, axis: str, ranks: Mapping[str, int]) -> TextTable:
+    """One axis and score of a group: a row per model of `ranks`, a column per key."""
+    keys = list(dict.fromkeys(part["key"]))
+    table = part.pivot_table(index="model", columns="key", values="value", aggfunc="first")
+    header = ["#", "Model", *(key_title(axis, k) for k in keys)]
+    present = [m for m in ranks if m in table.index]
+    rows = [[str(ranks[m]), m, *(_cell(table, m, k) for k in keys)] for m in present]
+    sort_keys: list[list[object]] = [
+        [ranks[m], m, *(_value(table, m, k) for k in keys)] for m in present
+    ]
+    return TextTable(header, rows, sort_keys, {"#", *header[2:]})
+
+
 def breakdown_tables(frame: pd.DataFrame, ranks: Mapping[str, int]) -> list[tuple[str, TextTable]]:
     """(title, model x key table) for domain, attack and policy and each score: one row per
     model of `ranks` (model -> rank, best first), numbered by its rank; `frame` is one
     group's `breakdown_frame`."""
-    out = []
-    for axis, score in [(a, s) for a in ("domain", "attack", "policy") for s in SCORE_KEYS]:
-        part = frame[(frame["axis"] == axis) & (frame["score"] == score)]
-        if part.empty:
-            continue
-        keys = list(dict.fromkeys(part["key"]))
-        table = part.pivot_table(index="model", columns="key", values="value", aggfunc="first")
-        header = ["#", "Model", *(key_title(axis, k) for k in keys)]
-        present = [m for m in ranks if m in table.index]
-        rows = [[str(ranks[m]), m, *(_cell(table, m, k) for k in keys)] for m in present]
-        sort_keys: list[list[object]] = [
-            [ranks[m], m, *(_value(table, m, k) for k in keys)] for m in present
-        ]
-        table_text = TextTable(header, rows, sort_keys, {"#", *header[2:]})
-        out.append((f"{score.capitalize()} by {axis} (x100)", table_text))
-    return out
+    return [
+        (f"{score.capitalize()} by {axis} (x100)", _breakdown_table(part, axis, ranks))
+        for axis in ("domain", "attack", "policy")
+        for score in SCORE_KEYS
+        if not (part := frame[(frame["axis"] == axis) & (frame["score"] == score)]).empty
+    ]
 
 
 def breakdown_markdown(frame: pd.DataFrame, group: Group, ranks: Mapping[str, int]) -> str:
@@ -308,23 +283,24 @@ def _cell(table: pd.DataFrame, model: str, key: str) -> str:
     return "–" if value is None else f"{value:.1f}"
 
 
+def _surface_cell(part: pd.DataFrame, key: str) -> str:
+    if key in part.index and part.at[key, "value"] is not None:
+        return f"{part.at[key, 'value']:.1f} ({part.at[key, 'n']})"
+    return "–"
+
+
 def surface_markdown(frame: pd.DataFrame, group: Group, models: list[str]) -> str:
     """Per model, the 5x5 policy x attack privacy and utility tables ('value (n)')."""
     parts = []
     data = frame[(frame["group"] == group.name) & (frame["axis"] == "cell")]
-    attacks = list(ATTACK_LABELS)
-    header = ["Policy / attack", *(f"{a} {ATTACK_LABELS[a]}" for a in attacks)]
-    for model, score in [(m, s) for m in models for s in ("privacy", "utility")]:
-        part = data[(data["model"] == model) & (data["score"] == score)]
-        shown = {
-            key: f"{value:.1f} ({n})"
-            for key, value, n in zip(part["key"], part["value"], part["n"], strict=True)
-            if value is not None
-        }
-        lines = [
-            [f"{p} {POLICY_LABELS[p]}", *(shown.get(f"{p}x{a}", "–") for a in attacks)]
-            for p in POLICY_LABELS
-        ]
-        heading = f"#### {md_text(model)}: {score} (x100, n samples)"
-        parts += [heading, "", md_table(header, lines, header[1:]), ""]
+    header = ["Policy / attack", *(f"{a} {label}" for a, label in ATTACK_LABELS.items())]
+    for model in models:
+        for score in ("privacy", "utility"):
+            part = data[(data["model"] == model) & (data["score"] == score)].set_index("key")
+            lines = [
+                [f"{p} {label}", *(_surface_cell(part, f"{p}x{a}") for a in ATTACK_LABELS)]
+                for p, label in POLICY_LABELS.items()
+            ]
+            heading = f"#### {md_text(model)}: {score} (x100, n samples)"
+            parts += [heading, "", md_table(header, lines, header[1:]), ""]
     return "\n".join(parts)

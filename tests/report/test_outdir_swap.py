@@ -130,7 +130,7 @@ def test_build_report_interrupted_mid_way_changes_nothing(
     def killed(*args: object, **kwargs: object) -> None:
         raise KeyboardInterrupt  # Ctrl-C after the tables were written, before the page
 
-    monkeypatch.setattr(build, "write_html", killed)
+    monkeypatch.setattr(build, "write_page", killed)
     with pytest.raises(KeyboardInterrupt):
         build_report([report_logs.epochs_dir], out, jobs=1, figures=False)
     assert _snapshot(out) == before
@@ -146,7 +146,7 @@ def terminated(*args, **kwargs):
     os.kill(os.getpid(), signal.SIGTERM)  # as `kill PID` would, while the report is built
     raise AssertionError("SIGTERM did not stop the report")
 
-build.write_html = terminated
+build.write_page = terminated
 sys.exit(main(sys.argv[1:]))
 """
 

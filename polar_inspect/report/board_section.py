@@ -1,0 +1,260 @@
+"""The leaderboard and the breakdowns sections: each group's ranked table with its setup and
+footnotes, ranking and Pareto figures; its surfaces, heatmaps, breakdown tables and per-model
+details (`leaderboard.*`, `breakdown.csv`, `surfaces.md`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pandas as pd
+
+from polar_inspect.report import tables
+from polar_inspect.report.figures import breakdown_figures, leaderboard_figures
+from polar_inspect.report.html import render
+from polar_inspect.report.inventory import ORACLE_TAG
+from polar_inspect.report.markdown import md_text
+from polar_inspect.report.paired_section import neighbour_marks, paired_frame
+from polar_inspect.report.section import Section, SectionInputs, SectionOutput
+from polar_inspect.report.stats import Group
+from polar_inspect.scorers.parity import SCORE_KEYS
+
+__all__ = ["BOARD_SECTION", "BREAKDOWN_SECTION", "NOT_ONE_RANKING", "leaderboard_notes", "ranked"]
+
+
+def _caveat_notes(rows: pd.DataFrame) -> list[str]:
+    notes = []
+    flagged = rows[rows["sampling_caveat"] != ""]
+    for caveat, part in flagged.groupby("sampling_caveat", sort=False):
+        notes.append(f"† Sampling not as requested for {', '.join(part['model'])}: {caveat}.")
+    counted = rows[pd.notna(rows["truncated_samples"])]
+    cut = counted[(counted["truncated_samples"] > 0) | (counted["empty_reply_samples"] > 0)]
+    if not cut.empty:
+        notes.append(
+            "Truncated / empty: samples with a trusted reply that hit the output-token limit / "
+            "with an empty visible reply (e.g. cut inside <think>). They are scored as they are "
+            "(an empty reply leaks nothing): raise --max-tokens, or run with -T truncated=fail. "
+            f"Affected: {', '.join(cut['model'])}."
+        )
+    return notes
+
+
+def oracle_note(rows: pd.DataFrame) -> str | None:
+    """The footnote naming each [ORACLE] run of a table and why it is one (None: no oracle)."""
+    if "oracle" not in rows or not rows["oracle"].astype(bool).any():
+        return None
+    marked = rows[rows["oracle"].astype(bool)]
+    mark = f" [{ORACLE_TAG}]"
+    why = "; ".join(
+        f"{m.replace(mark, '')}: {r}"
+        for m, r in zip(marked["model"], marked["oracle_reason"], strict=True)
+    )
+    return (
+        f"[{ORACLE_TAG}] runs read the scorer's targets: their scores are reference upper "
+        f"bounds, not results a deployed model or defense could reach ({why})."
+    )
+
+
+def neighbour_note(rows: pd.DataFrame) -> list[str]:
+    """The note saying which neighbours of a ranking are distinguishable (the `vs_next`
+    column of the paired comparisons), or none."""
+    if "vs_next" not in rows or len(rows) < 2:
+        return []
+    pairs = [
+        f"#{a.rank} {a.model} vs #{b.rank} {b.model}: {a.vs_next}"
+        for a, b in zip(rows.itertuples(), rows.iloc[1:].itertuples(), strict=False)
+    ]
+    return ["Neighbours, paired on the same samples (overall): " + "; ".join(pairs) + "."]
+
+
+def leaderboard_notes(rows: pd.DataFrame, weight: float) -> list[str]:
+    """Footnotes of one group's leaderboard: oracle runs, distinguishable neighbours, sampling
+    caveats, truncated replies, recomputed overall, errored samples, epochs."""
+    oracle = oracle_note(rows)
+    notes = [oracle] if oracle else []
+    notes += neighbour_note(rows)
+    notes += _caveat_notes(rows)
+    recomputed = rows[(rows["log_weight"] - weight).abs() > 1e-12]
+    if not recomputed.empty:
+        names = ", ".join(
+            f"{m} (λ={w:g})"
+            for m, w in zip(recomputed["model"], recomputed["log_weight"], strict=True)
+        )
+        notes.append(
+            f"Overall recomputed at λ = {weight:g} from privacy and utility for logs scored "
+            f"with another λ: {names}."
+        )
+    errored = rows[rows["errors"] > 0]
+    if not errored.empty:
+        names = ", ".join(
+            f"{m} ({e})" for m, e in zip(errored["model"], errored["errors"], strict=True)
+        )
+        notes.append(
+            f"Samples that errored are left out of the scores (n counts scored samples): {names}."
+        )
+    if (rows["epochs"] > 1).any():
+        notes.append("Logs with several epochs: each sample's score is its mean over epochs.")
+    return notes
+
+
+def group_heading(group: Group, many: bool, shared: Sequence[tuple[str, str]] = ()) -> str:
+    """Markdown heading and setup bullets of one comparison group: its setup, then the facts
+    all its runs share."""
+    title = f"### Group {group.name}" if many else "### Setup"
+    facts = [*tables.setup_facts(group), *shared]
+    return title + "\n\n" + "\n".join(f"- **{md_text(k)}**: {md_text(v)}" for k, v in facts)
+
+
+NOT_ONE_RANKING = (
+    "These logs form {count} groups that differ in data, sample selection or S5 attacker. Each "
+    "group is ranked on its own; do not compare ranks or scores across groups."
+)
+
+
+def comparability_note(groups: Sequence[Group]) -> str:
+    """A warning when runs fall into several groups that must not be ranked together."""
+    if len(groups) <= 1:
+        return ""
+    return f"> **Not one ranking.** {NOT_ONE_RANKING.format(count=len(groups))}\n"
+
+
+def leaderboard_markdown(board: pd.DataFrame, groups: Sequence[Group], weight: float) -> str:
+    """The leaderboard, one ranked table per comparison group: the facts its runs share as
+    bullets, then a table of what differs between them, then its footnotes."""
+    parts = [
+        f"## Leaderboard (x100; overall at λ = {weight:g}; 95% confidence intervals)\n",
+        comparability_note(groups),
+    ]
+    for group in groups:
+        rows = board[board["group"] == group.name]
+        shared, table = tables.leaderboard_view(rows, weight)
+        parts += [group_heading(group, len(groups) > 1, shared), "", table.markdown(), ""]
+        parts += [md_text(note) + "\n" for note in leaderboard_notes(rows, weight)]
+    return "\n".join(parts)
+
+
+def ranked(inputs: SectionInputs) -> pd.DataFrame:
+    """The summary with its `vs_next` column: is each run distinguishable from the next one
+    in its group's ranking (`paired_section.neighbour_marks`)?"""
+    marks = neighbour_marks(inputs.once("paired", paired_frame), inputs)
+    summary = inputs.summary
+    return summary.assign(vs_next=[marks.get(int(r), "") for r in summary["run"]])
+
+
+def _board(inputs: SectionInputs) -> pd.DataFrame:
+    return tables.leaderboard_frame(inputs.once("ranked", ranked), inputs.runs, inputs.weight)
+
+
+def _board_html(output: SectionOutput, inputs: SectionInputs, group: Group) -> str:
+    rows = output.frame[output.frame["group"] == group.name]
+    shared, board = tables.leaderboard_view(rows, inputs.weight)
+    return render(
+        "leaderboard",
+        facts=[*tables.setup_facts(group), *shared],
+        board=board,
+        notes=leaderboard_notes(rows, inputs.weight),
+        figures=output.figures.get(group.name, []),
+        out=inputs.out,
+    )
+
+
+BOARD_SECTION = Section(
+    name="leaderboard",
+    title="",
+    compute=lambda inputs: inputs.once("board", _board),
+    files=lambda frame, inputs: {
+        "leaderboard.md": leaderboard_markdown(frame, inputs.groups, inputs.weight),
+        "leaderboard.csv": frame,
+    },
+    figures=leaderboard_figures,
+    markdown=lambda frame, inputs: leaderboard_markdown(frame, inputs.groups, inputs.weight),
+    group_html=_board_html,
+)
+
+
+def _ranks(inputs: SectionInputs, group: Group) -> dict[str, int]:
+    mine = inputs.once("ranked", ranked)
+    mine = mine[mine["group"] == group.name]
+    return dict(zip(mine["label"], mine["rank"].astype(int), strict=True))
+
+
+def _surfaces(frame: pd.DataFrame, inputs: SectionInputs) -> str:
+    parts = [tables.surface_markdown(frame, g, list(_ranks(inputs, g))) for g in inputs.groups]
+    return "# Policy x attack surfaces\n\n" + "\n".join(parts)
+
+
+def _markdown(frame: pd.DataFrame, inputs: SectionInputs) -> str:
+    parts = []
+    for group in inputs.groups:
+        where = f"Group {group.name}: f" if inputs.many else "F"
+        parts.append(f"## {where}igures and breakdowns\n")
+        parts += [
+            f"![{md_text(f.title)}]({f.path})\n\n{md_text(f.caption)}\n"
+            for f in inputs.drawn.get(group.name, [])
+        ]
+        parts.append(tables.breakdown_markdown(frame, group, _ranks(inputs, group)))
+    return "\n".join(parts)
+
+
+def _model_table(details: pd.DataFrame, model: str) -> tables.TextTable | None:
+    """One model's scores by domain, attack and policy (rows) x privacy/utility/overall."""
+    mine = details[(details["model"] == model) & (details["axis"] != "cell")]
+    if mine.empty:
+        return None
+    rows, keys = [], []
+    for (axis, key), part in mine.groupby(["axis", "key"], sort=False):
+        values = part.set_index("score")["value"]
+        n = int(part["n"].iloc[0])
+        cells = [values.get(s) for s in SCORE_KEYS]
+        shown = ("–" if v is None else f"{v:.1f}" for v in cells)
+        rows.append([str(axis), tables.key_title(str(axis), str(key)), *shown, str(n)])
+        keys.append([str(axis), str(key), *cells, n])
+    header = ["Scores by", "Value", "Privacy", "Utility", "Overall", "n"]
+    return tables.TextTable(header, rows, keys, numeric=set(header[2:]))
+
+
+def _models(board: pd.DataFrame, details: pd.DataFrame, output: SectionOutput) -> list[dict]:
+    """Each run of a group's board, in rank order: its scores, own figures and table."""
+    models = []
+    for _, row in board.iterrows():
+        model = str(row["model"])
+        scores = ", ".join(
+            f"{k} {tables.ci_text(row[k], row[f'{k}_ci_low'], row[f'{k}_ci_high'])}"
+            for k in SCORE_KEYS
+        )
+        own = [
+            f for f in output.figures.get(str(row["group"]), [])
+            if f.kind == "model" and f.model == model
+        ]  # fmt: skip
+        oracle = row["oracle_reason"] if row.get("oracle") else ""
+        table = _model_table(details, model)
+        models.append(
+            {"rank": row["rank"], "model": model, "scores": scores, "oracle": oracle,
+             "figures": own, "table": table}
+        )  # fmt: skip
+    return models
+
+
+def _breakdown_html(output: SectionOutput, inputs: SectionInputs, group: Group) -> str:
+    board = inputs.once("board", _board)
+    board = board[board["group"] == group.name]
+    details = output.frame[output.frame["group"] == group.name]
+    drawn = output.figures.get(group.name, [])
+    return render(
+        "breakdowns",
+        main=[f for f in drawn if f.kind == "main"],
+        heatmaps=[f for f in drawn if f.kind == "breakdown"],
+        tables=tables.breakdown_tables(details, _ranks(inputs, group)),
+        models=_models(board, details, output),
+        out=inputs.out,
+    )
+
+
+BREAKDOWN_SECTION = Section(
+    name="breakdowns",
+    title="",
+    compute=lambda inputs: tables.breakdown_frame(inputs.rows, inputs.once("ranked", ranked)),
+    files=lambda frame, inputs: {"surfaces.md": _surfaces(frame, inputs), "breakdown.csv": frame},
+    figures=breakdown_figures,
+    markdown=_markdown,
+    group_html=_breakdown_html,
+)
