@@ -65,6 +65,7 @@ from polar_inspect.axes import attack_code, policy_code
 from polar_inspect.defenses.redaction import redact_values
 from polar_inspect.detectors.match import TextIndex
 from polar_inspect.dialogue.state import DialogueState
+from polar_inspect.run.agent_options import check_agent_options, option
 from polar_inspect.sample_context import DialogueFacts, SampleFacts
 from polar_inspect.tool_agents import TOOL_AGENT_NAMES, tool_agent_turn
 
@@ -114,8 +115,8 @@ def _codes(value: object, code: Callable[[object], str | None]) -> set[str | Non
 
 
 def _mixed(facts: DialogueFacts, args: dict[str, Any]) -> str:
-    policies = _codes(args.get("leak_policies", "P5"), policy_code)
-    attacks = _codes(args.get("leak_attacks", "S2"), attack_code)
+    policies = _codes(option(args, "leak_policies"), policy_code)
+    attacks = _codes(option(args, "leak_attacks"), attack_code)
     leaks = facts.policy in policies or facts.attack in attacks
     return _leaky(facts, args) if leaks else _oracle(facts, args)
 
@@ -170,7 +171,7 @@ def _adaptive_attacker(facts: DialogueFacts, args: dict[str, Any]) -> str:
 
 def _reasoning_leaky(facts: DialogueFacts, args: dict[str, Any]) -> str | list[Content]:
     answer = oracle_reply(facts.allowed_values)
-    if str(args.get("style", "block")) == "think":
+    if str(option(args, "style")) == "think":
         return f"<think>{facts.source_document}</think>{answer}"
     return [ContentReasoning(reasoning=facts.source_document), ContentText(text=answer)]
 
@@ -263,37 +264,6 @@ ORACLE_AGENTS: dict[str, dict[str, str]] = {
     "guard": {"polar/guard": "removes the sample's protected values from each draft"},
     "minimizer": {"polar/minimizer": "returns the sample's allowed values as the working copy"},
 }
-
-#: The `-M` options the reference agents read, by option (an option another agent reads is
-#: ignored, so one `-M` list can serve an `eval-set` of several agents; any other is refused).
-AGENT_OPTIONS: dict[str, str] = {
-    "leak_policies": "polar/mixed: policy levels it leaks on, e.g. P5 or P4,P5",
-    "leak_attacks": "polar/mixed: attack strategies it leaks on, e.g. S2",
-    "style": "polar/reasoning-leaky: think (a <think> block in the text)",
-    "verdict": "polar/scripted-judge: one category for every value",
-    "garbled": "polar/scripted-judge: true answers with text that is not JSON",
-    "stop_after": "polar/replay-attacker: answer <STOP> from round N+1 on",
-    "malformed": "polar/adaptive-attacker: true answers plain text",
-}
-
-
-def check_agent_options(model_name: str, options: dict[str, Any]) -> None:
-    """Refuse a `-M` option no reference agent reads, or a leak cell that names no level."""
-    for key, value in options.items():
-        if key not in AGENT_OPTIONS:
-            raise ValueError(
-                f"polar/{model_name}: unknown -M option {key!r}; the reference agents read: "
-                + "; ".join(f"{name} ({what})" for name, what in AGENT_OPTIONS.items())
-            )
-        code = {"leak_policies": policy_code, "leak_attacks": attack_code}.get(key)
-        if code is not None:
-            bad = [v for v in str(value).split(",") if v.strip() and code(v.strip()) is None]
-            if bad:
-                raise ValueError(
-                    f"polar/{model_name}: -M {key}={value} names no "
-                    f"{'policy level (P1..P5)' if key == 'leak_policies' else 'attack (S1..S5)'}"
-                    f": {', '.join(bad)}"
-                )
 
 
 class ReferenceAgentAPI(ModelAPI):

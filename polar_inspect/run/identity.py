@@ -37,6 +37,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from pydantic_core import to_jsonable_python
 
 from polar_inspect.redaction import fingerprint, redact, redact_text
+from polar_inspect.run.agent_options import options_read
 from polar_inspect.run.code import CodeIdentity
 
 #: Bump a detector's version when its verdicts change for any input (scores are then not
@@ -340,7 +341,7 @@ def _config_identity(model: str, config: GenerateConfig | None, args: dict[str, 
                      base_url: str | None) -> ModelIdentity:  # fmt: skip
     return ModelIdentity(
         model=model,
-        args=_jsonable(dict(args or {})),
+        args=_jsonable(options_read(model, args or {})),  # a reference agent: what it reads
         base_url=_jsonable(base_url),
         generation=generation_identity(config),
     )
