@@ -36,7 +36,7 @@ from polar_inspect.run.metadata import (
     legacy_identity,
     read_run_metadata,
 )
-from polar_inspect.scorers.agent_channel import AGENT_KEYS
+from polar_inspect.scorers.agent_channel import AGENT_KEYS, LEGACY_AGENT_KEYS
 from polar_inspect.scorers.flags import REPLY_FLAG_KEYS
 from polar_inspect.scorers.parity import SCORE_KEYS
 from polar_inspect.scorers.short_values import SHORT_KEYS
@@ -235,8 +235,9 @@ def _metrics(log: EvalLog) -> tuple[dict[str, dict[str, float]], int]:
     found: dict[str, dict[str, float]] = {}
     scored = 0
     for score in log.results.scores if log.results else []:
-        if score.name in (*SCORE_KEYS, *REPLY_FLAG_KEYS, *SHORT_KEYS, *AGENT_KEYS, ATTACKED_KEY):
-            found[score.name] = {name: float(m.value) for name, m in score.metrics.items()}
+        key = LEGACY_AGENT_KEYS.get(score.name, score.name)
+        if key in (*SCORE_KEYS, *REPLY_FLAG_KEYS, *SHORT_KEYS, *AGENT_KEYS, ATTACKED_KEY):
+            found[key] = {name: float(m.value) for name, m in score.metrics.items()}
             scored = max(scored, score.scored_samples or 0)
     return found, scored
 
