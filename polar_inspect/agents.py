@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from inspect_ai.model import (
@@ -253,6 +253,7 @@ JUDGES: dict[str, Callable[[list[ChatMessage], dict[str, Any]], str]] = {
 #: Reference agents that answer from the sample's targets, by the role in which they do so;
 #: the report marks their runs ORACLE (report/oracles.py)
 #: (a scripted agent in another role either fails or does not reach the attacker).
+ORACLE_MARK = "[ORACLE]"
 ORACLE_AGENTS: dict[str, dict[str, str]] = {
     "trusted": {
         "polar/oracle": "answers with exactly the allowed values",
@@ -264,6 +265,16 @@ ORACLE_AGENTS: dict[str, dict[str, str]] = {
     "guard": {"polar/guard": "removes the sample's protected values from each draft"},
     "minimizer": {"polar/minimizer": "returns the sample's allowed values as the working copy"},
 }
+
+
+def oracle_agent_reasons(models: Iterable[tuple[str, str]]) -> list[str]:
+    """For `(role, model)` pairs that shaped a run's replies, why each that answers from the
+    scorer's targets in that role makes the run an oracle (`ORACLE_AGENTS`), one line each."""
+    return [
+        f"{role} role: {model} (scripted, {what})"
+        for role, model in dict.fromkeys(models)
+        if (what := ORACLE_AGENTS.get(role, {}).get(model)) is not None
+    ]
 
 
 class ReferenceAgentAPI(ModelAPI):

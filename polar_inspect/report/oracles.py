@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from polar_inspect.agents import ORACLE_AGENTS
+from polar_inspect.agents import oracle_agent_reasons
 from polar_inspect.report.inventory import ORACLE_TAG, RunHeader
 from polar_inspect.report.usage import TRUSTED_ROLE
 
@@ -32,11 +32,7 @@ def oracle_reasons(run: RunHeader) -> list[str]:
     if run.defense_oracle:
         reasons.append(f"defense {run.defense} reads the scorer's targets")
     roles = [(TRUSTED_ROLE, run.model)] + [(u.role, u.model) for u in run.usage]
-    for role, model in dict.fromkeys(roles):
-        what = ORACLE_AGENTS.get(role, {}).get(model)
-        if what is not None:
-            reasons.append(f"{role} role: {model} (scripted, {what})")
-    return reasons
+    return reasons + oracle_agent_reasons(roles)
 
 
 def is_oracle(run: RunHeader) -> bool:
