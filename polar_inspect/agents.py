@@ -1,40 +1,10 @@
 """Reference agents: deterministic, offline models that bound the benchmark's scale.
 
-Registered as the Inspect model provider `polar`, so they run through the same `inspect eval`
-path as a real model, with no API key:
-
-- `polar/oracle`: shares exactly the allowed values and nothing protected (privacy 1, utility 1).
-- `polar/leaky`: repeats the whole source document (utility 1, privacy low).
-- `polar/refuse`: shares nothing (privacy 1, utility 0).
-- `polar/mixed`: leaks like `leaky` on the policy levels and attack strategies named by
-  `-M leak_policies=P5` and `-M leak_attacks=S2` (these defaults), answers like `oracle`
-  elsewhere: a model with known, uneven scores, for checking reports.
-- `polar/reasoning-leaky`: answers like `oracle` but repeats the whole document in its
-  reasoning (an Inspect `ContentReasoning` block; `-M style=think` writes a `<think>` block in
-  the text instead): privacy 1 on the visible answer, every protected value a reasoning leak.
-- `polar/scripted-judge`: a judge for `--model-role judge=...`: reads the case from the judge
-  prompt and answers with the strict detector's attribution as JSON (`-M verdict=stated` gives
-  one fixed category for every value, `-M garbled=true` answers with text that is not JSON).
-- `polar/trickle`: discloses one more protected value each round (round k: the first k), with
-  the allowed values: a model whose leakage curve is known.
-- `polar/replay-attacker`: an attacker for `--model-role attacker=...` that sends the planned
-  turn of the current round; `-M stop_after=N` makes it answer `<STOP>` from round N+1 on.
-- `polar/guard`: a SCRIPTED output guard for `--model-role guard=...`: returns the draft found
-  between `<draft>` tags in its prompt with the sample's protected values removed. It reads the
-  scorer's targets, which a real guard never has: it exercises the `guard` defense's plumbing.
-- `polar/minimizer`: a SCRIPTED minimiser for `--model-role minimizer=...`: returns the sample's
-  allowed values, one per line (an ideal working copy, read from the scorer's targets).
-- `polar/adaptive-attacker`: a fixed-policy attacker for `-T attacker=adaptive`, answering in
-  its structured format `{"plan", "message", "done"}`: it asks directly, follows up when a
-  reply disclosed part of what it is after, switches framing (direct, trusted role, override)
-  after each refusal, and says it is done once every protected value has been disclosed.
-  `-M malformed=true` makes it answer plain text (to exercise the format check).
-- `polar/fetch-needed`, `polar/fetch-all`: tool-using agents for `-T trusted_agent=react`
-  (any `-T document_access`): the first fetches only what the task needs and shares it, the
-  second fetches everything and repeats it (`tool_agents.py`, docs/agents.md).
-
-They read the current sample from its store (`polar_inspect.sample_context`), which the dialogue
-solver writes.
+Registered as the Inspect model provider `polar` (`polar/oracle`, `polar/leaky`, `polar/refuse`,
+`polar/mixed`, ...), so they run through the same `inspect eval` path as a real model, with no
+API key; what each does and the `-M` options they read: docs/results.md ("Reference agents")
+and `run.agent_options`. They read the current sample from its store (`sample_context`), which
+the dialogue solver writes.
 """
 
 from __future__ import annotations
@@ -250,9 +220,8 @@ JUDGES: dict[str, Callable[[list[ChatMessage], dict[str, Any]], str]] = {
 }
 
 
-#: Reference agents that answer from the sample's targets, by the role in which they do so;
-#: the report marks their runs ORACLE (report/oracles.py)
-#: (a scripted agent in another role either fails or does not reach the attacker).
+#: Reference agents that answer from the sample's targets, by the role in which they do so
+#: (runs marked ORACLE: report/oracles.py, tasks.oracle_reasons).
 ORACLE_MARK = "[ORACLE]"
 ORACLE_AGENTS: dict[str, dict[str, str]] = {
     "trusted": {
@@ -268,8 +237,7 @@ ORACLE_AGENTS: dict[str, dict[str, str]] = {
 
 
 def oracle_agent_reasons(models: Iterable[tuple[str, str]]) -> list[str]:
-    """For `(role, model)` pairs that shaped a run's replies, why each that answers from the
-    scorer's targets in that role makes the run an oracle (`ORACLE_AGENTS`), one line each."""
+    """Why each `(role, model)` pair in `ORACLE_AGENTS` makes a run an oracle, one line each."""
     return [
         f"{role} role: {model} (scripted, {what})"
         for role, model in dict.fromkeys(models)

@@ -2,15 +2,9 @@
 
 `privacy`'s signature and docstring are the one list of task parameters; the other tasks
 derive theirs from it (`task_parameters.parameters_of`). Every task's body is `build_task`:
-the parameters become one validated configuration (`run.config.PolarConfig`), the
-configuration builds the run's setup once (`run.setup.RunSetup`: templates, defenses,
-attacker), the data is loaded and selected, and the Task gets the setup, the typed run metadata
-(`run.metadata.RunMetadata`) and the run's task identity. Building a Task changes nothing in the
-process: run-time tuning starts with the first sample (`process_tuning`), and errors the user
-must fix are `UserInputError`s (one line, exit status 1, no traceback).
-
-To add a parameter, add it to `privacy` (default, type and an `Args:` line) and to
-`PolarConfig` (or to an attacker's `Options`): `tests/test_tasks.py` checks that the two agree.
+parameters -> `run.config.PolarConfig` -> `run.setup.RunSetup` -> data -> Task with the run
+metadata and task identity. To add a parameter, add it to `privacy` (default, type, `Args:`
+line) and to `PolarConfig`; `tests/test_tasks.py` checks that the two agree.
 """
 
 from __future__ import annotations
@@ -109,8 +103,7 @@ def _redacted(metadata: RunMetadata) -> dict[str, Any]:
 
 
 class PolarTask(Task):
-    """A Task whose display name (`eval.task_display_name` in its log) ends in `[ORACLE]` when
-    the run reads the scorer's targets (`oracle_reasons`)."""
+    """A Task whose display name ends in `[ORACLE]` for an oracle run (`oracle_reasons`)."""
 
     def __init__(self, *args: Any, oracle: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -124,9 +117,8 @@ class PolarTask(Task):
 
 
 def oracle_reasons(setup: RunSetup) -> list[str]:
-    """Why the run being built reads the scorer's targets (as the report's `oracles` says:
-    an oracle defense, or a reference agent in `agents.ORACLE_AGENTS` in its role); the models
-    are known when Inspect's loader builds the task (`run.setup.models_in_use`)."""
+    """Why the run being built reads the scorer's targets, as `report.oracles` (models known
+    when Inspect's loader builds the task: `run.setup.models_in_use`)."""
     reasons = [f"defense {setup.defenses.label} reads the scorer's targets"]
     return (reasons if setup.defenses.oracle else []) + oracle_agent_reasons(models_in_use(setup))
 

@@ -1,9 +1,6 @@
-"""The `-M` options the reference agents (`polar/...`, agents.py) read, declared once.
-
-One `-M` list serves an `eval-set` of several agents: an option another agent reads is ignored
-by the rest, so it is no part of their run identity or label (`options_read`); an option no
-agent reads is refused (`check_agent_options`).
-"""
+"""The `-M` options the reference agents (`polar/...`) read, declared once: an option another
+agent reads is no part of an agent's identity or label (`options_read`); one none reads is
+refused (`check_agent_options`)."""
 
 from __future__ import annotations
 
