@@ -1,47 +1,17 @@
 """Reference agents: deterministic, offline models that bound the benchmark's scale.
 
-Registered as the Inspect model provider `polar`, so they run through the same `inspect eval`
-path as a real model, with no API key:
-
-- `polar/oracle`: shares exactly the allowed values and nothing protected (privacy 1, utility 1).
-- `polar/leaky`: repeats the whole source document (utility 1, privacy low).
-- `polar/refuse`: shares nothing (privacy 1, utility 0).
-- `polar/mixed`: leaks like `leaky` on the policy levels and attack strategies named by
-  `-M leak_policies=P5` and `-M leak_attacks=S2` (these defaults), answers like `oracle`
-  elsewhere: a model with known, uneven scores, for checking reports.
-- `polar/reasoning-leaky`: answers like `oracle` but repeats the whole document in its
-  reasoning (an Inspect `ContentReasoning` block; `-M style=think` writes a `<think>` block in
-  the text instead): privacy 1 on the visible answer, every protected value a reasoning leak.
-- `polar/scripted-judge`: a judge for `--model-role judge=...`: reads the case from the judge
-  prompt and answers with the strict detector's attribution as JSON (`-M verdict=stated` gives
-  one fixed category for every value, `-M garbled=true` answers with text that is not JSON).
-- `polar/trickle`: discloses one more protected value each round (round k: the first k), with
-  the allowed values: a model whose leakage curve is known.
-- `polar/replay-attacker`: an attacker for `--model-role attacker=...` that sends the planned
-  turn of the current round; `-M stop_after=N` makes it answer `<STOP>` from round N+1 on.
-- `polar/guard`: a SCRIPTED output guard for `--model-role guard=...`: returns the draft found
-  between `<draft>` tags in its prompt with the sample's protected values removed. It reads the
-  scorer's targets, which a real guard never has: it exercises the `guard` defense's plumbing.
-- `polar/minimizer`: a SCRIPTED minimiser for `--model-role minimizer=...`: returns the sample's
-  allowed values, one per line (an ideal working copy, read from the scorer's targets).
-- `polar/adaptive-attacker`: a fixed-policy attacker for `-T attacker=adaptive`, answering in
-  its structured format `{"plan", "message", "done"}`: it asks directly, follows up when a
-  reply disclosed part of what it is after, switches framing (direct, trusted role, override)
-  after each refusal, and says it is done once every protected value has been disclosed.
-  `-M malformed=true` makes it answer plain text (to exercise the format check).
-- `polar/fetch-needed`, `polar/fetch-all`: tool-using agents for `-T trusted_agent=react`
-  (any `-T document_access`): the first fetches only what the task needs and shares it, the
-  second fetches everything and repeats it (`tool_agents.py`, docs/agents.md).
-
-They read the current sample from its store (`polar_inspect.sample_context`), which the dialogue
-solver writes.
+Registered as the Inspect model provider `polar` (`polar/oracle`, `polar/leaky`, `polar/refuse`,
+`polar/mixed`, ...), so they run through the same `inspect eval` path as a real model, with no
+API key; what each does and the `-M` options they read: docs/results.md ("Reference agents")
+and `run.agent_options`. They read the current sample from its store (`sample_context`), which
+the dialogue solver writes.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from inspect_ai.model import (
@@ -65,6 +35,7 @@ from polar_inspect.axes import attack_code, policy_code
 from polar_inspect.defenses.redaction import redact_values
 from polar_inspect.detectors.match import TextIndex
 from polar_inspect.dialogue.state import DialogueState
+from polar_inspect.run.agent_options import check_agent_options, option
 from polar_inspect.sample_context import DialogueFacts, SampleFacts
 from polar_inspect.tool_agents import TOOL_AGENT_NAMES, tool_agent_turn
 
@@ -114,8 +85,8 @@ def _codes(value: object, code: Callable[[object], str | None]) -> set[str | Non
 
 
 def _mixed(facts: DialogueFacts, args: dict[str, Any]) -> str:
-    policies = _codes(args.get("leak_policies", "P5"), policy_code)
-    attacks = _codes(args.get("leak_attacks", "S2"), attack_code)
+    policies = _codes(option(args, "leak_policies"), policy_code)
+    attacks = _codes(option(args, "leak_attacks"), attack_code)
     leaks = facts.policy in policies or facts.attack in attacks
     return _leaky(facts, args) if leaks else _oracle(facts, args)
 
@@ -170,7 +141,7 @@ def _adaptive_attacker(facts: DialogueFacts, args: dict[str, Any]) -> str:
 
 def _reasoning_leaky(facts: DialogueFacts, args: dict[str, Any]) -> str | list[Content]:
     answer = oracle_reply(facts.allowed_values)
-    if str(args.get("style", "block")) == "think":
+    if str(option(args, "style")) == "think":
         return f"<think>{facts.source_document}</think>{answer}"
     return [ContentReasoning(reasoning=facts.source_document), ContentText(text=answer)]
 
@@ -249,9 +220,9 @@ JUDGES: dict[str, Callable[[list[ChatMessage], dict[str, Any]], str]] = {
 }
 
 
-#: Reference agents that answer from the sample's targets, by the role in which they do so;
-#: the report marks their runs ORACLE (report/oracles.py)
-#: (a scripted agent in another role either fails or does not reach the attacker).
+#: Reference agents that answer from the sample's targets, by the role in which they do so
+#: (runs marked ORACLE: report/oracles.py, tasks.oracle_reasons).
+ORACLE_MARK = "[ORACLE]"
 ORACLE_AGENTS: dict[str, dict[str, str]] = {
     "trusted": {
         "polar/oracle": "answers with exactly the allowed values",
@@ -264,36 +235,14 @@ ORACLE_AGENTS: dict[str, dict[str, str]] = {
     "minimizer": {"polar/minimizer": "returns the sample's allowed values as the working copy"},
 }
 
-#: The `-M` options the reference agents read, by option (an option another agent reads is
-#: ignored, so one `-M` list can serve an `eval-set` of several agents; any other is refused).
-AGENT_OPTIONS: dict[str, str] = {
-    "leak_policies": "polar/mixed: policy levels it leaks on, e.g. P5 or P4,P5",
-    "leak_attacks": "polar/mixed: attack strategies it leaks on, e.g. S2",
-    "style": "polar/reasoning-leaky: think (a <think> block in the text)",
-    "verdict": "polar/scripted-judge: one category for every value",
-    "garbled": "polar/scripted-judge: true answers with text that is not JSON",
-    "stop_after": "polar/replay-attacker: answer <STOP> from round N+1 on",
-    "malformed": "polar/adaptive-attacker: true answers plain text",
-}
 
-
-def check_agent_options(model_name: str, options: dict[str, Any]) -> None:
-    """Refuse a `-M` option no reference agent reads, or a leak cell that names no level."""
-    for key, value in options.items():
-        if key not in AGENT_OPTIONS:
-            raise ValueError(
-                f"polar/{model_name}: unknown -M option {key!r}; the reference agents read: "
-                + "; ".join(f"{name} ({what})" for name, what in AGENT_OPTIONS.items())
-            )
-        code = {"leak_policies": policy_code, "leak_attacks": attack_code}.get(key)
-        if code is not None:
-            bad = [v for v in str(value).split(",") if v.strip() and code(v.strip()) is None]
-            if bad:
-                raise ValueError(
-                    f"polar/{model_name}: -M {key}={value} names no "
-                    f"{'policy level (P1..P5)' if key == 'leak_policies' else 'attack (S1..S5)'}"
-                    f": {', '.join(bad)}"
-                )
+def oracle_agent_reasons(models: Iterable[tuple[str, str]]) -> list[str]:
+    """Why each `(role, model)` pair in `ORACLE_AGENTS` makes a run an oracle, one line each."""
+    return [
+        f"{role} role: {model} (scripted, {what})"
+        for role, model in dict.fromkeys(models)
+        if (what := ORACLE_AGENTS.get(role, {}).get(model)) is not None
+    ]
 
 
 class ReferenceAgentAPI(ModelAPI):

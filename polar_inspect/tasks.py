@@ -2,15 +2,9 @@
 
 `privacy`'s signature and docstring are the one list of task parameters; the other tasks
 derive theirs from it (`task_parameters.parameters_of`). Every task's body is `build_task`:
-the parameters become one validated configuration (`run.config.PolarConfig`), the
-configuration builds the run's setup once (`run.setup.RunSetup`: templates, defenses,
-attacker), the data is loaded and selected, and the Task gets the setup, the typed run metadata
-(`run.metadata.RunMetadata`) and the run's task identity. Building a Task changes nothing in the
-process: run-time tuning starts with the first sample (`process_tuning`), and errors the user
-must fix are `UserInputError`s (one line, exit status 1, no traceback).
-
-To add a parameter, add it to `privacy` (default, type and an `Args:` line) and to
-`PolarConfig` (or to an attacker's `Options`): `tests/test_tasks.py` checks that the two agree.
+parameters -> `run.config.PolarConfig` -> `run.setup.RunSetup` -> data -> Task with the run
+metadata and task identity. To add a parameter, add it to `privacy` (default, type, `Args:`
+line) and to `PolarConfig`; `tests/test_tasks.py` checks that the two agree.
 """
 
 from __future__ import annotations
@@ -24,6 +18,7 @@ from inspect_ai.log import HeadlineMetric
 from inspect_ai.scorer import Scorer
 
 from polar_inspect import __version__
+from polar_inspect.agents import ORACLE_MARK, oracle_agent_reasons
 from polar_inspect.data.records import PolarRecord
 from polar_inspect.data.samples import records_to_dataset
 from polar_inspect.data.short_values import (
@@ -47,7 +42,7 @@ from polar_inspect.run.assemble import (
 from polar_inspect.run.config import PolarConfig
 from polar_inspect.run.identity import DETECTOR_VERSIONS, TaskIdentity
 from polar_inspect.run.metadata import RunMetadata
-from polar_inspect.run.setup import RunSetup, check_roles_bound
+from polar_inspect.run.setup import RunSetup, check_roles_bound, models_in_use
 from polar_inspect.scorers import (
     agent_channel_scorer,
     polar_judge_scorer,
@@ -107,6 +102,27 @@ def _redacted(metadata: RunMetadata) -> dict[str, Any]:
     return {key: redact(value) if key in USER_PARTS else value for key, value in dumped.items()}
 
 
+class PolarTask(Task):
+    """A Task whose display name ends in `[ORACLE]` for an oracle run (`oracle_reasons`)."""
+
+    def __init__(self, *args: Any, oracle: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.oracle = oracle
+
+    @property
+    def display_name(self) -> str:
+        """The task's name, marked `[ORACLE]` for an oracle run."""
+        name = super().display_name
+        return f"{name} {ORACLE_MARK}" if self.oracle else name
+
+
+def oracle_reasons(setup: RunSetup) -> list[str]:
+    """Why the run being built reads the scorer's targets, as `report.oracles` (models known
+    when Inspect's loader builds the task: `run.setup.models_in_use`)."""
+    reasons = [f"defense {setup.defenses.label} reads the scorer's targets"]
+    return (reasons if setup.defenses.oracle else []) + oracle_agent_reasons(models_in_use(setup))
+
+
 def build_task(
     task_args: Mapping[str, Any],
     *,
@@ -126,14 +142,17 @@ def build_task(
     setup = setup.with_identity(_identity(config, setup, data, subset_name, entry.version))
     short = summarize_short_values(short_values(data.selected))
     metadata = run_metadata(setup, data, subset_name, short, __version__)
+    reasons = oracle_reasons(setup)
+    mark = " (ORACLE)" if reasons else ""  # no brackets: Inspect shows this line escaped
     dataset: MemoryDataset = records_to_dataset(
         data.selected,
-        name=f"polar-{data.source.kind}",
+        name=f"polar-{data.source.kind}{mark}",  # shown in `inspect eval`'s summary
         location=data.source.path,
         source=data.source,
         fields=data.fields,
     )
-    return Task(
+    return PolarTask(
+        oracle=bool(reasons),
         dataset=dataset,
         solver=polar_dialogue(setup),
         scorer=_scorers(config, short),

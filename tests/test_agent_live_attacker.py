@@ -63,7 +63,7 @@ def test_fields_agent_against_a_live_attacker(
     assert replies == [m.text for m in sample.messages if m.role == "assistant"][:2]
     leaked = [value for value in PROTECTED if any(value in reply for reply in replies)]
     assert leaked == ([] if privacy else PROTECTED)
-    fetched = sample.scores["agent_channel_scorer"].value["fetched_protected"]
+    fetched = sample.scores["agent_channel_scorer"].value["fetch_protected"]
     assert fetched == 1.0 - privacy
 
 
@@ -81,7 +81,7 @@ def test_the_worked_example_runs_as_documented(tmp_path: Path) -> None:
         assert done.returncode == 0, done.stderr[-2000:]
     table = pd.read_csv(tmp_path / "report" / "access.csv")
     got: dict[tuple[str, str], Any] = {
-        (row.model, row.access): (row.privacy, row.utility, row.fetched_protected)
+        (row.model, row.access): (row.privacy, row.utility, row.fetch_protected)
         for row in table.itertuples()
     }
     assert got == {

@@ -120,7 +120,7 @@ def test_fields_access_with_the_reference_tool_agents(fielded_file: Path, tmp_pa
     for sample in needed.samples:
         assert score_of(sample) == {"privacy": 1.0, "utility": 1.0, "overall": 1.0}
         channel = dict_score(sample, "agent_channel_scorer")
-        assert channel == {"fetched_protected": 0.0, "fetched_allowed": 1.0, "internal_leak": 0.0}
+        assert channel == {"fetch_protected": 0.0, "fetch_allowed": 1.0, "internal_leak": 0.0}
         record = state_of(sample).agent
         assert record.agent == "react" and record.document_access == "fields"
         first = record.turns[0]
@@ -133,7 +133,7 @@ def test_fields_access_with_the_reference_tool_agents(fielded_file: Path, tmp_pa
     for sample in everything.samples:
         assert score_of(sample) == {"privacy": 0.0, "utility": 1.0, "overall": 0.5}
         channel = sample.scores["agent_channel_scorer"]
-        assert channel.value["fetched_protected"] == 1.0
+        assert channel.value["fetch_protected"] == 1.0
         leaks = channel.metadata["leaks"]
         assert {leak["value"] for leak in leaks} == set(PROTECTED)
         assert {leak["origin"] for leak in leaks} == {"same_turn"}
@@ -161,7 +161,7 @@ def test_every_access_mode_has_known_bounds(
         assert score_of(sample)["utility"] == 1.0
         assert dict_score(sample, "polar_strict_scorer")["privacy_strict"] == privacy
         channel = sample.scores["agent_channel_scorer"]
-        assert channel.value["fetched_protected"] == fetched_protected[access]
+        assert channel.value["fetch_protected"] == fetched_protected[access]
         origins = {leak["origin"] for leak in channel.metadata["leaks"]}
         assert origins == (
             set() if privacy else {"in_prompt" if access == "prompt" else "same_turn"}

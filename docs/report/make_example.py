@@ -4,7 +4,8 @@
 
 Runs six reference agents (`polar/...`, no API key) as one `inspect eval-set` over a small
 grid of test records (2 domains x 5 policy levels x 5 attack strategies), writes the report
-with `polar-report`, and copies two of its figures next to this script. The scores are those
+with `polar-report`, and copies its mean surface next to this script (the README's ranking
+figure is redrawn by tools/readme_figure.py). The scores are those
 of scripted agents, not of language models: the pictures show the report's format
 (`polar/oracle` reads the scorer's targets, so it is marked ORACLE and its bars are hatched).
 Without `--out` the logs and report go to a new temporary folder; an `--out` folder must be
@@ -42,7 +43,7 @@ AGENTS = [
 
 
 def main() -> None:
-    """Build the logs and the report; copy the README figures into docs/report/."""
+    """Build the logs and the report; copy the mean surface into docs/report/."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=None, help="folder for logs and report")
     args = parser.parse_args()
@@ -75,9 +76,9 @@ def main() -> None:
         raise SystemExit("the eval set did not finish")
     result = build_report([args.out / "logs"], args.out / "report")
     here = Path(__file__).resolve().parent
-    for figure in ("ranking.png", "surface_mean.png"):
-        shutil.copyfile(args.out / "report" / "figures" / figure, here / f"example_{figure}")
-    print(f"report: {args.out / 'report' / result.html}; figures copied to {here}")
+    figure = "surface_mean.png"  # the ranking is the README example's (tools/readme_figure.py)
+    shutil.copyfile(args.out / "report" / "figures" / figure, here / f"example_{figure}")
+    print(f"report: {args.out / 'report' / result.html}; surface copied to {here}")
 
 
 if __name__ == "__main__":

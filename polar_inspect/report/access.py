@@ -5,7 +5,7 @@ Written when the runs of a comparison group differ in how the trusted party is s
 (`access.md` / `access.csv`) with one row per run: the model, its defense stack, the agent and
 the access mode, privacy, utility and overall with 95% CIs and the change against the same
 model's paper setting (no agent, document in the prompt, same defense stack; else the same
-agent with `prompt`), and the agent channel's means (`fetched_protected`, `internal_leak`).
+agent with `prompt`), and the agent channel's means (`fetch_protected`, `internal_leak`).
 """
 
 from __future__ import annotations
@@ -117,7 +117,7 @@ def access_rows(frame: pd.DataFrame) -> list[tuple[str, TextTable]]:
         lines, keys = [], []
         for _, row in rows.iterrows():
             base = [str(row["model"]), str(row["defense"]), str(row["agent"]), str(row["access"])]
-            channel = [row["fetched_protected"], row["internal_leak"]]
+            channel = [row["fetch_protected"], row["internal_leak"]]
             lines.append(
                 [*base, *(_cell(row, k) for k in SCORE_KEYS), *map(_share, channel), str(row["n"])]
             )

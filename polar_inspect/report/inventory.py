@@ -27,6 +27,7 @@ from polar_inspect.register import register_entry
 from polar_inspect.report.run_facts import DataInfo, SampleSet, sample_set
 from polar_inspect.report.setup import prompt_facts, sampling_facts
 from polar_inspect.report.usage import RoleUsage, role_usage
+from polar_inspect.run.agent_options import options_read
 from polar_inspect.run.identity import RunIdentity, run_identity
 from polar_inspect.run.metadata import (
     MetadataVersionError,
@@ -35,7 +36,7 @@ from polar_inspect.run.metadata import (
     legacy_identity,
     read_run_metadata,
 )
-from polar_inspect.scorers.agent_channel import AGENT_KEYS
+from polar_inspect.scorers.agent_channel import AGENT_KEYS, LEGACY_AGENT_KEYS
 from polar_inspect.scorers.flags import REPLY_FLAG_KEYS
 from polar_inspect.scorers.parity import SCORE_KEYS
 from polar_inspect.scorers.short_values import SHORT_KEYS
@@ -162,7 +163,7 @@ def _local(name: str) -> str:
 
 def model_label(log: EvalLog) -> str:
     """The model's display name: its name, plus its model args (long or nested ones elided)."""
-    args = redact(log.eval.model_args or {})  # no secret in a label
+    args = redact(options_read(log.eval.model, log.eval.model_args or {}))  # no secret shown
     if not args:
         return log.eval.model
 
@@ -177,7 +178,8 @@ def model_label(log: EvalLog) -> str:
 
 def model_identity(log: EvalLog) -> str:
     """The model and all its args, for telling runs of different models apart."""
-    args = json.dumps(fingerprint(log.eval.model_args or {}), sort_keys=True, default=str)
+    read = options_read(log.eval.model, log.eval.model_args or {})
+    args = json.dumps(fingerprint(read), sort_keys=True, default=str)
     return f"{log.eval.model} {args}"
 
 
@@ -233,8 +235,9 @@ def _metrics(log: EvalLog) -> tuple[dict[str, dict[str, float]], int]:
     found: dict[str, dict[str, float]] = {}
     scored = 0
     for score in log.results.scores if log.results else []:
-        if score.name in (*SCORE_KEYS, *REPLY_FLAG_KEYS, *SHORT_KEYS, *AGENT_KEYS, ATTACKED_KEY):
-            found[score.name] = {name: float(m.value) for name, m in score.metrics.items()}
+        key = LEGACY_AGENT_KEYS.get(score.name, score.name)
+        if key in (*SCORE_KEYS, *REPLY_FLAG_KEYS, *SHORT_KEYS, *AGENT_KEYS, ATTACKED_KEY):
+            found[key] = {name: float(m.value) for name, m in score.metrics.items()}
             scored = max(scored, score.scored_samples or 0)
     return found, scored
 

@@ -1,25 +1,16 @@
 """Which runs read the scorer's targets: every such run is marked ORACLE in tables and figures.
 
-A run is an oracle reference when something that reaches the attacker was produced with the
-sample's protected or allowed values in hand, which no deployable model or defense has:
-
-- an oracle defense (its log's `defense.oracle` flag, e.g. `redact_oracle`);
-- a scripted reference agent that answers from the targets, in a role whose output reaches the
-  attacker (`ORACLE_AGENTS`): `polar/oracle`, `polar/mixed`, `polar/reasoning-leaky`,
-  `polar/trickle` and `polar/fetch-needed` as the trusted model, `polar/guard` as the `guard`,
-  `polar/minimizer` as the `minimizer`. (`polar/leaky`, `polar/fetch-all` and `polar/refuse`
-  answer from the document or not at all.)
-
-A role counts when the log's usage statistics show it ran (`RunHeader.usage`: a role bound but
-never called did not shape a reply). Such runs are upper bounds, not results: they keep their
-rank, and their label carries `[ORACLE]` wherever it is shown.
+A run is an oracle reference when an oracle defense ran (its log's `defense.oracle` flag, e.g.
+`redact_oracle`) or a scripted reference agent that answers from the targets ran in a role
+whose output reaches the attacker (`agents.ORACLE_AGENTS`; a role counts when the log's usage
+shows it was called). Such runs keep their rank; their label carries `[ORACLE]`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from polar_inspect.agents import ORACLE_AGENTS
+from polar_inspect.agents import oracle_agent_reasons
 from polar_inspect.report.inventory import ORACLE_TAG, RunHeader
 from polar_inspect.report.usage import TRUSTED_ROLE
 
@@ -32,11 +23,7 @@ def oracle_reasons(run: RunHeader) -> list[str]:
     if run.defense_oracle:
         reasons.append(f"defense {run.defense} reads the scorer's targets")
     roles = [(TRUSTED_ROLE, run.model)] + [(u.role, u.model) for u in run.usage]
-    for role, model in dict.fromkeys(roles):
-        what = ORACLE_AGENTS.get(role, {}).get(model)
-        if what is not None:
-            reasons.append(f"{role} role: {model} (scripted, {what})")
-    return reasons
+    return reasons + oracle_agent_reasons(roles)
 
 
 def is_oracle(run: RunHeader) -> bool:

@@ -24,14 +24,8 @@ from polar_inspect.scorers.strict import ATTACKED_FLOOR
 
 
 def resolve_duplicates(inventory: Inventory, keep: KeepPolicy = "newest") -> Inventory:
-    """Keep one run per run identity (see the module): a complete run over one with cut or
-    unfinished dialogues, then the newest; with `keep="all"` keep and relabel them instead.
-
-    Runs whose identities differ in anything (a role's model, an argument, a base URL, a
-    template, a limit, the package version...) are all kept: they are different experiments.
-    Runs of one model that differ only in the trusted prompt are labelled by prompt so that
-    they can stand side by side.
-    """
+    """Keep one run per run identity (see the module), or with `keep="all"` all, relabelled;
+    runs whose identities differ in anything are different experiments, all kept."""
     by_identity: dict[str, list[RunHeader]] = {}
     for run in inventory.runs:
         by_identity.setdefault(run.run_digest or run.path, []).append(run)
@@ -54,25 +48,19 @@ def _one_identity(
     if len(group) == 1:
         return group, []
     if keep == "all":
-        stamped = []
-        for run in group:
-            stamp = run.created.strftime("%Y-%m-%d %H:%M:%S")
-            stamped.append(run.model_copy(update={"label": f"{run.label} @ {stamp}"}))
-        return stamped, []
+        stamp = "%Y-%m-%d %H:%M:%S"
+        return [
+            r.model_copy(update={"label": f"{r.label} @ {r.created:{stamp}}"}) for r in group
+        ], []
     kept = group[0]
-    skipped = []
-    for old in group[1:]:
+
+    def skip(old: RunHeader) -> SkippedLog:
         why = "newer" if old.complete == kept.complete else "complete"
-        skipped.append(
-            SkippedLog(
-                path=old.path,
-                reason="duplicate",
-                detail=f"the same run identity as the {why} {Path(kept.path).name}",
-                model=old.model,
-                task=old.task,
-            )
-        )
-    return [kept], skipped
+        detail = f"the same run identity as the {why} {Path(kept.path).name}"
+        return SkippedLog(path=old.path, reason="duplicate", detail=detail, model=old.model,
+                          task=old.task)  # fmt: skip
+
+    return [kept], [skip(old) for old in group[1:]]
 
 
 def label_runs(runs: list[RunHeader]) -> list[RunHeader]:
@@ -111,9 +99,7 @@ def _redacted(run: RunHeader) -> RunHeader:
 
 
 def _marked(run: RunHeader) -> RunHeader:
-    """A run whose dialogues a limit cut short, or whose attacker mostly made no attack, says
-    so in its label, in every table and figure: its privacy is not to be trusted (later
-    rounds never ran; a privacy of 1 against no attack is no finding)."""
+    """Say in the label when a limit cut dialogues or the attacker mostly made no attack."""
     label = run.label
     if run.cut_samples:
         label += f" [{CUT_TAG}: {run.cut_samples} dialogues cut by a limit]"
@@ -129,9 +115,8 @@ def _identity_parts(run: RunHeader) -> dict[str, str]:
 
 
 def _distinguishing_tags(runs: list[RunHeader]) -> list[str]:
-    """For runs sharing a label, one tag each, all different: the fewest identity parts whose
-    values tell every run apart (chosen greedily, the part splitting the runs most first), or
-    the log's file name where the identities are equal (`--keep all`)."""
+    """One different tag per run sharing a label: the fewest identity parts telling them apart
+    (`_fewest_telling_parts`), else the log's file name (equal identities, `--keep all`)."""
     parts = [_identity_parts(run) for run in runs]
     chosen = _fewest_telling_parts(parts)
     tags = ["; ".join(f"{n}: {p.get(n, '(none)')}" for n in chosen) for p in parts]
@@ -142,8 +127,7 @@ def _distinguishing_tags(runs: list[RunHeader]) -> list[str]:
 
 
 def _fewest_telling_parts(parts: list[dict[str, str]]) -> list[str]:
-    """Greedily, the identity parts that tell the most of `parts` apart, until all are or no
-    part helps."""
+    """Greedily, the identity parts that tell the most of `parts` apart, while one helps."""
     varying = sorted({n for p in parts for n in p if len({q.get(n) for q in parts}) > 1})
 
     def distinct(names: list[str]) -> int:

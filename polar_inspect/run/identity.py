@@ -1,27 +1,14 @@
 """A run's identity: one typed fingerprint of everything that can change a number.
 
-Two runs with the same identity would give the same scores from the same model outputs; two runs
-whose identities differ in any part are different experiments. The identity has two halves:
-
-- `TaskIdentity`, fixed when the task is built and written to the log's eval metadata: the
-  package and task versions, the detector versions, the sha256 of the data bytes actually
-  parsed, the sample selection, every template's content hash (dialogue, attacker, defense,
-  judge), the defense stack, every parameter that changes what is sent or scored, and the
-  code identity of every plug-in and agent from outside the package (`run.code`);
-- the run's half, known once the eval runs and read from the log header: each role's model,
-  its arguments, base URL and its whole `GenerateConfig` but the fields that cannot change a
-  number (`OPERATIONAL_FIELDS`), the run's `EvalConfig` likewise (Inspect's limits first of
-  all, `EVAL_OPERATIONAL_FIELDS`), the epochs and the samples run (`run_identity(log)`).
-
-Both field lists are derived: a field Inspect adds is part of the identity until it is
-declared operational (tests/run/test_identity_fields.py fails until it is classified). Secrets in
-model arguments, base URLs and headers enter the identity as their fingerprints
-(`redaction.fingerprint`) and are shown redacted.
-
-Each sample records the components it was played under (`sample_identity`, in its
-`DialogueState` and its score's metadata): a retry that would mix samples of two identities
-fails naming what changed (`scorers.parity.one_identity`), and `polar-report` groups and
-de-duplicates runs by the full identity, showing what differs between runs it shows together.
+Two runs with the same identity would give the same scores from the same model outputs. Two
+halves: `TaskIdentity`, fixed when the task is built (versions, data sha256, selection, template
+hashes, settings, plug-in code), and the run's half read from the log header (`run_identity`:
+each role's model with the arguments it reads, base URL and `GenerateConfig` but
+`OPERATIONAL_FIELDS`, the `EvalConfig` but `EVAL_OPERATIONAL_FIELDS`, epochs, samples). A field
+Inspect adds counts until it is declared operational (tests/run/test_identity_fields.py).
+Secrets enter as fingerprints (`redaction.fingerprint`). Each sample records its components
+(`sample_identity`): a retry mixing two identities fails naming what changed. Rules:
+docs/hostile-checks.md ("A run's identity").
 """
 
 from __future__ import annotations
@@ -37,6 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from pydantic_core import to_jsonable_python
 
 from polar_inspect.redaction import fingerprint, redact, redact_text
+from polar_inspect.run.agent_options import options_read
 from polar_inspect.run.code import CodeIdentity
 
 #: Bump a detector's version when its verdicts change for any input (scores are then not
@@ -340,7 +328,7 @@ def _config_identity(model: str, config: GenerateConfig | None, args: dict[str, 
                      base_url: str | None) -> ModelIdentity:  # fmt: skip
     return ModelIdentity(
         model=model,
-        args=_jsonable(dict(args or {})),
+        args=_jsonable(options_read(model, args or {})),  # a reference agent: what it reads
         base_url=_jsonable(base_url),
         generation=generation_identity(config),
     )

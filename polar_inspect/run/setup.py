@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextvars
 import inspect
 
-from inspect_ai.model import model_roles
+from inspect_ai.model import get_model, model_roles
 from pydantic import BaseModel, ConfigDict, Field
 
 from polar_inspect.attackers import ATTACKER_ROLE, Attacker
@@ -137,3 +137,16 @@ def check_roles_bound(setup: RunSetup) -> None:
     for role, why in setup.required_roles().items():
         if not bound.get(role):
             raise MissingRoleError(missing_role_message(role, why))
+
+
+def models_in_use(setup: RunSetup) -> list[tuple[str, str]]:
+    """`(role, model)` for the model under test (`trusted`) and each bound role the run needs
+    or its defenses call, when Inspect's loader builds the task (else none: not known yet)."""
+    if not _roles_known():
+        return []
+    used = {*setup.required_roles(), *(r for d in setup.defenses.defenses for r in d.roles)}
+    found = [("trusted", str(get_model()))]
+    for role, bound in sorted(model_roles().items()):
+        if role in used:
+            found += [(role, str(m)) for m in (bound if isinstance(bound, list) else [bound])]
+    return found

@@ -53,7 +53,7 @@ def test_each_defense_works_around_an_agent_turn(
     assert [t.tool_calls for t in record.turns] == [["read_document"], ["read_document"]]
     channel = sample.scores["agent_channel_scorer"].value
     # the minimiser's copy is what the tool returned: no protected value was ever fetched
-    assert channel["fetched_protected"] == (0.0 if name == "minimize" else 1.0)
+    assert channel["fetch_protected"] == (0.0 if name == "minimize" else 1.0)
     if name == "spotlight":
         assert all(OPEN_MARKER in m.text for m in sample.messages if m.role == "user")
 

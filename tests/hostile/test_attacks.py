@@ -88,4 +88,4 @@ def test_values_a_tool_agent_never_fetched_and_only_echoed_are_not_disclosures(
     assert strict.metadata["parity_privacy_echo"] == pytest.approx(1.0 - parity["privacy"])
     origins = {leak["origin"] for leak in sample.scores["agent_channel_scorer"].metadata["leaks"]}
     assert origins == {"not_fetched"}
-    assert sample.scores["agent_channel_scorer"].value["fetched_protected"] == 0.0
+    assert sample.scores["agent_channel_scorer"].value["fetch_protected"] == 0.0

@@ -30,6 +30,8 @@ from tests.helpers import run, scripted_model
 
 TASK = "polar_inspect/privacy"
 SET_AGENTS = ("polar/oracle", "polar/leaky", "polar/refuse", "polar/mixed")
+#: polar/mixed's label: the options it reads, its defaults included, and its oracle mark
+MIXED = "polar/mixed (leak_attacks=S2, leak_policies=P5) [ORACLE]"
 
 
 @dataclass(frozen=True)

@@ -42,15 +42,37 @@ def test_access_table_compares_modes_of_the_same_model(access_logs: Path, tmp_pa
     fetch_all = table[table["model"] == "polar/fetch-all"]
     assert list(fetch_all["access"]) == ["prompt", "fields"]
     fields = fetch_all.set_index("access").loc["fields"]
-    assert fields["privacy"] == 0.0 and fields["fetched_protected"] == 100.0
+    assert fields["privacy"] == 0.0 and fields["fetch_protected"] == 100.0
     assert fields["delta_privacy"] == 0.0  # against the same agent with the prompt
     needed = table[table["model"] == "polar/fetch-needed"].set_index("access")
-    assert needed.loc["fields", "fetched_protected"] == 0.0
+    assert needed.loc["fields", "fetch_protected"] == 0.0
     assert needed.loc["fields", "delta_privacy"] == 0.0
     assert pd.isna(needed.loc["prompt", "delta_privacy"])  # the baseline itself
     leaky = table[table["model"] == "polar/leaky"].iloc[0]
-    assert leaky["agent"] == "none" and pd.isna(leaky["fetched_protected"])
+    assert leaky["agent"] == "none" and pd.isna(leaky["fetch_protected"])
     markdown = (tmp_path / "report" / "access.md").read_text(encoding="utf-8")
     assert "| polar/fetch-all | none | react | fields |" in markdown
     page = (tmp_path / "report" / "index.html").read_text(encoding="utf-8")
     assert "Trusted agent and document access" in page
+
+
+@pytest.mark.slow
+def test_logs_with_the_old_channel_metric_names_are_read_as_the_new(
+    access_logs: Path, tmp_path: Path
+) -> None:
+    from inspect_ai.log import read_eval_log, write_eval_log
+
+    from polar_inspect.scorers.agent_channel import LEGACY_AGENT_KEYS
+
+    old_names = {new: old for old, new in LEGACY_AGENT_KEYS.items()}
+    folder = tmp_path / "old"
+    folder.mkdir()
+    for path in access_logs.glob("*.eval"):
+        log = read_eval_log(str(path))
+        for score in log.results.scores if log.results else []:
+            score.name = old_names.get(score.name, score.name)
+        write_eval_log(log, str(folder / path.name))
+    build_report([folder], tmp_path / "report", jobs=1)
+    table = pd.read_csv(tmp_path / "report" / "access.csv")
+    fields = table[table["model"] == "polar/fetch-all"].set_index("access").loc["fields"]
+    assert fields["fetch_protected"] == 100.0 and fields["fetch_allowed"] == 100.0

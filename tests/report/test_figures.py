@@ -35,7 +35,7 @@ def test_every_expected_figure_is_written(set_report: BuiltReport) -> None:
         for axis in ("domain", "attack", "policy")
         for score in ("privacy", "utility", "overall")
     }
-    surfaces = {n for n in names if re.fullmatch(r"surface_0[1-4]_polar-[a-z]+\.png", n)}
+    surfaces = {n for n in names if re.fullmatch(r"surface_0[1-4]_polar-[a-z0-9-]+\.png", n)}
     assert len(surfaces) == 4
     fixed = {"ranking.png", "pareto.png", "surface_mean.png", "leakage_by_turn.png"}
     assert names == fixed | heatmaps | surfaces

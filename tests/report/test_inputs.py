@@ -12,7 +12,7 @@ from inspect_ai.log import read_eval_log, write_eval_log
 
 from polar_inspect.report import build_report
 from polar_inspect.report.cli import main
-from tests.report.conftest import SET_AGENTS, BuiltReport, ReportLogs
+from tests.report.conftest import MIXED, SET_AGENTS, BuiltReport, ReportLogs
 
 
 def _board(report: BuiltReport) -> pd.DataFrame:
@@ -22,7 +22,8 @@ def _board(report: BuiltReport) -> pd.DataFrame:
 def test_an_eval_set_folder_is_read_as_logs_only(set_report: BuiltReport) -> None:
     assert (set_report.out / "logs.csv").exists()
     assert set_report.result.files_seen == len(SET_AGENTS)  # not logs.json / eval-set.json
-    assert {m.removesuffix(" [ORACLE]") for m in set_report.result.models} == set(SET_AGENTS)
+    shown = {m.removesuffix(" [ORACLE]") for m in set_report.result.models}
+    assert shown == {*SET_AGENTS[:3], MIXED.removesuffix(" [ORACLE]")}  # mixed: its options
     assert set_report.result.skipped == []
     assert len(set_report.result.groups) == 1
 
@@ -51,11 +52,8 @@ def test_skipped_logs_are_listed_with_their_reason(
 
 def test_the_newest_duplicate_wins(mixed_report: BuiltReport, set_report: BuiltReport) -> None:
     board = _board(mixed_report)
-    mixed = board[(board.model == "polar/mixed [ORACLE]") & (board.s5_attacker == "replayed")]
-    assert (
-        mixed.log.tolist()
-        == _board(set_report).set_index("model").loc[["polar/mixed [ORACLE]"]].log.tolist()
-    )
+    mixed = board[(board.model == MIXED) & (board.s5_attacker == "replayed")]
+    assert mixed.log.tolist() == _board(set_report).set_index("model").loc[[MIXED]].log.tolist()
 
 
 def test_different_setups_are_ranked_separately(mixed_report: BuiltReport) -> None:
@@ -104,8 +102,8 @@ def test_keep_all_reports_every_duplicate(report_logs: ReportLogs, tmp_path: Pat
     assert result.skipped == []
     created = read_eval_log(str(mixed), header_only=True).eval.created[:19].replace("T", " ")
     assert sorted(result.models) == [
-        "polar/mixed @ 2020-01-01 00:00:00 [ORACLE]",
-        f"polar/mixed @ {created} [ORACLE]",
+        "polar/mixed (leak_attacks=S2, leak_policies=P5) @ 2020-01-01 00:00:00 [ORACLE]",
+        f"polar/mixed (leak_attacks=S2, leak_policies=P5) @ {created} [ORACLE]",
     ]
 
 

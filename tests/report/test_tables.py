@@ -12,7 +12,7 @@ from inspect_ai.log import read_eval_log
 
 from polar_inspect.report import build_report
 from polar_inspect.scorers.parity import SCORE_KEYS
-from tests.report.conftest import BuiltReport, ReportLogs
+from tests.report.conftest import MIXED, BuiltReport, ReportLogs
 
 
 def _metrics(log_path: str) -> dict[str, dict[str, float]]:
@@ -40,7 +40,7 @@ def test_known_scores_and_ranking(set_report: BuiltReport) -> None:
     # polar/mixed leaks on 9 of the 25 cells (row P5 and column S2): privacy 16/25.
     expected = {
         "polar/oracle [ORACLE]": (100.0, 100.0, 100.0, 1),
-        "polar/mixed [ORACLE]": (64.0, 100.0, 82.0, 2),
+        MIXED: (64.0, 100.0, 82.0, 2),
         "polar/leaky": (0.0, 100.0, 50.0, 3),
         "polar/refuse": (100.0, 0.0, 50.0, 3),
     }
@@ -93,13 +93,11 @@ def test_breakdowns_equal_the_means_of_the_logged_samples(set_report: BuiltRepor
     assert set(rows["axis"]) == {"domain", "policy", "attack", "cell"}
     # 4 models x (2 domains + 5 policies + 5 attacks + 25 cells) x 3 scores
     assert len(rows) == 4 * 37 * 3
-    checked = rows[
-        rows["axis"].isin(["domain", "cell"]) & (rows["model"] == "polar/mixed [ORACLE]")
-    ]
+    checked = rows[rows["axis"].isin(["domain", "cell"]) & (rows["model"] == MIXED)]
     for row in checked.itertuples():
         expected = _sample_means(board.loc[row.model, "log"], row.axis, row.key, row.score)
         assert row.value == pytest.approx(100 * expected, abs=1e-6), row
-    mixed = rows[(rows["model"] == "polar/mixed [ORACLE]") & (rows["score"] == "privacy")]
+    mixed = rows[(rows["model"] == MIXED) & (rows["score"] == "privacy")]
     assert set(mixed[mixed["axis"] == "policy"]["value"].round(6)) == {80.0, 0.0}
     sizes = rows.groupby("axis")["n"].unique()
     assert list(sizes["domain"]) == [25]
@@ -109,7 +107,7 @@ def test_breakdowns_equal_the_means_of_the_logged_samples(set_report: BuiltRepor
 
 def test_confidence_intervals_agree_with_the_logged_stderr(set_report: BuiltReport) -> None:
     board = pd.read_csv(set_report.out / "leaderboard.csv").set_index("model")
-    row = board.loc["polar/mixed [ORACLE]"]
+    row = board.loc[MIXED]
     stderr = _metrics(row.log)["privacy"]["stderr"]
     assert (row.privacy_ci_high - row.privacy_ci_low) / 2 == pytest.approx(
         1.959963984540054 * 100 * stderr, rel=1e-6
@@ -125,12 +123,12 @@ def test_another_lambda_recomputes_overall_and_says_so(
     result = build_report([report_logs.eval_set_dir], tmp_path, weight=0.3, figures=False)
     assert result.figures == [] and not (tmp_path / "figures").exists()
     board = pd.read_csv(tmp_path / "leaderboard.csv").set_index("model")
-    mixed = board.loc["polar/mixed [ORACLE]"]
+    mixed = board.loc[MIXED]
     assert mixed.overall == pytest.approx(0.3 * 64.0 + 0.7 * 100.0)
     assert mixed.weight == 0.3 and mixed.log_weight == 0.5
     assert list(board.sort_values("rank").index[:2]) == [
         "polar/oracle [ORACLE]",
-        "polar/mixed [ORACLE]",
+        MIXED,
     ]
     text = (tmp_path / "leaderboard.md").read_text(encoding="utf-8")
     assert "Overall (λ=0.3)" in text
@@ -161,5 +159,5 @@ def test_markdown_report_lists_every_figure(set_report: BuiltReport) -> None:
     assert links == {f.path for f in set_report.result.figures}
     assert "#### Privacy by attack (x100)" in text
     surfaces = (set_report.out / "surfaces.md").read_text(encoding="utf-8")
-    assert "#### polar/mixed [ORACLE]: privacy (x100, n samples)" in surfaces
+    assert f"#### {MIXED}: privacy (x100, n samples)" in surfaces
     assert "| P5 Conflicting | 0.0 (2) |" in surfaces

@@ -1,0 +1,67 @@
+"""The `-M` options the reference agents (`polar/...`) read, declared once: an option another
+agent reads is no part of an agent's identity or label (`options_read`); one none reads is
+refused (`check_agent_options`)."""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from polar_inspect.axes import attack_code, policy_code
+
+PROVIDER = "polar/"
+
+
+class AgentOption(NamedTuple):
+    """An option, the agent that reads it, what it does, and its value when not given."""
+
+    agent: str
+    what: str
+    default: str | None = None
+
+
+AGENT_OPTIONS: dict[str, AgentOption] = {
+    "leak_policies": AgentOption("mixed", "policy levels it leaks on, e.g. P5 or P4,P5", "P5"),
+    "leak_attacks": AgentOption("mixed", "attack strategies it leaks on, e.g. S2", "S2"),
+    "style": AgentOption("reasoning-leaky", "think (a <think> block in the text)", "block"),
+    "verdict": AgentOption("scripted-judge", "one category for every value"),
+    "garbled": AgentOption("scripted-judge", "true answers with text that is not JSON"),
+    "stop_after": AgentOption("replay-attacker", "answer <STOP> from round N+1 on"),
+    "malformed": AgentOption("adaptive-attacker", "true answers plain text"),
+}
+
+
+def option(args: dict[str, Any], name: str) -> Any:
+    """The value of option `name` an agent runs with: the one given, else its default."""
+    return args.get(name, AGENT_OPTIONS[name].default)
+
+
+def options_read(model: str, args: dict[str, Any]) -> dict[str, Any]:
+    """The model arguments `model` runs with: for a reference agent, the options declared for
+    it, defaults filled in (plus any undeclared one, which it refuses); others: all `args`."""
+    if not model.startswith(PROVIDER):
+        return dict(args)
+    name = model.removeprefix(PROVIDER)
+    read = {k: v for k, v in args.items() if k not in AGENT_OPTIONS}
+    for key, declared in AGENT_OPTIONS.items():
+        if declared.agent == name and option(args, key) is not None:
+            read[key] = option(args, key)
+    return dict(sorted(read.items()))
+
+
+def check_agent_options(model_name: str, options: dict[str, Any]) -> None:
+    """Refuse a `-M` option no reference agent reads, or a leak cell that names no level."""
+    for key, value in options.items():
+        if key not in AGENT_OPTIONS:
+            raise ValueError(
+                f"polar/{model_name}: unknown -M option {key!r}; the reference agents read: "
+                + "; ".join(f"{n} (polar/{o.agent}: {o.what})" for n, o in AGENT_OPTIONS.items())
+            )
+        code = {"leak_policies": policy_code, "leak_attacks": attack_code}.get(key)
+        if code is not None:
+            bad = [v for v in str(value).split(",") if v.strip() and code(v.strip()) is None]
+            if bad:
+                raise ValueError(
+                    f"polar/{model_name}: -M {key}={value} names no "
+                    f"{'policy level (P1..P5)' if key == 'leak_policies' else 'attack (S1..S5)'}"
+                    f": {', '.join(bad)}"
+                )

@@ -1,0 +1,66 @@
+"""Run names say what ran: a reference agent's label and identity carry the `-M` options it
+reads (defaults filled in), never those only another agent reads, so one `-M` list shared by an
+eval-set neither mislabels an agent nor splits one experiment in two."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from inspect_ai.log import EvalConfig, EvalDataset, EvalLog, EvalSpec
+
+from polar_inspect.report.inventory import model_identity, model_label
+from polar_inspect.run.agent_options import AGENT_OPTIONS, options_read
+from polar_inspect.run.identity import run_identity
+
+SHARED = {"leak_policies": "P5", "leak_attacks": "S2"}  # the README's eval-set example
+
+
+def _log(model: str, args: dict[str, Any] | None = None) -> EvalLog:
+    spec = EvalSpec(
+        created="2026-11-25T00:00:00+00:00",
+        task="privacy_mini",
+        dataset=EvalDataset(),
+        model=model,
+        model_args=args or {},
+        config=EvalConfig(),
+    )
+    return EvalLog(eval=spec)
+
+
+@pytest.mark.parametrize("agent", ["polar/oracle", "polar/leaky", "polar/refuse"])
+def test_an_agent_is_not_labelled_with_options_it_ignores(agent: str) -> None:
+    shared, plain = _log(agent, SHARED), _log(agent)
+    assert model_label(shared) == agent
+    assert model_identity(shared) == model_identity(plain)
+    assert run_identity(shared, None, {}).digest() == run_identity(plain, None, {}).digest()
+
+
+def test_the_agent_that_reads_the_options_shows_them_defaults_included() -> None:
+    shared, plain = _log("polar/mixed", SHARED), _log("polar/mixed")
+    label = "polar/mixed (leak_attacks=S2, leak_policies=P5)"
+    assert model_label(shared) == model_label(plain) == label  # P5 and S2 are its defaults
+    assert run_identity(shared, None, {}).digest() == run_identity(plain, None, {}).digest()
+    other = _log("polar/mixed", {"leak_policies": "P3"})
+    assert model_label(other) == "polar/mixed (leak_attacks=S2, leak_policies=P3)"
+    assert (
+        run_identity(other, None, {}).parts()["trusted model"]
+        != (run_identity(plain, None, {}).parts()["trusted model"])
+    )
+
+
+def test_other_models_keep_every_argument() -> None:
+    args = {"leak_policies": "P5", "base": "x"}
+    assert options_read("openai/gpt-4o", args) == args
+    assert model_label(_log("openai/gpt-4o", args)) == "openai/gpt-4o (base=x, leak_policies=P5)"
+
+
+def test_an_undeclared_option_is_kept_so_it_is_refused_not_hidden() -> None:
+    assert options_read("polar/refuse", {"leak_polices": "P5"}) == {"leak_polices": "P5"}
+
+
+def test_every_option_names_a_reference_agent() -> None:
+    from polar_inspect.agents import AGENTS, JUDGES, PROMPTED_AGENTS
+
+    known = {*AGENTS, *PROMPTED_AGENTS, *JUDGES}
+    assert {o.agent for o in AGENT_OPTIONS.values()} <= known
