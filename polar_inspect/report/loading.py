@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
+from concurrent.futures import Executor, Future
 from pathlib import Path
 
 import pandas as pd
@@ -35,28 +34,16 @@ def _scan_all(
 ) -> tuple[list[Scanned], dict[str, tuple[str, Future]]]:
     """Scan every header; on a pool, start reading one log's summaries per data source as
     soon as that source is first seen, so the slow read overlaps the remaining scans."""
-    if pool is None:
-        return run_jobs(None, scan_log, paths, advance), {}
-    queue = deque(enumerate(paths))
-    running: dict[Future, int] = {}
-    scanned: dict[int, Scanned] = {}
     prefetch: dict[str, tuple[str, Future]] = {}
     sources: set[str] = set()
-    while queue or running:
-        while queue and len(running) < workers:
-            index, path = queue.popleft()
-            running[pool.submit(scan_log, path)] = index
-        done, _ = wait(running, return_when=FIRST_COMPLETED)
-        for future in done:
-            result = future.result()
-            scanned[running.pop(future)] = result
-            run = result[0]
-            if isinstance(run, RunHeader) and run.source_key not in sources:
-                sources.add(run.source_key)
-                prefetch[run.path] = (run.source_key, pool.submit(try_read_run_samples, run))
-            if advance is not None:
-                advance()
-    return [scanned[i] for i in range(len(paths))], prefetch
+
+    def scanned(result: Scanned) -> None:
+        run = result[0]
+        if pool is not None and isinstance(run, RunHeader) and run.source_key not in sources:
+            sources.add(run.source_key)
+            prefetch[run.path] = (run.source_key, pool.submit(try_read_run_samples, run))
+
+    return run_jobs(pool, scan_log, paths, advance, on_result=scanned, bound=workers), prefetch
 
 
 def load_runs(

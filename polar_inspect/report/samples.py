@@ -34,7 +34,12 @@ class SampleReadError(RuntimeError):
 
 
 def scan_log(path: str) -> tuple[RunHeader | SkippedLog, pd.DataFrame | None]:
-    """Read and classify one log's header; for a usable run, also its reduced scores."""
+    """Read and classify one log's header; for a usable run, also its reduced scores (cached
+    by the log's identity: the header of a full run is tens of MB of reductions)."""
+    return cached(path, "header", _scan)
+
+
+def _scan(path: str) -> tuple[RunHeader | SkippedLog, pd.DataFrame | None]:
     result, header = read_header(path)
     if isinstance(result, RunHeader) and header is not None:
         return result, reduction_rows(header)
