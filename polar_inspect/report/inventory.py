@@ -187,11 +187,8 @@ def model_identity(log: EvalLog) -> str:
 
 def s5_attacker(log: EvalLog, meta: RunMetadata) -> str:
     """How S5 turns were produced: `live: <model>`, `replayed`, or `not used`; for a run with
-    another attacker (`-T attacker=scripted|adaptive|...`), the log's own note on it.
-
-    Read from the log's eval spec: the selected attacks (run metadata) and the model bound to
-    the `attacker` role (`eval.model_roles`), which is what the solver used for every S5 sample.
-    """
+    another attacker (`-T attacker=scripted|adaptive|...`), the log's own note on it; from the
+    selected attacks and the model bound to the `attacker` role (`eval.model_roles`)."""
     roles = log.eval.model_roles or {}
     role = roles.get("attacker")
     configs = role if isinstance(role, list) else [role] if role is not None else []
@@ -244,8 +241,7 @@ def _metrics(log: EvalLog) -> tuple[dict[str, dict[str, float]], int]:
 
 
 def _selection(meta: RunMetadata) -> dict[str, Any]:
-    """What decides which samples ran and how (not the trusted prompt: runs with different
-    trusted prompts are compared side by side, labelled by prompt)."""
+    """What decides which samples ran and how (not the trusted prompt: compared side by side)."""
     return {
         "subset": meta.subset,
         "domains": list(meta.domains),

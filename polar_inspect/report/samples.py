@@ -1,17 +1,9 @@
-"""Per-sample rows of the used logs (`sample_rows`: scores, axes, curve, attribution).
+"""Per-sample rows of the used logs (`sample_rows`), never from the samples' messages or events.
 
-Two Inspect readers supply them, never the samples' messages or events:
-
-- the log header (`read_eval_log(header_only=True)`) carries each sample's score reduced over
-  epochs (`EvalLog.reductions`): enough for single-epoch logs without errors;
-- the sample summaries (`read_eval_log_sample_summaries`): per-epoch scores, errors and the
-  sample metadata (domain, policy, attack, cell). Reading summaries is the slow part (seconds
-  per thousand samples), so it is done once per data source for the metadata, and for every
-  log that has several epochs, errored samples or no reductions; each read is cached by the
-  log's identity (`read_cache`), so a second report over the same logs reads no summaries.
-
-The metadata of a sample depends only on the data it came from, so logs that share a data
-file (same checksum and polar_inspect version) share one id -> axes table.
+Single-epoch logs without errors take their scores from the header's reductions; the sample
+summaries (slower: seconds per thousand samples) are read once per data source for the
+samples' axes (shared by all logs of that data file and polar_inspect version), and for every
+log with several epochs, errored samples or no reductions. Reads are cached (`read_cache`).
 """
 
 from __future__ import annotations
