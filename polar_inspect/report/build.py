@@ -249,7 +249,7 @@ def _build(
     timings = Timings()
     with _progress(progress) as step, worker_pool(workers) as pool:
         with timings.step("read logs (headers, reduced scores, summaries)"):
-            inventory, samples = load_runs(inputs, keep=keep, pool=pool, workers=workers, step=step)
+            inventory, samples = load_runs(inputs, keep=keep, pool=pool, step=step)
         inventory = inventory.model_copy(update={"runs": mark_oracles(inventory.runs)})
         logs = log_tables.inventory_frame(inventory)
         logs.to_csv(out / "logs.csv", index=False)

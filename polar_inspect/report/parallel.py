@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
+from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
 from typing import TypeVar
 
@@ -54,37 +53,19 @@ def run_jobs(
     function: Callable[[T], R],
     items: Sequence[T],
     advance: Callable[[], None] | None = None,
-    *,
-    on_result: Callable[[R], None] | None = None,
-    bound: int = 0,
 ) -> list[R]:
-    """`[function(item) for item in items]`, on the pool when there is one, calling `advance`
-    and `on_result(result)` as each finishes. With a `bound`, at most that many items are in
-    the pool at once, so that jobs `on_result` submits are not queued behind all the rest."""
-
-    def finish(result: R) -> R:
-        if on_result is not None:
-            on_result(result)
+    """`[function(item) for item in items]`, on the pool when there is one."""
+    if pool is None or len(items) <= 1:
+        results = []
+        for item in items:
+            results.append(function(item))
+            if advance is not None:
+                advance()
+        return results
+    futures = {pool.submit(function, item): index for index, item in enumerate(items)}
+    done: dict[int, R] = {}
+    for future in as_completed(futures):
+        done[futures[future]] = future.result()
         if advance is not None:
             advance()
-        return result
-
-    if pool is None or len(items) <= 1:
-        return [finish(function(item)) for item in items]
-    return _in_pool(pool, function, items, finish, bound or len(items))
-
-
-def _in_pool(
-    pool: Executor, function: Callable[[T], R], items: Sequence[T], finish: Callable[[R], R],
-    bound: int,
-) -> list[R]:  # fmt: skip
-    queue = deque(enumerate(items))
-    running: dict[Future[R], int] = {}
-    finished: dict[int, R] = {}
-    while queue or running:
-        while queue and len(running) < bound:
-            index, item = queue.popleft()
-            running[pool.submit(function, item)] = index
-        for future in wait(running, return_when=FIRST_COMPLETED).done:
-            finished[running.pop(future)] = finish(future.result())
-    return [finished[index] for index in range(len(items))]
+    return [done[index] for index in range(len(items))]

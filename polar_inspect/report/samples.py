@@ -67,27 +67,21 @@ def needs_summaries(run: RunHeader, reduced: pd.DataFrame | None) -> bool:
 SummaryReader = Callable[[list[int]], list[pd.DataFrame | str]]
 
 
-#: Summaries already read, by log path: (the run's source key, its frame or error message).
-Prefetched = Mapping[str, tuple[str, "pd.DataFrame | str"]]
-
-
 def collect_samples(
     runs: Sequence[RunHeader],
     reduced: Mapping[str, pd.DataFrame | None],
     read: SummaryReader,
     advance: Callable[[], None] | None = None,
-    prefetched: Prefetched | None = None,
 ) -> tuple[pd.DataFrame, dict[int, str]]:
     """All runs' samples in one frame (column `run` = position in `runs`) and read failures.
 
     Summaries are read in two batches: first every run that needs them plus one run per data
     source not yet covered (these give the id -> axes tables), then any run whose sample ids
     those tables still miss. Every other run joins its reduced scores to its source's table.
-    `prefetched` summaries (possibly of logs not in `runs`, such as superseded duplicates)
-    count as read. `read` reports progress for the runs it reads; `advance` for the others.
+    The runs read depend only on `runs` (not on timing), so a second report hits the cache.
+    `read` reports progress for the runs it reads; `advance` for the others.
     """
     state = _Collected(runs)
-    state.take_prefetched(prefetched or {}, advance)
     first = state.first_batch(reduced)
     for index, result in zip(first, read(first), strict=True):
         state.keep(index, result)
@@ -126,17 +120,6 @@ class _Collected:
     def pending(self, index: int) -> bool:
         """The run has neither a frame nor a failure yet."""
         return index not in self.frames and index not in self.failures
-
-    def take_prefetched(self, prefetched: Prefetched, advance: Callable[[], None] | None) -> None:
-        """Summaries read before: kept for runs of the report, learnt from for the others."""
-        position = {run.path: i for i, run in enumerate(self.runs)}
-        for path, (key, result) in prefetched.items():
-            if path in position:
-                self.keep(position[path], result)
-                if advance is not None:
-                    advance()
-            elif not isinstance(result, str):
-                self.learn(key, result)
 
     def first_batch(self, reduced: Mapping[str, pd.DataFrame | None]) -> list[int]:
         """Runs that need their summaries, plus one run per data source not yet covered."""
