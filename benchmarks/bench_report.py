@@ -117,6 +117,7 @@ def watch(child: subprocess.Popen) -> tuple[int, int, float]:
     """Poll a process tree until it ends: peak summed RSS and PSS (bytes; PSS counts a page
     shared by forked workers once), CPU seconds used."""
     root = psutil.Process(child.pid)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)  # cumulative over every child
     seen: dict[int, float] = {}
     peak = peak_pss = 0
     while child.poll() is None:
@@ -137,7 +138,8 @@ def watch(child: subprocess.Popen) -> tuple[int, int, float]:
         time.sleep(0.1)
     child.wait()
     own = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return peak, peak_pss, max(sum(seen.values()), own.ru_utime + own.ru_stime)
+    used = own.ru_utime + own.ru_stime - before.ru_utime - before.ru_stime
+    return peak, peak_pss, max(sum(seen.values()), used)
 
 
 #: Runs the report in the child process and prints its seconds by section as JSON.
