@@ -113,29 +113,33 @@ def derive_logs(base: str, folder: Path, count: int) -> list[Path]:
     return paths
 
 
-def watch(child: subprocess.Popen) -> tuple[int, float]:
-    """Poll a process tree until it ends: peak summed RSS (bytes), CPU seconds used."""
+def watch(child: subprocess.Popen) -> tuple[int, int, float]:
+    """Poll a process tree until it ends: peak summed RSS and PSS (bytes; PSS counts a page
+    shared by forked workers once), CPU seconds used."""
     root = psutil.Process(child.pid)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)  # cumulative over every child
     seen: dict[int, float] = {}
-    peak = 0
+    peak = peak_pss = 0
     while child.poll() is None:
         try:
             tree = [root, *root.children(recursive=True)]
         except psutil.NoSuchProcess:
             break
-        total = 0
+        total = pss = 0
         for process in tree:
             try:
-                total += process.memory_info().rss
+                memory = process.memory_full_info()
+                total, pss = total + memory.rss, pss + getattr(memory, "pss", memory.rss)
                 times = process.cpu_times()
                 seen[process.pid] = times.user + times.system
             except psutil.NoSuchProcess:
                 continue
-        peak = max(peak, total)
+        peak, peak_pss = max(peak, total), max(peak_pss, pss)
         time.sleep(0.1)
     child.wait()
     own = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return peak, max(sum(seen.values()), own.ru_utime + own.ru_stime)
+    used = own.ru_utime + own.ru_stime - before.ru_utime - before.ru_stime
+    return peak, peak_pss, max(sum(seen.values()), used)
 
 
 #: Runs the report in the child process and prints its seconds by section as JSON.
@@ -157,13 +161,13 @@ def measure(folder: Path, out: Path, jobs: int | None, figures: bool, cache: Pat
     env = {**os.environ, "POLAR_CACHE_DIR": str(cache)}
     child = subprocess.Popen([*command, "1" if figures else "0"], stdout=subprocess.PIPE,
                              text=True, env=env)  # fmt: skip
-    peak, cpu = watch(child)
+    peak, pss, cpu = watch(child)
     elapsed = time.perf_counter() - started
     stdout = child.stdout.read() if child.stdout else ""
     if child.returncode != 0:
         raise SystemExit(f"the report failed ({child.returncode})")
     found = json.loads(stdout.strip().splitlines()[-1])
-    return {"wall": elapsed, "cpu": cpu, "peak": peak, "load": load_before, **found}
+    return {"wall": elapsed, "cpu": cpu, "peak": peak, "pss": pss, "load": load_before, **found}
 
 
 def show(label: str, count: int, samples: int, size: float, run: dict) -> None:
@@ -171,7 +175,8 @@ def show(label: str, count: int, samples: int, size: float, run: dict) -> None:
     print(
         f"{label}: {count} log(s) x {samples} samples ({size:.0f} MB), {run['figures']} figures: "
         f"{run['wall']:.1f} s wall, {run['cpu']:.1f} s CPU (all processes), peak RSS "
-        f"{run['peak'] / 1e6:.0f} MB summed over the report's processes; load average "
+        f"{run['peak'] / 1e6:.0f} MB (PSS {run['pss'] / 1e6:.0f} MB) summed over the report's "
+        f"processes; load average "
         f"before: {run['load']:.1f} on {os.cpu_count()} CPUs"
     )
     for name, seconds in sorted(run["seconds"].items(), key=lambda item: -item[1]):

@@ -177,9 +177,7 @@ def _build(inputs: Sequence[str | Path], out: Path, settings: _Settings) -> _Bui
     timings = Timings()
     with _progress(settings.progress) as step, worker_pool(workers) as pool:
         with timings.step("read logs (headers, reduced scores, summaries)"):
-            inventory, samples = load_runs(
-                inputs, keep=settings.keep, pool=pool, workers=workers, step=step
-            )
+            inventory, samples = load_runs(inputs, keep=settings.keep, pool=pool, step=step)
         inventory = inventory.model_copy(update={"runs": mark_oracles(inventory.runs)})
         logs = log_tables.inventory_frame(inventory)
         logs.to_csv(out / "logs.csv", index=False)

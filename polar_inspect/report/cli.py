@@ -41,42 +41,29 @@ class Lambdas(click.ParamType):
         return values
 
 
-class Weight(click.ParamType):
-    """A number within [0, 1]."""
+class Bounded(click.ParamType):
+    """A number (`kind` float or int) of at least `low` (and at most `high`), checked in one
+    line: `not a number: 'abc'`, `must be within [0, 1]: 2`."""
 
-    name = "WEIGHT"
+    def __init__(self, name: str, kind: type, low: float, high: float | None, rule: str) -> None:
+        self.name, self.kind, self.low, self.high, self.rule = name, kind, low, high, rule
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        """`0.5` -> 0.5."""
-        if isinstance(value, float):
+        """`0.5` -> 0.5 (`4` -> 4 for an int)."""
+        if isinstance(value, self.kind):
             return value
         try:
-            number = float(value)
+            number = self.kind(value)
         except ValueError:
-            self.fail(f"not a number: {value!r}", param, ctx)
-        if not 0.0 <= number <= 1.0:
-            self.fail(f"must be within [0, 1]: {value}", param, ctx)
+            what = "whole number" if self.kind is int else "number"
+            self.fail(f"not a {what}: {value!r}", param, ctx)
+        if number < self.low or (self.high is not None and number > self.high):
+            self.fail(f"{self.rule}: {value}", param, ctx)
         return number
 
 
-class Jobs(click.ParamType):
-    """A whole number of worker processes, at least 1."""
-
-    name = "JOBS"
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        """`4` -> 4."""
-        if isinstance(value, int):
-            return value
-        try:
-            number = int(value)
-        except ValueError:
-            self.fail(f"not a whole number: {value!r}", param, ctx)
-        if number < 1:
-            self.fail(f"must be at least 1 (1 = no worker processes): {value}", param, ctx)
-        return number
-
-
+WEIGHT = Bounded("WEIGHT", float, 0.0, 1.0, "must be within [0, 1]")
+JOBS = Bounded("JOBS", int, 1, None, "must be at least 1 (1 = no worker processes)")
 PRICES_HELP = (
     "JSON or YAML mapping model name -> {input, output, optional cache_read, cache_write} USD "
     "per million tokens and an optional batch factor (e.g. 0.5): adds the cost of each run to "
@@ -104,7 +91,7 @@ def _help(ctx: click.Context, param: click.Parameter, value: bool) -> None:
 )
 @click.argument("logs", nargs=-1, required=True)
 @click.option("--out", required=True, metavar="DIR", help="folder to write the report to")
-@click.option("--weight", type=Weight(), default=PAPER_WEIGHT,
+@click.option("--weight", type=WEIGHT, default=PAPER_WEIGHT,
               help="lambda for overall = lambda*privacy + (1-lambda)*utility "
               "(default 0.5, the paper's)")  # fmt: skip
 @click.option("--iso-lambdas", "--lambdas", "iso_lambdas", type=Lambdas(), default=None,
@@ -116,7 +103,7 @@ def _help(ctx: click.Context, param: click.Parameter, value: bool) -> None:
 @click.option("--keep", type=click.Choice(["newest", "all"]), default="newest",
               help="duplicate logs (same model, task and setup): keep the newest (default) "
               "or all")  # fmt: skip
-@click.option("--jobs", type=Jobs(), default=None,
+@click.option("--jobs", type=JOBS, default=None,
               help="worker processes for reading logs and drawing (default: CPUs, at most 4; "
               "1 = none)")  # fmt: skip
 @click.option("--tables-only", is_flag=True, help="write tables and HTML only, no figures")
@@ -202,10 +189,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _report(**options: Any) -> int:
     try:
         prices = load_prices(options["prices"]) if options["prices"] else None
-    except PriceFileError as err:
-        print(f"polar-report: {err}", file=sys.stderr)
-        return 2
-    try:
         result = build_report(
             list(options["logs"]),
             options["out"],
@@ -218,7 +201,7 @@ def _report(**options: Any) -> int:
             progress=not options["quiet"],
             prices=prices,
         )
-    except ReportInputError as err:
+    except (PriceFileError, ReportInputError) as err:
         print(f"polar-report: {err}", file=sys.stderr)
         return 2
     except NoUsableLogsError as err:

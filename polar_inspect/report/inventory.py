@@ -18,12 +18,14 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal
 
+from fsspec.core import url_to_fs  # type: ignore[import-untyped]
 from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 from pydantic import BaseModel
 
 from polar_inspect.axes import LIVE_ATTACK
 from polar_inspect.redaction import fingerprint, redact
 from polar_inspect.register import register_entry
+from polar_inspect.report.read_cache import is_uri
 from polar_inspect.report.run_facts import DataInfo, SampleSet, sample_set
 from polar_inspect.report.setup import prompt_facts, sampling_facts
 from polar_inspect.report.usage import RoleUsage, role_usage
@@ -133,32 +135,34 @@ EVAL_SET_FILES = {"logs.json", "eval-set.json", REPORT_MANIFEST}
 
 
 def expand_inputs(inputs: Sequence[str | Path]) -> list[str]:
-    """Files to consider for `inputs` (files, or directories searched recursively), in order.
+    """Files to consider for `inputs` (files, or directories searched recursively; local
+    paths or `s3://...` URIs), in order.
 
-    A directory contributes the logs Inspect lists in it, plus any other `.json` file (Inspect
-    only lists JSON logs with timestamped names), so that none is passed over unreported.
+    A directory contributes the logs Inspect lists in it, by name (not by file time, which a
+    copy or an upload changes), plus any other `.json` file (Inspect only lists JSON logs with
+    timestamped names), so that none is passed over unreported.
     """
     found: list[str] = []
-    for item in inputs:
-        path = Path(item)
-        if path.is_dir():
-            listed = [_local(info.name) for info in list_eval_logs(str(path), recursive=True)]
-            found.extend(listed)
-            known = {str(Path(name).resolve()) for name in listed}
-            found.extend(
-                str(extra.resolve())
-                for extra in sorted(path.rglob("*.json"))
-                if extra.name not in EVAL_SET_FILES and str(extra.resolve()) not in known
-            )
-        elif path.is_file():
-            found.append(str(path.resolve()))
+    for item in map(str, inputs):
+        fs, inner = url_to_fs(item if is_uri(item) else str(Path(item).expanduser().resolve()))
+        if fs.isdir(inner):
+            found += sorted(_name(info.name) for info in list_eval_logs(item, recursive=True))
+            found += [_name(fs.unstrip_protocol(p)) for p in sorted(fs.find(inner)) if _other(p)]
+        elif fs.isfile(inner):
+            found.append(_name(fs.unstrip_protocol(inner)))
         else:
             raise ReportInputError(f"{item}: no such file or directory")
-    return list(dict.fromkeys(str(Path(p).resolve()) for p in found))
+    return list(dict.fromkeys(found))
 
 
-def _local(name: str) -> str:
-    return name.removeprefix("file://")
+def _other(path: str) -> bool:
+    """A `.json` file that is no eval-set manifest (it may be a log Inspect does not list)."""
+    return path.endswith(".json") and path.rsplit("/", 1)[-1] not in EVAL_SET_FILES
+
+
+def _name(uri: str) -> str:
+    """A log's location: its resolved local path, or its URI."""
+    return uri if is_uri(uri) else str(Path(uri.removeprefix("file://")).resolve())
 
 
 def model_label(log: EvalLog) -> str:
@@ -185,11 +189,8 @@ def model_identity(log: EvalLog) -> str:
 
 def s5_attacker(log: EvalLog, meta: RunMetadata) -> str:
     """How S5 turns were produced: `live: <model>`, `replayed`, or `not used`; for a run with
-    another attacker (`-T attacker=scripted|adaptive|...`), the log's own note on it.
-
-    Read from the log's eval spec: the selected attacks (run metadata) and the model bound to
-    the `attacker` role (`eval.model_roles`), which is what the solver used for every S5 sample.
-    """
+    another attacker (`-T attacker=scripted|adaptive|...`), the log's own note on it; from the
+    selected attacks and the model bound to the `attacker` role (`eval.model_roles`)."""
     roles = log.eval.model_roles or {}
     role = roles.get("attacker")
     configs = role if isinstance(role, list) else [role] if role is not None else []
@@ -243,8 +244,7 @@ def _metrics(log: EvalLog) -> tuple[dict[str, dict[str, float]], int]:
 
 
 def _selection(meta: RunMetadata) -> dict[str, Any]:
-    """What decides which samples ran and how (not the trusted prompt: runs with different
-    trusted prompts are compared side by side, labelled by prompt)."""
+    """What decides which samples ran and how (not the trusted prompt: compared side by side)."""
     return {
         "subset": meta.subset,
         "domains": list(meta.domains),

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
+from concurrent.futures import Executor
 from pathlib import Path
 
 import pandas as pd
@@ -30,51 +29,21 @@ def _no_progress(label: str, total: int) -> None:
     return None
 
 
-def _scan_all(
-    paths: list[str], pool: Executor | None, workers: int, advance: Callable[[], None] | None
-) -> tuple[list[Scanned], dict[str, tuple[str, Future]]]:
-    """Scan every header; on a pool, start reading one log's summaries per data source as
-    soon as that source is first seen, so the slow read overlaps the remaining scans."""
-    if pool is None:
-        return run_jobs(None, scan_log, paths, advance), {}
-    queue = deque(enumerate(paths))
-    running: dict[Future, int] = {}
-    scanned: dict[int, Scanned] = {}
-    prefetch: dict[str, tuple[str, Future]] = {}
-    sources: set[str] = set()
-    while queue or running:
-        while queue and len(running) < workers:
-            index, path = queue.popleft()
-            running[pool.submit(scan_log, path)] = index
-        done, _ = wait(running, return_when=FIRST_COMPLETED)
-        for future in done:
-            result = future.result()
-            scanned[running.pop(future)] = result
-            run = result[0]
-            if isinstance(run, RunHeader) and run.source_key not in sources:
-                sources.add(run.source_key)
-                prefetch[run.path] = (run.source_key, pool.submit(try_read_run_samples, run))
-            if advance is not None:
-                advance()
-    return [scanned[i] for i in range(len(paths))], prefetch
-
-
 def load_runs(
     inputs: Sequence[str | Path],
     *,
     keep: KeepPolicy = "newest",
     pool: Executor | None = None,
-    workers: int = 1,
     step: Stepper = _no_progress,
 ) -> tuple[Inventory, pd.DataFrame]:
     """Find logs, choose the runs to report, and gather their per-sample scores.
 
     Returns the inventory (used runs, skipped logs with reasons) and one frame of samples
-    whose column `run` is the run's position in `inventory.runs`. With a `pool` of `workers`
+    whose column `run` is the run's position in `inventory.runs`. With a `pool` of worker
     processes, logs are read in parallel.
     """
     paths = expand_inputs(inputs)
-    scanned, prefetch = _scan_all(paths, pool, workers, step("reading log headers", len(paths)))
+    scanned = run_jobs(pool, scan_log, paths, step("reading log headers", len(paths)))
     runs = [result for result, _ in scanned if isinstance(result, RunHeader)]
     skipped = [result for result, _ in scanned if isinstance(result, SkippedLog)]
     reduced = {r.path: scores for r, scores in scanned if isinstance(r, RunHeader)}
@@ -87,8 +56,7 @@ def load_runs(
     def read(indices: list[int]) -> list[pd.DataFrame | str]:
         return run_jobs(pool, try_read_run_samples, [chosen[i] for i in indices], advance)
 
-    ready = {path: (key, future.result()) for path, (key, future) in prefetch.items()}
-    samples, failures = collect_samples(chosen, reduced, read, advance, ready)
+    samples, failures = collect_samples(chosen, reduced, read, advance)
     if not failures:
         return inventory, samples
     kept = [i for i in range(len(chosen)) if i not in failures]

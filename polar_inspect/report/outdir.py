@@ -79,6 +79,14 @@ def _alive(pid: int) -> bool:
     return True
 
 
+def _is_stale(path: Path, prefix: str) -> bool:
+    """A marked staging folder whose report process is gone (or is this process)."""
+    pid_text = path.name[len(prefix) :].split("-", 1)[0]
+    if not pid_text.isdigit() or not (path / STAGING_MARK).is_file():
+        return False
+    return int(pid_text) == os.getpid() or not _alive(int(pid_text))
+
+
 def remove_stale_staging(out: Path) -> list[Path]:
     """Delete staging folders of `out` left by reports whose process is gone (killed);
     return them. Only folders with the staging mark are touched."""
@@ -88,12 +96,7 @@ def remove_stale_staging(out: Path) -> list[Path]:
             candidates = [p for p in folder.iterdir() if p.name.startswith(prefix)]
         except OSError:
             continue
-        for path in candidates:
-            pid_text = path.name[len(prefix) :].split("-", 1)[0]
-            if not (path / STAGING_MARK).is_file() or not pid_text.isdigit():
-                continue
-            if int(pid_text) != os.getpid() and _alive(int(pid_text)):
-                continue  # a report running now into the same folder
+        for path in (p for p in candidates if _is_stale(p, prefix)):
             shutil.rmtree(path, ignore_errors=True)
             removed.append(path)
     return removed

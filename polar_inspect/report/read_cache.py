@@ -1,23 +1,25 @@
 """A disk cache of what the report read from a log, keyed by the log's identity.
 
-The key is the log's resolved path, size, modification time and the sha256 of its last 64 KB
-(a `.eval` file's zip directory and header; the whole tail of a `.json` log), plus a digest
-of the source of the modules that extract the rows: a log rewritten in place, or a report
-whose reading code changed, misses the cache and is read again. Entries live under
-`$POLAR_CACHE_DIR/report` (default `~/.cache/polar_inspect/report`); a cache that cannot be
-read or written is skipped, never fatal, so the report's numbers never depend on it.
+The key is the log's location (a resolved path, or an `s3://...` URI), size, last change
+(`st_mtime_ns`, or the object's ETag / LastModified) and the sha256 of its last 64 KB (a
+`.eval` file's zip directory and header; the whole tail of a `.json` log), plus a digest of
+the package's source: a log rewritten in place, or a report whose code changed, misses the
+cache and is read again. Entries live on this machine, under `$POLAR_CACHE_DIR/report`
+(default `~/.cache/polar_inspect/report`), also for logs on object storage; a cache that
+cannot be read or written is skipped, never fatal, so the report's numbers never depend on it.
 """
 
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import os
 import pickle
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
+
+from fsspec.core import url_to_fs  # type: ignore[import-untyped]
 
 from polar_inspect.data.sources import cache_dir
 
@@ -25,35 +27,47 @@ T = TypeVar("T")
 TAIL_BYTES = 65_536
 #: Set to "0" to turn the cache off (reads every log again).
 ENV_SWITCH = "POLAR_REPORT_CACHE"
+PACKAGE = Path(__file__).resolve().parents[1]
+
+
+def is_uri(location: str) -> bool:
+    """True for a location on a remote filesystem (`s3://...`), False for a local path."""
+    return "://" in location and not location.startswith("file://")
 
 
 @cache
 def _code_digest() -> str:
-    """Digest of the source of the modules whose output is cached."""
+    """Digest of the package's source: what a log is read into depends on all of it."""
     digest = hashlib.sha256()
-    for name in ("sample_rows", "samples", "read_cache"):
-        # located, not imported: `samples` imports this module
-        spec = importlib.util.find_spec(f"polar_inspect.report.{name}")
-        digest.update(Path(str(spec.origin if spec else name)).read_bytes())
+    for source in sorted(PACKAGE.rglob("*.py")):
+        digest.update(source.read_bytes())
     return digest.hexdigest()[:16]
+
+
+def _identity(path: str) -> list[str]:
+    """Location, size, last change and tail digest of the log at `path` (raises OSError)."""
+    if is_uri(path):
+        fs, inner = url_to_fs(path)
+        info: dict[str, Any] = fs.info(inner)
+        where, size = path, int(info["size"])
+        changed = info.get("ETag") or info.get("LastModified") or info.get("mtime")
+    else:
+        fs, inner = url_to_fs(str(Path(path).resolve()))
+        stat = os.stat(inner)
+        where, size, changed = inner, stat.st_size, stat.st_mtime_ns
+    with fs.open(inner, "rb") as handle:
+        handle.seek(max(0, size - TAIL_BYTES))
+        tail = hashlib.sha256(handle.read()).hexdigest()
+    return [where, str(size), str(changed), tail]
 
 
 def log_key(path: str, kind: str) -> str | None:
     """The cache key of one read (`kind`) of the log at `path`, or None if it has no identity."""
     try:
-        resolved = Path(path).resolve()
-        stat = resolved.stat()
-        with resolved.open("rb") as handle:
-            handle.seek(max(0, stat.st_size - TAIL_BYTES))
-            tail = hashlib.sha256(handle.read()).hexdigest()
-    except OSError:
+        parts = [kind, *_identity(path), _code_digest()]
+    except (OSError, ValueError):
         return None
-    parts = [kind, str(resolved), str(stat.st_size), str(stat.st_mtime_ns), tail, _code_digest()]
     return hashlib.sha256("\n".join(parts).encode("utf-8")).hexdigest()
-
-
-def _folder() -> Path:
-    return cache_dir() / "report"
 
 
 def cached(path: str, kind: str, read: Callable[[str], T]) -> T:
@@ -61,7 +75,7 @@ def cached(path: str, kind: str, read: Callable[[str], T]) -> T:
     key = log_key(path, kind) if os.environ.get(ENV_SWITCH, "1") != "0" else None
     if key is None:
         return read(path)
-    entry = _folder() / f"{key}.pkl"
+    entry = cache_dir() / "report" / f"{key}.pkl"
     try:
         with entry.open("rb") as handle:
             return pickle.load(handle)  # our own files, named by the sha256 of their key

@@ -7,13 +7,10 @@ leaked and echoed, reasoning-only leak rate). All of these are scalars or short 
 Inspect keeps in a sample's summary (it drops score-metadata keys over 1 KB, such as the
 strict scorer's per-value `protected` / `allowed` verdicts, which no section reads).
 
-The same extraction serves three sources, so that they cannot disagree:
-
-- `summary_rows`: Inspect's sample summaries (`read_eval_log_sample_summaries`), a few seconds
-  for a full run, never the messages or events;
-- `reduction_rows`: the log header's per-sample reduced scores (single-epoch logs);
-- `full_sample_rows`: the full samples without events (the slow reference path, kept for the
-  test that checks the other two against it).
+The same extraction serves three sources, so that they cannot disagree: the sample summaries
+(`summary_rows`, a few seconds for a full run), the header's per-sample reduced scores
+(`reduction_rows`, single-epoch logs) and the full samples without events (`full_sample_rows`,
+the slow reference path the parity test compares the other two against).
 """
 
 from __future__ import annotations

@@ -1,17 +1,9 @@
-"""Per-sample rows of the used logs (`sample_rows`: scores, axes, curve, attribution).
+"""Per-sample rows of the used logs (`sample_rows`), never from the samples' messages or events.
 
-Two Inspect readers supply them, never the samples' messages or events:
-
-- the log header (`read_eval_log(header_only=True)`) carries each sample's score reduced over
-  epochs (`EvalLog.reductions`): enough for single-epoch logs without errors;
-- the sample summaries (`read_eval_log_sample_summaries`): per-epoch scores, errors and the
-  sample metadata (domain, policy, attack, cell). Reading summaries is the slow part (seconds
-  per thousand samples), so it is done once per data source for the metadata, and for every
-  log that has several epochs, errored samples or no reductions; each read is cached by the
-  log's identity (`read_cache`), so a second report over the same logs reads no summaries.
-
-The metadata of a sample depends only on the data it came from, so logs that share a data
-file (same checksum and polar_inspect version) share one id -> axes table.
+Single-epoch logs without errors take their scores from the header's reductions; the sample
+summaries (slower: seconds per thousand samples) are read once per data source for the
+samples' axes (shared by all logs of that data file and polar_inspect version), and for every
+log with several epochs, errored samples or no reductions. Reads are cached (`read_cache`).
 """
 
 from __future__ import annotations
@@ -34,7 +26,12 @@ class SampleReadError(RuntimeError):
 
 
 def scan_log(path: str) -> tuple[RunHeader | SkippedLog, pd.DataFrame | None]:
-    """Read and classify one log's header; for a usable run, also its reduced scores."""
+    """Read and classify one log's header; for a usable run, also its reduced scores (cached
+    by the log's identity: the header of a full run is tens of MB of reductions)."""
+    return cached(path, "header", _scan)
+
+
+def _scan(path: str) -> tuple[RunHeader | SkippedLog, pd.DataFrame | None]:
     result, header = read_header(path)
     if isinstance(result, RunHeader) and header is not None:
         return result, reduction_rows(header)
@@ -70,27 +67,21 @@ def needs_summaries(run: RunHeader, reduced: pd.DataFrame | None) -> bool:
 SummaryReader = Callable[[list[int]], list[pd.DataFrame | str]]
 
 
-#: Summaries already read, by log path: (the run's source key, its frame or error message).
-Prefetched = Mapping[str, tuple[str, "pd.DataFrame | str"]]
-
-
 def collect_samples(
     runs: Sequence[RunHeader],
     reduced: Mapping[str, pd.DataFrame | None],
     read: SummaryReader,
     advance: Callable[[], None] | None = None,
-    prefetched: Prefetched | None = None,
 ) -> tuple[pd.DataFrame, dict[int, str]]:
     """All runs' samples in one frame (column `run` = position in `runs`) and read failures.
 
     Summaries are read in two batches: first every run that needs them plus one run per data
     source not yet covered (these give the id -> axes tables), then any run whose sample ids
     those tables still miss. Every other run joins its reduced scores to its source's table.
-    `prefetched` summaries (possibly of logs not in `runs`, such as superseded duplicates)
-    count as read. `read` reports progress for the runs it reads; `advance` for the others.
+    The runs read depend only on `runs` (not on timing), so a second report hits the cache.
+    `read` reports progress for the runs it reads; `advance` for the others.
     """
     state = _Collected(runs)
-    state.take_prefetched(prefetched or {}, advance)
     first = state.first_batch(reduced)
     for index, result in zip(first, read(first), strict=True):
         state.keep(index, result)
@@ -129,17 +120,6 @@ class _Collected:
     def pending(self, index: int) -> bool:
         """The run has neither a frame nor a failure yet."""
         return index not in self.frames and index not in self.failures
-
-    def take_prefetched(self, prefetched: Prefetched, advance: Callable[[], None] | None) -> None:
-        """Summaries read before: kept for runs of the report, learnt from for the others."""
-        position = {run.path: i for i, run in enumerate(self.runs)}
-        for path, (key, result) in prefetched.items():
-            if path in position:
-                self.keep(position[path], result)
-                if advance is not None:
-                    advance()
-            elif not isinstance(result, str):
-                self.learn(key, result)
 
     def first_batch(self, reduced: Mapping[str, pd.DataFrame | None]) -> list[int]:
         """Runs that need their summaries, plus one run per data source not yet covered."""
