@@ -6,7 +6,9 @@ defenses let it through (`DialogueState.deliver_attacker`), the trusted turn (`T
 model call or an agent, chosen once in `open`), the reply's limits, then every defense on the
 draft and the reply delivered to the attacker (`DialogueState.deliver_reply`). Only what was
 delivered is scored. The record (`DialogueState`) names the call in progress, so a limit or a
-cancellation anywhere is recorded where it hit (`cut.recording_cut`).
+cancellation anywhere is recorded where it hit (`cut.recording_cut`). It is kept off the
+sample's store while the rounds run (Inspect diffs the whole store at every span's end) and
+written to it once, by `save`, whatever ended the dialogue.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from inspect_ai.model import (
     get_model,
 )
 from inspect_ai.solver import Generate, TaskState
-from inspect_ai.util import span, store_as
+from inspect_ai.util import Store, span, store, store_as
 
 from polar_inspect.attackers import (
     ATTACKER_DEFAULTS,
@@ -68,7 +70,7 @@ class Dialogue:
         config = setup.config
         self.setup = setup
         self.info: SampleInfo = sample_info(state)
-        self.record = store_as(DialogueState)
+        self.record = DialogueState(store=Store())  # the sample's store: `save`
         self.trusted = get_model()
         calls_model = setup.attacker.calls_model
         self.attacker_model = bound.get(ATTACKER_ROLE) if calls_model else None
@@ -91,7 +93,7 @@ class Dialogue:
         if self.attacker.layout_note:
             record.attacker_layout_note = self.attacker.layout_note
             transcript().info(self.attacker.layout_note, source="polar_inspect")
-        self.facts = write_sample_facts(str(state.sample_id), self.info)
+        self.facts = write_sample_facts(str(state.sample_id), self.info, record)
         self.guarded: SampleDefenses | None = None
         self.turn: TrustedTurn | None = None
         self.attacker_turns: list[str] = []
@@ -237,6 +239,12 @@ class Dialogue:
             record.sampling = sampling
         if self.guarded is not None:
             store_as(DefenseState).record = self.guarded.record()
+
+    def save(self) -> None:
+        """Write the record to the sample's store (its keys as `store_as(DialogueState)`)."""
+        sample = store()
+        for key, value in self.record.store.items():
+            sample.set(key, value)
 
     def _stop_reason(self) -> StopReason:
         if self.ended is not None:
