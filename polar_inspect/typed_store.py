@@ -49,6 +49,19 @@ def _store_key(cls: type, instance: str | None, name: str) -> str:
 class FastStoreModel(StoreModel):
     """A `StoreModel` whose field reads and writes cost a dictionary access (see the module)."""
 
+    def model_post_init(self, context: Any) -> None:
+        """Bind to the store as Inspect's does (a missing key gets the field's value), but
+        leave each stored value to be coerced when first read."""
+        if isinstance(context, dict):  # Inspect's validation copy (`_validate_store`)
+            super().model_post_init(context)
+            return
+        cls, values = type(self), object.__getattribute__(self, "__dict__")
+        store = values["store"]
+        for name in cls.model_fields:  # `instance` too, as Inspect's
+            key = _store_key(cls, values["instance"], name)
+            if name != "store" and key not in store:
+                store.set(key, values[name])
+
     def __getattribute__(self, name: str) -> Any:
         cls = object.__getattribute__(self, "__class__")
         adapter = _adapters(cls).get(name)
