@@ -1,37 +1,22 @@
 """The sample the reference agents answer about, and where its dialogue is.
 
-The dialogue solver sets them once per sample (`write_sample_facts`): the sample's policy,
-attack, targets, planned turns and the document the trusted model is given (after any
-document defense), and the dialogue's working record (the round, the replies delivered so
-far). The reference agents (`polar/oracle`, `polar/leaky`, ...) read them through
-`current_facts` instead of parsing prompts. They live in a context variable, not in the
-sample's store (which Inspect diffs at every span's end): Inspect runs each sample in its own
-task and the model calls inside it, so each sample sees its own and nothing is reset.
+The dialogue solver sets them (`write_sample_facts`): the sample's policy, attack, targets,
+planned turns and the document the trusted model is given (after any document defense), and
+the dialogue's record (the round, the replies delivered so far). The reference agents
+(`polar/oracle`, `polar/leaky`, ...) read them through `current_facts` instead of parsing
+prompts. They live in a context variable, not in the sample's store (which Inspect diffs at
+every span's end): Inspect runs each sample in its own task and the model calls inside it.
 """
 
 from __future__ import annotations
 
 from contextvars import ContextVar
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from polar_inspect.data.samples import SampleInfo
-    from polar_inspect.dialogue.state import DialogueState as DialogueProgress
-
-
-@dataclass
-class SampleFacts:
-    """What the reference agents read of the sample (set once by the dialogue solver)."""
-
-    sample_id: str
-    policy: str
-    attack: str
-    document: str  # the document the trusted model is given
-    allowed_values: tuple[str, ...] = ()
-    protected_values: tuple[str, ...] = ()
-    planned_turns: tuple[str, ...] = ()
-    value_fields: dict[str, str] = field(default_factory=dict)
+    from polar_inspect.dialogue.state import DialogueState
 
 
 @dataclass(frozen=True)
@@ -41,7 +26,7 @@ class DialogueFacts:
     sample_id: str
     policy: str
     attack: str
-    source_document: str
+    source_document: str  # the document the trusted model is given
     allowed_values: tuple[str, ...]
     protected_values: tuple[str, ...]
     planned_turns: tuple[str, ...]
@@ -51,33 +36,32 @@ class DialogueFacts:
     value_fields: dict[str, str] = field(default_factory=dict)
 
 
-_CURRENT: ContextVar[tuple[SampleFacts, DialogueProgress | None] | None] = ContextVar(
+_CURRENT: ContextVar[tuple[DialogueFacts, DialogueState | None] | None] = ContextVar(
     "polar_inspect_sample_facts", default=None
 )
 
 
-def use_sample_facts(facts: SampleFacts, progress: DialogueProgress | None = None) -> None:
-    """Make `facts` (and the dialogue's `progress`) what this sample's model calls read."""
+def use_sample_facts(facts: DialogueFacts, progress: DialogueState | None = None) -> None:
+    """Make `facts` (and where the dialogue `progress` is) what this sample's calls read."""
     _CURRENT.set((facts, progress))
 
 
 def write_sample_facts(
-    sample_id: str, info: SampleInfo, progress: DialogueProgress | None = None
-) -> SampleFacts:
-    """Set the sample's facts (the solver, once per sample); the document is the source
-    document until a document defense replaces it (`SampleFacts.document`)."""
-    facts = SampleFacts(
+    sample_id: str, info: SampleInfo, progress: DialogueState, document: str | None = None
+) -> None:
+    """Set the sample's facts (the solver); `document`: what a document defense made of the
+    source document."""
+    facts = DialogueFacts(
         sample_id=sample_id,
         policy=info.policy,
         attack=info.attack,
-        document=info.texts.source_document,
+        source_document=info.texts.source_document if document is None else document,
         allowed_values=tuple(info.allowed_values),
         protected_values=tuple(info.protected_values),
         planned_turns=tuple(info.planned_turns),
         value_fields=dict(info.value_fields),
     )
     use_sample_facts(facts, progress)
-    return facts
 
 
 def current_facts() -> DialogueFacts | None:
@@ -86,15 +70,7 @@ def current_facts() -> DialogueFacts | None:
     if current is None:
         return None
     facts, progress = current
-    return DialogueFacts(
-        sample_id=facts.sample_id,
-        policy=facts.policy,
-        attack=facts.attack,
-        source_document=facts.document,
-        allowed_values=facts.allowed_values,
-        protected_values=facts.protected_values,
-        planned_turns=facts.planned_turns,
-        round_index=max(progress.round - 1, 0) if progress is not None else 0,
-        replies=tuple(progress.delivered_replies()) if progress is not None else (),
-        value_fields=dict(facts.value_fields),
-    )
+    if progress is None:
+        return facts
+    replies = tuple(progress.delivered_replies())
+    return replace(facts, round_index=max(progress.round - 1, 0), replies=replies)

@@ -93,7 +93,7 @@ class Dialogue:
         if self.attacker.layout_note:
             record.attacker_layout_note = self.attacker.layout_note
             transcript().info(self.attacker.layout_note, source="polar_inspect")
-        self.facts = write_sample_facts(str(state.sample_id), self.info, record)
+        write_sample_facts(str(state.sample_id), self.info, record)
         self.guarded: SampleDefenses | None = None
         self.turn: TrustedTurn | None = None
         self.attacker_turns: list[str] = []
@@ -115,7 +115,7 @@ class Dialogue:
         self.guarded = start_defenses(setup.defenses, state, info)
         document = await self.guarded.before_dialogue()
         self.record.calling = ""
-        self.facts.document = document
+        write_sample_facts(str(state.sample_id), info, self.record, document)
         note = setup.document_note  # with document tools: what stands for the document
         system = self.guarded.system_message(
             setup.trusted_template.render(
