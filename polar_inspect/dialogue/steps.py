@@ -39,7 +39,7 @@ from polar_inspect.defenses import SampleDefenses
 from polar_inspect.dialogue.defense_hooks import defended_reply, start_defenses
 from polar_inspect.dialogue.request_cap import request_slot
 from polar_inspect.dialogue.sampling import RoleSampling, role_sampling
-from polar_inspect.dialogue.state import DefenseState, DialogueState
+from polar_inspect.dialogue.state import DefenseState, DialogueState, TrustedAgentState
 from polar_inspect.dialogue.trusted_turn import ModelTurn, TrustedTurn, agent_turn
 from polar_inspect.run.identity import sample_identity
 from polar_inspect.run.setup import RunSetup
@@ -245,6 +245,7 @@ class Dialogue:
         sample = store()
         for key, value in self.record.store.items():
             sample.set(key, value)
+        store_as(TrustedAgentState)  # its keys too: no scorer's span adds them (StoreEvents)
 
     def _stop_reason(self) -> StopReason:
         if self.ended is not None:
