@@ -12,11 +12,20 @@ from __future__ import annotations
 
 from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from polar_inspect.data.samples import SampleInfo
-    from polar_inspect.dialogue.state import DialogueState
+
+
+class DialogueState(Protocol):
+    """Where the dialogue is (`dialogue.state.DialogueState`, a layer above)."""
+
+    round: int
+
+    def delivered_replies(self) -> list[str]:
+        """The trusted replies delivered so far."""
+        ...
 
 
 @dataclass(frozen=True)
