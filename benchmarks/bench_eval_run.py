@@ -81,11 +81,10 @@ def _run(
     from inspect_ai import eval as inspect_eval
     from inspect_ai.model import ChatMessageSystem, ChatMessageUser
     from inspect_ai.solver import Generate, TaskState, solver
-    from inspect_ai.util import store_as
 
     from polar_inspect.data.samples import records_to_dataset
     from polar_inspect.data.sources import load_source, resolve_source
-    from polar_inspect.sample_context import SampleFacts
+    from polar_inspect.sample_context import DialogueFacts, use_sample_facts
 
     log_dir = tempfile.mkdtemp(prefix=f"bench-{mode}-")
     cpu0, _ = _usage()
@@ -105,13 +104,17 @@ def _run(
                     ChatMessageSystem(content=meta["texts"]["source_document"]),
                     ChatMessageUser(content=turns[0]),
                 ]
-                facts = store_as(SampleFacts)  # what the reference agents read
-                facts.sample_id = str(state.sample_id)
-                facts.policy, facts.attack = meta["policy"], meta["attack"]
-                facts.document = meta["texts"]["source_document"]
-                facts.allowed_values = list(meta["allowed_values"])
-                facts.protected_values = list(meta["protected_values"])
-                facts.planned_turns = list(turns)
+                use_sample_facts(  # what the reference agents read
+                    DialogueFacts(
+                        sample_id=str(state.sample_id),
+                        policy=meta["policy"],
+                        attack=meta["attack"],
+                        source_document=meta["texts"]["source_document"],
+                        allowed_values=tuple(meta["allowed_values"]),
+                        protected_values=tuple(meta["protected_values"]),
+                        planned_turns=tuple(turns),
+                    )
+                )
                 return await generate(state)
 
             return solve

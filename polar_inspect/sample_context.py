@@ -1,39 +1,31 @@
-"""The sample the reference agents answer about, read from the sample's store.
+"""The sample the reference agents answer about, and where its dialogue is.
 
-The dialogue solver writes `SampleFacts` (a small `StoreModel`) once in its setup: the sample's
-policy, attack, targets, planned turns and the document the trusted model is given (after any
-document defense). The reference agents (`polar/oracle`, `polar/leaky`, ...) read it, and where
-the dialogue is (the round, the replies delivered so far) from the sample's `DialogueState`
-(`agents.current_facts`), instead of parsing prompts. Inspect gives every sample its own store
-and model calls run inside the sample, so nothing is set or reset per round.
+The dialogue solver sets them (`write_sample_facts`): the sample's policy, attack, targets,
+planned turns and the document the trusted model is given (after any document defense), and
+the dialogue's record (the round, the replies delivered so far). The reference agents
+(`polar/oracle`, `polar/leaky`, ...) read them through `current_facts` instead of parsing
+prompts. They live in a context variable, not in the sample's store (which Inspect diffs at
+every span's end): Inspect runs each sample in its own task and the model calls inside it.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
-
-from inspect_ai.util import store_as
-from pydantic import Field
-
-from polar_inspect.typed_store import FastStoreModel
+from contextvars import ContextVar
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from polar_inspect.data.samples import SampleInfo
 
 
-class SampleFacts(FastStoreModel):
-    """What the reference agents read of the sample (written once by the dialogue solver)."""
+class DialogueState(Protocol):
+    """Where the dialogue is (`dialogue.state.DialogueState`, a layer above)."""
 
-    sample_id: str = ""
-    policy: str = ""
-    attack: str = ""
-    document: str = ""  # the document the trusted model is given
-    allowed_values: list[str] = Field(default_factory=list)
-    protected_values: list[str] = Field(default_factory=list)
-    planned_turns: list[str] = Field(default_factory=list)
-    #: Target value -> the record's field that holds it (reference tool agents read it).
-    value_fields: dict[str, str] = Field(default_factory=dict)
+    round: int
+
+    def delivered_replies(self) -> list[str]:
+        """The trusted replies delivered so far."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -43,7 +35,7 @@ class DialogueFacts:
     sample_id: str
     policy: str
     attack: str
-    source_document: str
+    source_document: str  # the document the trusted model is given
     allowed_values: tuple[str, ...]
     protected_values: tuple[str, ...]
     planned_turns: tuple[str, ...]
@@ -53,16 +45,41 @@ class DialogueFacts:
     value_fields: dict[str, str] = field(default_factory=dict)
 
 
-def write_sample_facts(sample_id: str, info: SampleInfo) -> SampleFacts:
-    """Write the sample's facts to its store (the solver, once per sample); the document is
-    the source document until a document defense replaces it (`SampleFacts.document`)."""
-    facts = store_as(SampleFacts)
-    facts.sample_id = sample_id
-    facts.policy = info.policy
-    facts.attack = info.attack
-    facts.document = info.texts.source_document
-    facts.allowed_values = list(info.allowed_values)
-    facts.protected_values = list(info.protected_values)
-    facts.planned_turns = list(info.planned_turns)
-    facts.value_fields = dict(info.value_fields)
-    return facts
+_CURRENT: ContextVar[tuple[DialogueFacts, DialogueState | None] | None] = ContextVar(
+    "polar_inspect_sample_facts", default=None
+)
+
+
+def use_sample_facts(facts: DialogueFacts, progress: DialogueState | None = None) -> None:
+    """Make `facts` (and where the dialogue `progress` is) what this sample's calls read."""
+    _CURRENT.set((facts, progress))
+
+
+def write_sample_facts(
+    sample_id: str, info: SampleInfo, progress: DialogueState, document: str | None = None
+) -> None:
+    """Set the sample's facts (the solver); `document`: what a document defense made of the
+    source document."""
+    facts = DialogueFacts(
+        sample_id=sample_id,
+        policy=info.policy,
+        attack=info.attack,
+        source_document=info.texts.source_document if document is None else document,
+        allowed_values=tuple(info.allowed_values),
+        protected_values=tuple(info.protected_values),
+        planned_turns=tuple(info.planned_turns),
+        value_fields=dict(info.value_fields),
+    )
+    use_sample_facts(facts, progress)
+
+
+def current_facts() -> DialogueFacts | None:
+    """The facts of the sample being played, or None outside a polar_inspect dialogue."""
+    current = _CURRENT.get()
+    if current is None:
+        return None
+    facts, progress = current
+    if progress is None:
+        return facts
+    replies = tuple(progress.delivered_replies())
+    return replace(facts, round_index=max(progress.round - 1, 0), replies=replies)

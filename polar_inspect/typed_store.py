@@ -1,19 +1,9 @@
 """Inspect's `StoreModel` at the cost of a dictionary access per field read or write.
 
-Inspect's `StoreModel` keeps a sample's typed state in the sample's `Store` (key
-`<ClassName>:<field>`, or `<ClassName>:<instance>:<field>`), so it is in the log
-(`sample.store`) and survives a sample that a limit cuts short. Its price, measured on this
-package's per-sample state (docs/large-runs.md, "Typed state"): each field written validates
-the whole model again (`model_validate` of every field), and each read of a field that is not
-a scalar builds a new pydantic `TypeAdapter` for the field's type (a core-schema build) and
-validates the value with it, again at every read. A dialogue writes a dozen fields and the
-scorers read them back: about 3 ms of CPU per sample, which a zero-latency run pays 7,875 times.
-
-`FastStoreModel` keeps the contract (same store keys, same values, a field validated when
-written, a value read from the store coerced to the field's type) and drops the repeated
-work: one `TypeAdapter` per field and class, built once; a write validates that field only
-(none of this package's state models validates across fields); a read returns the value
-already coerced when the store still holds that very object.
+Inspect's `StoreModel` validates the whole model at each field written and builds a pydantic
+`TypeAdapter` at each read of a non-scalar field (docs/large-runs.md). `FastStoreModel` keeps
+its contract (same store keys and values, a field validated when written, a stored value
+coerced to the field's type when read) with one cached validator per field and class.
 """
 
 from __future__ import annotations
@@ -48,6 +38,19 @@ def _store_key(cls: type, instance: str | None, name: str) -> str:
 
 class FastStoreModel(StoreModel):
     """A `StoreModel` whose field reads and writes cost a dictionary access (see the module)."""
+
+    def model_post_init(self, context: Any) -> None:
+        """Bind to the store as Inspect's does (a missing key gets the field's value), but
+        leave each stored value to be coerced when first read."""
+        if isinstance(context, dict):  # Inspect's validation copy (`_validate_store`)
+            super().model_post_init(context)
+            return
+        cls, values = type(self), object.__getattribute__(self, "__dict__")
+        store = values["store"]
+        for name in cls.model_fields:  # `instance` too, as Inspect's
+            key = _store_key(cls, values["instance"], name)
+            if name != "store" and key not in store:
+                store.set(key, values[name])
 
     def __getattribute__(self, name: str) -> Any:
         cls = object.__getattribute__(self, "__class__")

@@ -57,7 +57,7 @@ class ShortValueSummary(BaseModel):
 
 def matchable_length(value: str) -> int:
     """Letters and digits of `value` after the matcher's normalisation (`normalize_text`)."""
-    return sum(char.isalnum() for char in normalize_text(value))
+    return sum(map(str.isalnum, normalize_text(value)))
 
 
 def is_short_value(value: str) -> bool:
@@ -68,6 +68,7 @@ def is_short_value(value: str) -> bool:
 def short_values(records: Sequence[PolarRecord]) -> list[ShortValue]:
     """Every short target value of `records`, in record order (protected before allowed)."""
     found: list[ShortValue] = []
+    lengths: dict[str, int] = {}  # the bundled set repeats each record's values
     for record in records:
         sides: tuple[tuple[Side, list[str]], ...] = (
             ("protected", record.protected_values()),
@@ -75,7 +76,9 @@ def short_values(records: Sequence[PolarRecord]) -> list[ShortValue]:
         )
         for side, values in sides:
             for value in values:
-                length = matchable_length(value)
+                length = lengths.get(value)
+                if length is None:
+                    length = lengths[value] = matchable_length(value)
                 if length < MIN_MATCHABLE_LENGTH:
                     found.append(
                         ShortValue(

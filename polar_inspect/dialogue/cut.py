@@ -1,17 +1,11 @@
 """A limit or a cancellation inside the dialogue: recorded as a cut at the call it hit, then
 re-raised for Inspect to handle.
 
-Inspect ends a sample early in two ways, and the dialogue sees both:
-
-- `LimitExceededError`, raised where a limit is checked (`--message-limit` when a message is
-  added or a model is called, `--token-limit` / `--cost-limit` after a model call returns);
-- a cancellation (`anyio.get_cancelled_exc_class()`), delivered at whatever the sample is
-  awaiting when `--time-limit` fires (Inspect turns it into `LimitExceededError` only above the
-  solver) or when the working-time monitor, an operator or the eval cancels the sample.
-
-`recording_cut` catches either (also inside an exception group), writes `DialogueState.cut`
-(the round, the call in progress, the limit) and `stop_reason = "limit"`, and re-raises it:
-Inspect scores what the dialogue delivered before the cut, and the `cut` flag counts it.
+Inspect ends a sample early by `LimitExceededError` (message, token, cost limits, raised where
+checked) or by cancelling whatever the sample awaits (`--time-limit`, the working-time monitor,
+an operator, the eval). `recording_cut` catches either (also inside an exception group), writes
+`DialogueState.cut` and `stop_reason = "limit"`, and re-raises it: Inspect scores what the
+dialogue delivered before the cut, and the `cut` flag counts it.
 """
 
 from __future__ import annotations

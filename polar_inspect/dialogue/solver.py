@@ -44,11 +44,13 @@ def polar_dialogue(setup: RunSetup) -> Solver:
             with recording_cut(dialogue.record, dialogue.call_in_progress):
                 await dialogue.open(state, generate)
                 await dialogue.play(state)
+            dialogue.finish()
         except BaseException:
             if dialogue.record.cut is not None:  # cut: Inspect scores what was delivered
                 dialogue.finish()
             raise
-        dialogue.finish()
+        finally:
+            dialogue.save()
         limits = dialogue.record.reply_limits
         if setup.config.truncated == "fail" and limits.affected:
             raise TruncatedReplyError(

@@ -1,24 +1,13 @@
 """What one sample's dialogue produced, as typed per-sample state (Inspect's `StoreModel`).
 
-The solver writes these as the dialogue goes (a dialogue that an Inspect limit cuts short
-keeps what it had), and the scorers and `polar-report` read them back through
-`store_as(...)` (in a log: `sample.store`). Sample metadata holds the sample's inputs only.
-
-- `DialogueState`: the attacker, the turn budget, each round as delivered (the attacker's
-  message as the trusted model was given it, the trusted reply as the attacker received it:
-  all the scorers read), why the dialogue stopped and, when a limit or a cancellation closed
-  it, where (`cut`), the trusted replies cut by the token limit or empty, each role's sampling
-  settings, the adaptive attacker's private plans, and the run identity the sample was played
-  under;
-- `DefenseState`: what the defense stack did (the drafts it changed, a minimised document);
-- `TrustedAgentState`: with `-T trusted_agent`, what the agent did inside each trusted turn
-  (its tool calls, tool results and reasoning, and the target values its tools returned),
-  which the third party never sees (docs/agents.md).
-
-Calls and tokens per role are Inspect's own count (`role_usage` in the log). Logs written by
-task version 1-A kept these under `sample.metadata` (`dialogue`, `defense`, `attacker_plans`);
-`read_sample_record` reads either (a `UsageState` or `usage_by_role` of older logs is left
-unread: `polar-report` reads Inspect's count).
+The solver writes these (`steps.Dialogue.save`: a dialogue that a limit cuts short keeps what
+it delivered), and the scorers and `polar-report` read them back through `store_as(...)` (in a
+log: `sample.store`). `DialogueState`: the attacker, the budgets, each round as delivered (all
+the scorers read), why the dialogue stopped and where a limit cut it, each role's sampling,
+the adaptive attacker's plans and the run identity; `DefenseState`: what the defense stack
+did; `TrustedAgentState`: with `-T trusted_agent`, what the agent did inside each trusted turn
+(docs/agents.md). Logs of task version 1-A kept these under `sample.metadata`:
+`read_sample_record` reads either.
 """
 
 from __future__ import annotations

@@ -6,7 +6,9 @@ defenses let it through (`DialogueState.deliver_attacker`), the trusted turn (`T
 model call or an agent, chosen once in `open`), the reply's limits, then every defense on the
 draft and the reply delivered to the attacker (`DialogueState.deliver_reply`). Only what was
 delivered is scored. The record (`DialogueState`) names the call in progress, so a limit or a
-cancellation anywhere is recorded where it hit (`cut.recording_cut`).
+cancellation anywhere is recorded where it hit (`cut.recording_cut`). It is kept off the
+sample's store while the rounds run (Inspect diffs the whole store at every span's end) and
+written to it once, by `save`, whatever ended the dialogue.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from inspect_ai.model import (
     get_model,
 )
 from inspect_ai.solver import Generate, TaskState
-from inspect_ai.util import span, store_as
+from inspect_ai.util import Store, span, store, store_as
 
 from polar_inspect.attackers import (
     ATTACKER_DEFAULTS,
@@ -37,7 +39,7 @@ from polar_inspect.defenses import SampleDefenses
 from polar_inspect.dialogue.defense_hooks import defended_reply, start_defenses
 from polar_inspect.dialogue.request_cap import request_slot
 from polar_inspect.dialogue.sampling import RoleSampling, role_sampling
-from polar_inspect.dialogue.state import DefenseState, DialogueState
+from polar_inspect.dialogue.state import DefenseState, DialogueState, TrustedAgentState
 from polar_inspect.dialogue.trusted_turn import ModelTurn, TrustedTurn, agent_turn
 from polar_inspect.run.identity import sample_identity
 from polar_inspect.run.setup import RunSetup
@@ -68,7 +70,7 @@ class Dialogue:
         config = setup.config
         self.setup = setup
         self.info: SampleInfo = sample_info(state)
-        self.record = store_as(DialogueState)
+        self.record = DialogueState(store=Store())  # the sample's store: `save`
         self.trusted = get_model()
         calls_model = setup.attacker.calls_model
         self.attacker_model = bound.get(ATTACKER_ROLE) if calls_model else None
@@ -91,7 +93,7 @@ class Dialogue:
         if self.attacker.layout_note:
             record.attacker_layout_note = self.attacker.layout_note
             transcript().info(self.attacker.layout_note, source="polar_inspect")
-        self.facts = write_sample_facts(str(state.sample_id), self.info)
+        write_sample_facts(str(state.sample_id), self.info, record)
         self.guarded: SampleDefenses | None = None
         self.turn: TrustedTurn | None = None
         self.attacker_turns: list[str] = []
@@ -113,7 +115,7 @@ class Dialogue:
         self.guarded = start_defenses(setup.defenses, state, info)
         document = await self.guarded.before_dialogue()
         self.record.calling = ""
-        self.facts.document = document
+        write_sample_facts(str(state.sample_id), info, self.record, document)
         note = setup.document_note  # with document tools: what stands for the document
         system = self.guarded.system_message(
             setup.trusted_template.render(
@@ -237,6 +239,13 @@ class Dialogue:
             record.sampling = sampling
         if self.guarded is not None:
             store_as(DefenseState).record = self.guarded.record()
+
+    def save(self) -> None:
+        """Write the record to the sample's store (its keys as `store_as(DialogueState)`)."""
+        sample = store()
+        for key, value in self.record.store.items():
+            sample.set(key, value)
+        store_as(TrustedAgentState)  # its keys too: no scorer's span adds them (StoreEvents)
 
     def _stop_reason(self) -> StopReason:
         if self.ended is not None:

@@ -1,17 +1,12 @@
 """What every scorer reads of a sample, through one check: a dialogue that never happened is
 never scored, and only what was delivered is.
 
-`scorable_dialogue(state)` returns the sample's typed inputs (`SampleInfo`) and what its
-dialogue produced (`DialogueState`). When the trusted model never answered an attacker turn
-(the attacker failed, stopped or had nothing to play before the first reply, or an Inspect
-limit cut the dialogue before it), there is nothing to judge: scoring such a sample would give
-privacy 1 to a model that was never tested. It raises `NothingToScoreError` instead, so the
-sample is an error, counted as such by Inspect and left out of every mean; `inspect eval-retry`
-runs it again.
-
-`delivered_dialogue(state)` is the record every scorer reads the dialogue from: each round as
-the other party received it (`DialogueState.delivered`), never `state.messages`, which can end
-on a draft that a limit caught before any defense reviewed it.
+`scorable_dialogue(state)` returns the sample's inputs (`SampleInfo`) and its dialogue
+(`DialogueState`), or raises `NothingToScoreError` when the trusted model never answered an
+attacker turn (scoring it would give privacy 1 to a model never tested): the sample is an
+error, left out of every mean, and `inspect eval-retry` runs it again. `delivered_dialogue`
+is each round as the other party received it (`DialogueState.delivered`), never
+`state.messages`, which can end on a draft that a limit caught before any defense reviewed it.
 """
 
 from __future__ import annotations
