@@ -40,6 +40,7 @@ from polar_inspect.cost.sheet import ModelPrice, PriceFileError, RoleTtl, load_p
 from polar_inspect.cost.tokens import tokenizer_for
 from polar_inspect.data.samples import SampleInfo
 from polar_inspect.errors import UserInputError
+from polar_inspect.run.setup import JUDGE_ROLE
 
 SHEETS = Path(__file__).parent / "sheets"
 TASKS = ("privacy", "privacy_mini")
@@ -162,23 +163,47 @@ def _role_usd(
     return dollars(calls, price, setting, role.ttl)[0]
 
 
+def _total(
+    setting: Setting,
+    estimates: Sequence[RoleCalls],
+    models: dict[str, RoleModel],
+    prices: dict[str, ModelPrice],
+) -> str:
+    """One setting's total cell; flex names the roles counted at their cached price."""
+    priced = {c.role: prices.get(models[c.role].model) for c in estimates}
+    called = [c.role for c in estimates if c.calls]
+    no_flex = [r for r in called if (p := priced[r]) is not None and p.flex is None]
+    if setting == "flex" and len(no_flex) == len(called):
+        return "flex: n/a (no role's model has a flex rate)"
+    usds = {c.role: _role_usd(c, models[c.role], priced[c.role], setting) for c in estimates}
+    unknown = [role for role, usd in usds.items() if usd is None]
+    if unknown:
+        return f"{setting}: unknown ({', '.join(unknown)})"
+    total = f"{setting}: {sum(u for u in usds.values() if u is not None):,.4f}"
+    if setting != "flex" or not no_flex:
+        return total
+    return f"{total} ({', '.join(no_flex)} at the cached price: no flex rate)"
+
+
 def total_lines(
     estimates: Sequence[RoleCalls], models: dict[str, RoleModel], prices: dict[str, ModelPrice]
 ) -> list[str]:
     """The sum over roles per setting (unknown if any role is; flex only where offered)."""
-    cells = []
-    offered = any(getattr(prices.get(m.model), "flex", None) is not None for m in models.values())
-    for setting in SETTINGS:
-        if setting == "flex" and not offered:
-            cells.append("flex: n/a (no role's model has a flex rate)")
-            continue
-        usds = {c.role: _role_usd(c, models[c.role], prices.get(models[c.role].model), setting)
-                for c in estimates}  # fmt: skip
-        unknown = [role for role, usd in usds.items() if usd is None]
-        total = sum(usd for usd in usds.values() if usd is not None)
-        cell = f"{total:,.4f}" if not unknown else f"unknown ({', '.join(unknown)})"
-        cells.append(f"{setting}: {cell}")
-    return _fit(cells, "total      ")
+    return _fit([_total(s, estimates, models, prices) for s in SETTINGS], "total      ")
+
+
+def notes(estimates: Sequence[RoleCalls], adaptive: bool) -> str:
+    """The caveats of the roles that are called (`adaptive`: the adaptive attacker runs)."""
+    called = {c.role for c in estimates if c.calls}
+    said = ["cache writes at each role's -M cache_ttl (default 5m)"]
+    if adaptive and ATTACKER_ROLE in called:
+        said.append("the adaptive attacker's format retries (at most one a round) are not counted")
+    if JUDGE_ROLE in called:
+        said.append(
+            "judge calls are an upper bound (one per turn), and Inspect caches the judge's "
+            "answers on disk: a re-run asking the same prompts pays nothing for them"
+        )
+    return "; ".join(said)
 
 
 def report(
@@ -187,8 +212,9 @@ def report(
     models: dict[str, RoleModel],
     prices: dict[str, ModelPrice],
     sheets: Sequence[Path],
+    adaptive: bool = False,
 ) -> list[str]:
-    """The printed lines."""
+    """The printed lines (`adaptive`: the run's attacker is the adaptive one)."""
     counting = sorted({tokenizer_for(m.model).name for m in models.values()})
     lines = [
         f"{task}: {samples_of(estimates):,} samples; USD, sheets "
@@ -198,15 +224,7 @@ def report(
     for calls in estimates:
         role = models[calls.role]
         lines += role_lines(calls, role, prices.get(role.model))
-    lines += total_lines(estimates, models, prices)
-    lines.append(
-        "cache writes at each role's -M cache_ttl (default 5m); flex: roles without a flex "
-        "rate at their cached price; the adaptive attacker's format retries (at most one a "
-        "round) are not counted; judge calls are an upper bound (one per turn), and "
-        "Inspect caches the judge's answers on disk: a re-run asking the same prompts pays "
-        "nothing for them"
-    )
-    return lines
+    return [*lines, *total_lines(estimates, models, prices), notes(estimates, adaptive)]
 
 
 def wrapped(lines: Sequence[str]) -> str:
@@ -291,7 +309,8 @@ def cost_command(
     assume = Assumptions(reply_tokens, attacker_tokens, judge_tokens, copy_tokens)
     chosen = selected(task, _pairs("-T", task_args))
     estimates, models = plan(task, model, model_args, model_role, task_args, assume, chosen)
-    lines = report(task, estimates, models, sheet, sheets)
+    adaptive = chosen[0].attacker.name == "adaptive"
+    lines = report(task, estimates, models, sheet, sheets, adaptive)
     cells = [(info.domain, info.policy, info.attack) for info in chosen[1]]
     click.echo(wrapped([*lines, *precision_lines(cells, half_width, pilot)]))
 
