@@ -1,14 +1,6 @@
 """`polar-cost`: what a run will cost, before it starts, in `inspect eval`'s terms.
 
-    polar-cost polar_inspect/privacy_mini --model anthropic/claude-sonnet-4-5 -M cache_ttl=1h \\
-      --model-role attacker=openai/gpt-4.1 --model-role guard=openai/gpt-5 -T defense=guard
-
-The task (`polar_inspect/privacy`, the default, or `polar_inspect/privacy_mini`), `--model`,
-`-M`, `--model-role` and `-T` are read as `inspect eval` reads them. It prints, for every role
-the run would call (trusted, a bound live attacker, each defense's role, the judge), its calls
-and tokens and its dollars plain, cached, batch + cached and flex (where the sheet has a flex
-rate), then the total. Prices come from `--prices` sheets (default: the package's sheets in
-`polar_inspect/cost/sheets/`); a model or a kind of token a sheet does not cover is unknown.
+Every role the run would call, its calls, tokens and dollars per setting (docs/cost.md).
 """
 
 from __future__ import annotations
@@ -62,11 +54,6 @@ class RoleModel:
         """The role's cache lifetime (`-M cache_ttl`): pinned, else `5m` (see docs/cost.md)."""
         ttl = self.args.get("cache_ttl")
         return ttl if ttl in ("5m", "1h") else "5m"
-
-    @property
-    def flex(self) -> bool:
-        """Whether the role's calls ask for `service_tier=flex`."""
-        return self.args.get("service_tier") == "flex"
 
 
 def _pairs(option: str, pairs: Sequence[str]) -> dict[str, Any]:
@@ -185,13 +172,6 @@ def _total(
     return f"{total} ({', '.join(no_flex)} at the cached price: no flex rate)"
 
 
-def total_lines(
-    estimates: Sequence[RoleCalls], models: dict[str, RoleModel], prices: dict[str, ModelPrice]
-) -> list[str]:
-    """The sum over roles per setting (unknown if any role is; flex only where offered)."""
-    return _fit([_total(s, estimates, models, prices) for s in SETTINGS], "total      ")
-
-
 def notes(estimates: Sequence[RoleCalls], adaptive: bool) -> str:
     """The caveats of the roles that are called (`adaptive`: the adaptive attacker runs)."""
     called = {c.role for c in estimates if c.calls}
@@ -199,10 +179,8 @@ def notes(estimates: Sequence[RoleCalls], adaptive: bool) -> str:
     if adaptive and ATTACKER_ROLE in called:
         said.append("the adaptive attacker's format retries (at most one a round) are not counted")
     if JUDGE_ROLE in called:
-        said.append(
-            "judge calls are an upper bound (one per turn), and Inspect caches the judge's "
-            "answers on disk: a re-run asking the same prompts pays nothing for them"
-        )
+        said.append("judge calls are an upper bound (one per turn); Inspect caches the judge's "
+                    "answers on disk: a re-run asking the same prompts pays nothing")  # fmt: skip
     return "; ".join(said)
 
 
@@ -224,7 +202,8 @@ def report(
     for calls in estimates:
         role = models[calls.role]
         lines += role_lines(calls, role, prices.get(role.model))
-    return [*lines, *total_lines(estimates, models, prices), notes(estimates, adaptive)]
+    totals = _fit([_total(s, estimates, models, prices) for s in SETTINGS], "total      ")
+    return [*lines, *totals, notes(estimates, adaptive)]
 
 
 def wrapped(lines: Sequence[str]) -> str:
@@ -278,12 +257,11 @@ def plan(
     "--half-width",
     type=click.FloatRange(min=0.1, max=100),
     default=None,
-    help="a 95%% interval half-width to reach (points, x100): the stratified subset it needs",
+    help="a 95%% half-width to reach (points): the stratified subset it needs",
 )
 @click.option(
     "--pilot",
     type=click.Path(path_type=Path, exists=True, dir_okay=False),
-    default=None,
     help="a pilot run's log: the expected half-widths from its per-sample scores",
 )
 def cost_command(

@@ -1,10 +1,5 @@
-"""What a selection's sample count can tell apart, printed by `polar-cost` before a run.
-
-Worst case (no pilot run): a score's per-sample values lie in [0, 1], so its standard deviation
-is at most 0.5, and a paired difference of two models on the same samples at most 1
-(`polar_inspect.precision`; docs/results.md#paired-comparisons). With `--pilot LOG`, the
-expected half-width from the standard deviation of the pilot's per-sample scores.
-"""
+"""What a selection can tell apart, at worst and from a pilot run (docs/cost.md; arithmetic:
+`polar_inspect.precision`)."""
 
 from __future__ import annotations
 
@@ -47,8 +42,7 @@ def _polar_scores(summary: Any) -> dict[str, Any] | None:
 
 
 def oracle_run(spec: EvalSpec) -> bool:
-    """Whether the run read the scorer's targets: its display name's mark, its defense's flag or
-    a scripted agent of `agents.ORACLE_AGENTS` in one of its roles."""
+    """Whether the run read the targets: its name's mark, its defense, `agents.ORACLE_AGENTS`."""
     bound = [(role, one.model) for role, config in (spec.model_roles or {}).items()
              for one in (config if isinstance(config, list) else [config])]  # fmt: skip
     defense = (spec.metadata or {}).get("defense")
@@ -60,8 +54,7 @@ def oracle_run(spec: EvalSpec) -> bool:
 
 
 def pilot_spread(log: Path) -> tuple[dict[str, float], int, int, bool]:
-    """Each score's per-sample standard deviation in a pilot log, the samples scored, the
-    samples without a score (errors, limits) and whether the pilot is an ORACLE run."""
+    """A pilot log's per-score standard deviations, samples scored / unscored, ORACLE or not."""
     from inspect_ai.log import read_eval_log, read_eval_log_sample_summaries
 
     try:
@@ -109,9 +102,8 @@ def _pilot_lines(n: int, pilot: Path, target: float | None, strata: int) -> list
 def precision_lines(
     cells: Sequence[tuple[str, str, str]], target: float | None, pilot: Path | None = None
 ) -> list[str]:
-    """Lines on the 95% interval half-widths of `cells` (one per sample: domain, policy,
-    attack), worst case and from a `pilot` log, and for a `target` half-width in points the
-    stratified subset reaching it."""
+    """95% half-widths of `cells` (a sample's domain, policy, attack) at worst and from a
+    `pilot` log; for a `target` half-width (points), the stratified subset reaching it."""
     n = len(cells)
     if n == 0:
         return []
