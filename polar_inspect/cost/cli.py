@@ -161,7 +161,7 @@ def _total(
     called = [c.role for c in estimates if c.calls]
     no_flex = [r for r in called if (p := priced[r]) is not None and p.flex is None]
     if setting == "flex" and len(no_flex) == len(called):
-        return "flex: n/a (no role's model has a flex rate)"
+        return "flex: n/a (no called role's model has a flex rate)"
     usds = {c.role: _role_usd(c, models[c.role], priced[c.role], setting) for c in estimates}
     unknown = [role for role, usd in usds.items() if usd is None]
     if unknown:

@@ -86,8 +86,13 @@ def test_a_flex_total_names_the_roles_at_their_cached_price_and_notes_only_calle
     judged = ["-T", "judge=true", "--model-role", "judge=anthropic/j", "-T", "attacker=adaptive"]
     assert main([*base, "--prices", str(_sheet(tmp_path)), *judged]) == 0
     plain = _total_and_notes(capsys.readouterr().out)
-    assert "flex: n/a (no role's model has a flex rate)" in plain
+    assert "flex: n/a (no called role's model has a flex rate)" in plain
     assert "judge calls are an upper bound" in plain and "format retries" in plain
+    idle = SHEET | {"anthropic/a": SHEET["anthropic/a"] | {"flex": 0.5}}  # an attacker not called
+    sheet.write_text(json.dumps(idle))
+    only_s3 = write_records([make_record(0, attack="S3")])
+    assert main([*base[:2], "-T", f"data={only_s3}", *base[4:], "--prices", str(sheet)]) == 0
+    assert "flex: n/a (no called role's model" in _total_and_notes(capsys.readouterr().out)
 
 
 def test_no_attacker_calls_when_none_is_bound(
