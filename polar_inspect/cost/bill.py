@@ -1,18 +1,5 @@
-"""A role's estimated requests billed by its sheet entry's rules, in one of four settings.
-
-- `plain`: no cache, no batch; `cached`: the provider's prompt cache (the breakpoint policy's
-  marks, or automatic prefixes); `batch + cached`: through the batch API, cached only where the
-  sheet says batched requests are (`batch_cached`); `flex`: `service_tier=flex`, cached.
-
-Caching by mode (`CacheRules.mode`):
-
-- `breakpoints`: a request that marks its end writes it (when it reaches `min_tokens`); a
-  request that marks the previous request's end reads what that request wrote;
-- `prefix`: a request reads the prefix the previous request of its thread repeats, when it
-  reaches `min_tokens`, rounded down to `min_tokens` + a multiple of `step`; writing is not
-  billed apart (no `cache_write` rate) unless the sheet gives one;
-- `none`: nothing is cached.
-"""
+"""A role's estimated requests billed by its sheet entry's rules in one of four settings: plain,
+cached, batch + cached, flex (docs/cost.md#the-cost-before-a-run-polar-cost)."""
 
 from __future__ import annotations
 

@@ -1,14 +1,6 @@
 """`polar-cost`: what a run will cost, before it starts, in `inspect eval`'s terms.
 
-    polar-cost polar_inspect/privacy_mini --model anthropic/claude-sonnet-4-5 -M cache_ttl=1h \\
-      --model-role attacker=openai/gpt-4.1 --model-role guard=openai/gpt-5 -T defense=guard
-
-The task (`polar_inspect/privacy`, the default, or `polar_inspect/privacy_mini`), `--model`,
-`-M`, `--model-role` and `-T` are read as `inspect eval` reads them. It prints, for every role
-the run would call (trusted, a bound live attacker, each defense's role, the judge), its calls
-and tokens and its dollars plain, cached, batch + cached and flex (where the sheet has a flex
-rate), then the total. Prices come from `--prices` sheets (default: the package's sheets in
-`polar_inspect/cost/sheets/`); a model or a kind of token a sheet does not cover is unknown.
+Every role the run would call, its calls, tokens and dollars per setting (docs/cost.md).
 """
 
 from __future__ import annotations
@@ -40,6 +32,7 @@ from polar_inspect.cost.sheet import ModelPrice, PriceFileError, RoleTtl, load_p
 from polar_inspect.cost.tokens import tokenizer_for
 from polar_inspect.data.samples import SampleInfo
 from polar_inspect.errors import UserInputError
+from polar_inspect.run.setup import JUDGE_ROLE
 
 SHEETS = Path(__file__).parent / "sheets"
 TASKS = ("privacy", "privacy_mini")
@@ -61,11 +54,6 @@ class RoleModel:
         """The role's cache lifetime (`-M cache_ttl`): pinned, else `5m` (see docs/cost.md)."""
         ttl = self.args.get("cache_ttl")
         return ttl if ttl in ("5m", "1h") else "5m"
-
-    @property
-    def flex(self) -> bool:
-        """Whether the role's calls ask for `service_tier=flex`."""
-        return self.args.get("service_tier") == "flex"
 
 
 def _pairs(option: str, pairs: Sequence[str]) -> dict[str, Any]:
@@ -162,23 +150,38 @@ def _role_usd(
     return dollars(calls, price, setting, role.ttl)[0]
 
 
-def total_lines(
-    estimates: Sequence[RoleCalls], models: dict[str, RoleModel], prices: dict[str, ModelPrice]
-) -> list[str]:
-    """The sum over roles per setting (unknown if any role is; flex only where offered)."""
-    cells = []
-    offered = any(getattr(prices.get(m.model), "flex", None) is not None for m in models.values())
-    for setting in SETTINGS:
-        if setting == "flex" and not offered:
-            cells.append("flex: n/a (no role's model has a flex rate)")
-            continue
-        usds = {c.role: _role_usd(c, models[c.role], prices.get(models[c.role].model), setting)
-                for c in estimates}  # fmt: skip
-        unknown = [role for role, usd in usds.items() if usd is None]
-        total = sum(usd for usd in usds.values() if usd is not None)
-        cell = f"{total:,.4f}" if not unknown else f"unknown ({', '.join(unknown)})"
-        cells.append(f"{setting}: {cell}")
-    return _fit(cells, "total      ")
+def _total(
+    setting: Setting,
+    estimates: Sequence[RoleCalls],
+    models: dict[str, RoleModel],
+    prices: dict[str, ModelPrice],
+) -> str:
+    """One setting's total cell; flex names the roles counted at their cached price."""
+    priced = {c.role: prices.get(models[c.role].model) for c in estimates}
+    called = [c.role for c in estimates if c.calls]
+    no_flex = [r for r in called if (p := priced[r]) is not None and p.flex is None]
+    if setting == "flex" and len(no_flex) == len(called):
+        return "flex: n/a (no called role's model has a flex rate)"
+    usds = {c.role: _role_usd(c, models[c.role], priced[c.role], setting) for c in estimates}
+    unknown = [role for role, usd in usds.items() if usd is None]
+    if unknown:
+        return f"{setting}: unknown ({', '.join(unknown)})"
+    total = f"{setting}: {sum(u for u in usds.values() if u is not None):,.4f}"
+    if setting != "flex" or not no_flex:
+        return total
+    return f"{total} ({', '.join(no_flex)} at the cached price: no flex rate)"
+
+
+def notes(estimates: Sequence[RoleCalls], adaptive: bool) -> str:
+    """The caveats of the roles that are called (`adaptive`: the adaptive attacker runs)."""
+    called = {c.role for c in estimates if c.calls}
+    said = ["cache writes at each role's -M cache_ttl (default 5m)"]
+    if adaptive and ATTACKER_ROLE in called:
+        said.append("the adaptive attacker's format retries (at most one a round) are not counted")
+    if JUDGE_ROLE in called:
+        said.append("judge calls are an upper bound (one per turn); Inspect caches the judge's "
+                    "answers on disk: a re-run asking the same prompts pays nothing")  # fmt: skip
+    return "; ".join(said)
 
 
 def report(
@@ -187,8 +190,9 @@ def report(
     models: dict[str, RoleModel],
     prices: dict[str, ModelPrice],
     sheets: Sequence[Path],
+    adaptive: bool = False,
 ) -> list[str]:
-    """The printed lines."""
+    """The printed lines (`adaptive`: the run's attacker is the adaptive one)."""
     counting = sorted({tokenizer_for(m.model).name for m in models.values()})
     lines = [
         f"{task}: {samples_of(estimates):,} samples; USD, sheets "
@@ -198,15 +202,8 @@ def report(
     for calls in estimates:
         role = models[calls.role]
         lines += role_lines(calls, role, prices.get(role.model))
-    lines += total_lines(estimates, models, prices)
-    lines.append(
-        "cache writes at each role's -M cache_ttl (default 5m); flex: roles without a flex "
-        "rate at their cached price; the adaptive attacker's format retries (at most one a "
-        "round) are not counted; judge calls are an upper bound (one per turn), and "
-        "Inspect caches the judge's answers on disk: a re-run asking the same prompts pays "
-        "nothing for them"
-    )
-    return lines
+    totals = _fit([_total(s, estimates, models, prices) for s in SETTINGS], "total      ")
+    return [*lines, *totals, notes(estimates, adaptive)]
 
 
 def wrapped(lines: Sequence[str]) -> str:
@@ -260,12 +257,11 @@ def plan(
     "--half-width",
     type=click.FloatRange(min=0.1, max=100),
     default=None,
-    help="a 95%% interval half-width to reach (points, x100): the stratified subset it needs",
+    help="a 95%% half-width to reach (points): the stratified subset it needs",
 )
 @click.option(
     "--pilot",
     type=click.Path(path_type=Path, exists=True, dir_okay=False),
-    default=None,
     help="a pilot run's log: the expected half-widths from its per-sample scores",
 )
 def cost_command(
@@ -291,7 +287,8 @@ def cost_command(
     assume = Assumptions(reply_tokens, attacker_tokens, judge_tokens, copy_tokens)
     chosen = selected(task, _pairs("-T", task_args))
     estimates, models = plan(task, model, model_args, model_role, task_args, assume, chosen)
-    lines = report(task, estimates, models, sheet, sheets)
+    adaptive = chosen[0].attacker.name == "adaptive"
+    lines = report(task, estimates, models, sheet, sheets, adaptive)
     cells = [(info.domain, info.policy, info.attack) for info in chosen[1]]
     click.echo(wrapped([*lines, *precision_lines(cells, half_width, pilot)]))
 

@@ -1,11 +1,5 @@
-"""What a run will cost, before it starts: every role's requests rebuilt from the data.
-
-For each selected sample the calls the run would make (trusted, a live attacker, guard,
-minimizer, judge) are rebuilt from the templates it selects, as docs/cost.md lists them
-(#the-cost-before-a-run-polar-cost). Tokens are counted per message by
-`tokens.tokenizer_for`; which requests carry cache breakpoints is `dialogue.prompt_cache`'s
-policy, the one the run uses.
-"""
+"""Every role's requests a run would make, rebuilt from the data and templates it selects
+(docs/cost.md#the-cost-before-a-run-polar-cost; breakpoints: `dialogue.prompt_cache`)."""
 
 from __future__ import annotations
 

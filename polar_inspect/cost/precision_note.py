@@ -1,17 +1,14 @@
-"""What a selection's sample count can tell apart, printed by `polar-cost` before a run.
-
-Worst case (no pilot run): a score's per-sample values lie in [0, 1], so its standard deviation
-is at most 0.5, and a paired difference of two models on the same samples at most 1
-(`polar_inspect.precision`; docs/results.md#paired-comparisons). With `--pilot LOG`, the
-expected half-width from the standard deviation of the pilot's per-sample scores.
-"""
+"""What a selection can tell apart, at worst and from a pilot run (docs/cost.md; arithmetic:
+`polar_inspect.precision`)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from polar_inspect.agents import ORACLE_MARK, oracle_agent_reasons
+from polar_inspect.cost.estimate import TRUSTED_ROLE
 from polar_inspect.errors import UserInputError
 from polar_inspect.precision import (
     WORST_CASE_PAIRED_SD,
@@ -23,6 +20,18 @@ from polar_inspect.precision import (
 )
 from polar_inspect.scorers.parity import SCORE_KEYS
 
+if TYPE_CHECKING:
+    from inspect_ai.log import EvalSpec
+
+
+#: Fewer scored samples than this estimate no spread: the pilot is not used (docs/cost.md).
+MIN_PILOT_SAMPLES = 30
+
+
+def plural(n: int, noun: str) -> str:
+    """`n noun`, the noun in the plural unless `n` is 1."""
+    return f"{n:,} {noun}{'' if n == 1 else 's'}"
+
 
 def _polar_scores(summary: Any) -> dict[str, Any] | None:
     """The sample's privacy / utility / overall, or None when it has no such score."""
@@ -32,27 +41,47 @@ def _polar_scores(summary: Any) -> dict[str, Any] | None:
     return next((v for v in found if all(k in v for k in SCORE_KEYS)), None)
 
 
-def pilot_spread(log: Path) -> tuple[dict[str, float], int, int]:
-    """Each score's per-sample standard deviation in a pilot log, the samples scored and the
-    samples without a score (errors, limits), from Inspect's sample summaries."""
-    from inspect_ai.log import read_eval_log_sample_summaries
+def oracle_run(spec: EvalSpec) -> bool:
+    """Whether the run read the targets: its name's mark, its defense, `agents.ORACLE_AGENTS`."""
+    bound = [(role, one.model) for role, config in (spec.model_roles or {}).items()
+             for one in (config if isinstance(config, list) else [config])]  # fmt: skip
+    defense = (spec.metadata or {}).get("defense")
+    return (
+        ORACLE_MARK in (spec.task_display_name or "")
+        or (isinstance(defense, dict) and bool(defense.get("oracle")))
+        or bool(oracle_agent_reasons([(TRUSTED_ROLE, spec.model), *bound]))
+    )
+
+
+def pilot_spread(log: Path) -> tuple[dict[str, float], int, int, bool]:
+    """A pilot log's per-score standard deviations, samples scored / unscored, ORACLE or not."""
+    from inspect_ai.log import read_eval_log, read_eval_log_sample_summaries
 
     try:
+        spec = read_eval_log(str(log), header_only=True).eval
         summaries = read_eval_log_sample_summaries(str(log))
     except Exception as err:  # noqa: BLE001 - any unreadable file is the user's to fix
         raise UserInputError(f"--pilot {log}: not a readable Inspect log ({err})") from None
     scored = [v for v in map(_polar_scores, summaries) if v is not None]
-    if len(scored) < 2:
-        raise UserInputError(
-            f"--pilot {log}: {len(scored)} scored polar_inspect samples; "
-            "a pilot needs at least 2 (run privacy or privacy_mini with --limit)"
-        )
     spread = {key: standard_deviation(float(v[key]) for v in scored) for key in SCORE_KEYS}
-    return spread, len(scored), len(summaries) - len(scored)
+    return spread, len(scored), len(summaries) - len(scored), oracle_run(spec)
+
+
+def unusable(spread: dict[str, float], scored: int, oracle: bool) -> str | None:
+    """Why a pilot's spread tells nothing (None: it does)."""
+    if oracle:
+        return "an ORACLE run (it answers from the scorer's targets)"
+    if scored < MIN_PILOT_SAMPLES:
+        few = plural(scored, "scored sample")
+        return f"{few}, fewer than {MIN_PILOT_SAMPLES} estimate no spread"
+    flat = [key for key, sd in spread.items() if sd == 0]
+    return f"no spread in {', '.join(flat)} (every sample scored the same)" if flat else None
 
 
 def _pilot_lines(n: int, pilot: Path, target: float | None, strata: int) -> list[str]:
-    spread, scored, unscored = pilot_spread(pilot)
+    spread, scored, unscored, oracle = pilot_spread(pilot)
+    if (why := unusable(spread, scored, oracle)) is not None:
+        return [f"pilot {pilot.name} not used: {why}; the worst-case figures above apply"]
     widths = ", ".join(f"{k} +/-{100 * half_width(n, sd):.1f}" for k, sd in spread.items())
     skipped = f", {unscored:,} without a score left out" if unscored else ""
     lines = [
@@ -64,8 +93,8 @@ def _pilot_lines(n: int, pilot: Path, target: float | None, strata: int) -> list
         needed = samples_for_half_width(target / 100, sd)
         size = stratified_size(needed, strata)
         lines.append(
-            f"+/-{target:g} points needs {needed:,} samples at the pilot's largest standard "
-            f"deviation ({sd:.3f}): a stratified subset of {size:,}"
+            f"+/-{target:g} points needs {plural(needed, 'sample')} at the pilot's largest "
+            f"standard deviation ({sd:.3f}): a stratified subset of {size:,}"
         )
     return lines
 
@@ -73,9 +102,8 @@ def _pilot_lines(n: int, pilot: Path, target: float | None, strata: int) -> list
 def precision_lines(
     cells: Sequence[tuple[str, str, str]], target: float | None, pilot: Path | None = None
 ) -> list[str]:
-    """Lines on the 95% interval half-widths of `cells` (one per sample: domain, policy,
-    attack), worst case and from a `pilot` log, and for a `target` half-width in points the
-    stratified subset reaching it."""
+    """95% half-widths of `cells` (a sample's domain, policy, attack) at worst and from a
+    `pilot` log; for a `target` half-width (points), the stratified subset reaching it."""
     n = len(cells)
     if n == 0:
         return []
@@ -91,7 +119,7 @@ def precision_lines(
         size = stratified_size(needed, strata)
         fits = "" if size <= n else f"; the selection holds only {n:,}: select more data"
         lines.append(
-            f"+/-{target:g} points needs {needed:,} samples (worst case): a stratified subset "
-            f"of {size:,} ({size // strata} per cell of {strata:,}){fits}"
+            f"+/-{target:g} points needs {plural(needed, 'sample')} (worst case): a stratified "
+            f"subset of {size:,} ({size // strata} per cell of {strata:,}){fits}"
         )
     return lines if pilot is None else lines + _pilot_lines(n, pilot, target, strata)

@@ -1,10 +1,5 @@
-"""A price sheet (`--prices FILE`): each model's rates and caching rules, each with its source.
-
-The format is docs/cost.md#price-sheets. Read as strictly as a record: a model named twice,
-`true` for a number, `NaN`, `Infinity`, a negative rate or an unknown key is refused, one line
-naming the file and the entry. A rule the entry does not give is unknown: whatever needs it is
-priced `unknown`, never guessed.
-"""
+"""A price sheet (`--prices FILE`, format: docs/cost.md#price-sheets), read as strictly as a
+record; a rule an entry does not give is unknown, never guessed."""
 
 from __future__ import annotations
 

@@ -1,10 +1,5 @@
-"""Counting tokens: a provider's real tokenizer where one is installed, else an estimate.
-
-OpenAI models are counted with `tiktoken` when it is installed and its encoding can be loaded
-(it downloads the encoding files once; offline, without a cached copy, it cannot). Every other
-model, and OpenAI without tiktoken, is counted by the rule the tests' stub servers use:
-ceil(characters / 4), at least 1 per message; the output says which it is.
-"""
+"""Counting tokens: `tiktoken` for OpenAI models where its encoding loads, else
+ceil(characters / 4) per message (at least 1), as the tests' stubs count."""
 
 from __future__ import annotations
 

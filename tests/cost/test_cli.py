@@ -65,6 +65,36 @@ def test_a_line_per_called_role_and_a_total(
     assert "flex: n/a (no flex rate)" in out and "batch + cached: " in out
 
 
+def _total_and_notes(out: str) -> str:
+    """The total's and the notes' lines, unfolded."""
+    lines = out.split("\ntotal", 1)[1].split("\nprecision:")[0]
+    return " ".join(lines.split())
+
+
+def test_a_flex_total_names_the_roles_at_their_cached_price_and_notes_only_called_roles(
+    tmp_path: Path, write_records: Callable[..., Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = write_records([make_record(i, attack=a) for i, a in enumerate(["S3", "S5"])])
+    flexible = SHEET | {"anthropic/m": SHEET["anthropic/m"] | {"flex": 0.5}}
+    sheet = tmp_path / "flex.json"
+    sheet.write_text(json.dumps(flexible))
+    base = ["--model", "anthropic/m", "-T", f"data={data}", "--model-role", "attacker=anthropic/a"]
+    assert main([*base, "--prices", str(sheet)]) == 0
+    mixed = _total_and_notes(capsys.readouterr().out)
+    assert "(attacker at the cached price: no flex rate)" in mixed
+    assert "judge" not in mixed and "adaptive" not in mixed  # neither is called
+    judged = ["-T", "judge=true", "--model-role", "judge=anthropic/j", "-T", "attacker=adaptive"]
+    assert main([*base, "--prices", str(_sheet(tmp_path)), *judged]) == 0
+    plain = _total_and_notes(capsys.readouterr().out)
+    assert "flex: n/a (no called role's model has a flex rate)" in plain
+    assert "judge calls are an upper bound" in plain and "format retries" in plain
+    idle = SHEET | {"anthropic/a": SHEET["anthropic/a"] | {"flex": 0.5}}  # an attacker not called
+    sheet.write_text(json.dumps(idle))
+    only_s3 = write_records([make_record(0, attack="S3")])
+    assert main([*base[:2], "-T", f"data={only_s3}", *base[4:], "--prices", str(sheet)]) == 0
+    assert "flex: n/a (no called role's model" in _total_and_notes(capsys.readouterr().out)
+
+
 def test_no_attacker_calls_when_none_is_bound(
     tmp_path: Path, write_records: Callable[..., Path]
 ) -> None:
