@@ -7,8 +7,9 @@ samples are never paired (their intervals are compared only by eye, on the leade
 
 - interval: a paired bootstrap (the samples resampled with replacement, the mean difference
   recomputed; the 2.5th and 97.5th percentiles), with a fixed seed so a report is repeatable;
-- test: a paired sign-flip permutation test of mean difference 0 (each difference's sign
-  flipped at random; two-sided p, with the observed arrangement counted); above 500 samples,
+- test: a paired sign-flip permutation test of mean difference 0, two-sided: exact (all 2^k
+  sign patterns of the k non-zero differences) up to k = 16, else 4,000 random flips with
+  p = (b + 1) / (R + 1); above 500 samples,
   where that test and the paired z-test agree to well under the resampling noise, the z-test
   (the mean difference over its standard error), which costs nothing;
 - per cell (policy x attack), the cells' p-values are adjusted for the 25 tests with Holm's
@@ -35,6 +36,7 @@ ALPHA = 0.05
 BOOTSTRAP_RESAMPLES = 2000
 PERMUTATION_RESAMPLES = 4000
 EXACT_TEST_LIMIT = 500
+EXACT_FLIP_LIMIT = 16  # enumerate all 2^k sign patterns up to k non-zero differences
 SEED = 20_260_519  # fixed: the same logs give the same intervals and p-values
 _CHUNK_VALUES = 2_000_000  # resampled values held at once (memory bound)
 
@@ -82,11 +84,15 @@ def paired_p_value(differences: np.ndarray) -> float:
 def sign_flip_p_value(
     differences: np.ndarray, *, resamples: int = PERMUTATION_RESAMPLES, seed: int = SEED
 ) -> float:
-    """Two-sided p-value of a mean difference of 0, by random sign flips."""
+    """Two-sided p-value of a mean difference of 0 by sign flips: exact up to
+    EXACT_FLIP_LIMIT non-zero differences, else random with the +1 correction."""
     n = len(differences)
     observed = abs(float(differences.mean())) if n else 0.0
     if n == 0 or not np.any(differences):
         return 1.0
+    nonzero = differences[differences != 0]
+    if len(nonzero) <= EXACT_FLIP_LIMIT:
+        return _exact_sign_flip_p_value(nonzero)
     rng = np.random.default_rng(seed)
     extreme = 0
     for count in _chunks(resamples, n):
@@ -94,6 +100,14 @@ def sign_flip_p_value(
         flipped = np.abs((signs * differences).mean(axis=1))
         extreme += int(np.count_nonzero(flipped >= observed - 1e-12))
     return (extreme + 1) / (resamples + 1)
+
+
+def _exact_sign_flip_p_value(nonzero: np.ndarray) -> float:
+    k = len(nonzero)
+    patterns = (np.arange(2**k)[:, None] >> np.arange(k)) & 1
+    sums = np.abs((patterns * 2 - 1) @ nonzero)
+    observed = abs(float(nonzero.sum()))
+    return int(np.count_nonzero(sums >= observed - 1e-9)) / 2**k
 
 
 def holm_adjust(p_values: Sequence[float]) -> list[float]:
