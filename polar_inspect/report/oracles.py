@@ -38,6 +38,11 @@ def oracle_label(run: RunHeader) -> str:
     return f"{run.label} {MARK}"
 
 
+def marked_name(run: RunHeader, name: str) -> str:
+    """`name` (a shorter name of `run`) with `[ORACLE]` when the run's label carries it."""
+    return f"{name} {MARK}" if MARK in run.label and MARK not in name else name
+
+
 def mark_oracles(runs: Sequence[RunHeader]) -> list[RunHeader]:
     """The runs with every oracle's label marked `[ORACLE]`."""
     return [run.model_copy(update={"label": oracle_label(run)}) for run in runs]
