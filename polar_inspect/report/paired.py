@@ -1,22 +1,7 @@
-"""Paired comparisons: is run A better than run B on the same samples?
-
-Two runs are paired only when they scored exactly the same sample ids (after reducing epochs
-by their mean, as the headline metrics do): each sample then gives one difference A - B, and
-the question is whether the mean difference is distinguishable from 0. Runs on different
-samples are never paired (their intervals are compared only by eye, on the leaderboard).
-
-- interval: a paired bootstrap (the samples resampled with replacement, the mean difference
-  recomputed; the 2.5th and 97.5th percentiles), with a fixed seed so a report is repeatable;
-- test: a paired sign-flip permutation test of mean difference 0, two-sided: exact (all 2^k
-  sign patterns of the k non-zero differences) up to k = 16, else 4,000 random flips with
-  p = (b + 1) / (R + 1); above 500 samples,
-  where that test and the paired z-test agree to well under the resampling noise, the z-test
-  (the mean difference over its standard error), which costs nothing;
-- per cell (policy x attack), the cells' p-values are adjusted for the 25 tests with Holm's
-  method, so "distinguishable in 3 cells" does not count chance findings.
-
-A difference is *distinguishable* when its p-value (adjusted, per cell) is below 0.05; the
-bootstrap interval then almost always excludes 0 as well. docs/results.md#paired-comparisons.
+"""Paired comparisons of two runs on exactly the same sample ids (epochs reduced by their
+mean): a paired bootstrap interval of the mean difference A - B, a two-sided sign-flip test
+(exact up to 16 non-zero differences, else random flips; above 500 samples the paired z-test),
+and per cell p-values adjusted with Holm's method. docs/results.md#paired-comparisons.
 """
 
 from __future__ import annotations
