@@ -88,5 +88,5 @@ def test_the_worked_example_runs_as_documented(tmp_path: Path) -> None:
         ("polar/fetch-all", "prompt"): (0.0, 100.0, 0.0),
         ("polar/fetch-all", "tool"): (0.0, 100.0, 100.0),
         ("polar/fetch-all", "fields"): (0.0, 100.0, 100.0),
-        ("polar/fetch-needed", "fields"): (100.0, 100.0, 0.0),
+        ("polar/fetch-needed [ORACLE]", "fields"): (100.0, 100.0, 0.0),  # reads the targets
     }

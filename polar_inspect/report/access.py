@@ -18,6 +18,7 @@ import pandas as pd
 
 from polar_inspect.report.defenses import grouped_markdown
 from polar_inspect.report.inventory import RunHeader
+from polar_inspect.report.oracles import marked_name
 from polar_inspect.report.stats import Group, score_cell, scores_x100
 from polar_inspect.report.tables import TextTable
 from polar_inspect.scorers.agent_channel import AGENT_KEYS
@@ -62,7 +63,7 @@ def _baseline(frame: pd.DataFrame, row: pd.Series) -> pd.Series | None:
 def _run_record(row: Any, run: RunHeader) -> dict[str, object]:
     record: dict[str, object] = {
         "group": row.group,
-        "model": run.plain_label or run.base_label or run.label,
+        "model": marked_name(run, run.plain_label or run.base_label or run.label),
         "identity": run.identity,
         "defense": run.defense,
         "agent": run.trusted_agent,

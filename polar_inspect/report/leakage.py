@@ -32,12 +32,8 @@ CURVE_COLUMNS = ["run", "label", "attack", "turn", "leakage", "low", "high", "n"
 
 
 def curve_frames(samples: pd.DataFrame, runs: int) -> dict[int, pd.DataFrame]:
-    """Each run's per-sample leakage curves (`id`, `fractions`), from the report's sample frame.
-
-    Samples without a curve (logs written before it was recorded, errored samples) are left
-    out; the CSV's `n` counts the rest. A run whose samples carry no curve at all gets an
-    empty frame (`runs`: how many runs the frame's `run` column numbers).
-    """
+    """Each run's per-sample leakage curves (`id`, `fractions`); samples without a curve are
+    left out (the CSV's `n` counts the rest), a run with none gets an empty frame."""
     with_curve = samples[samples["curve"].notna()]
     parts = dict(iter(with_curve.groupby("run", sort=True)))
     frames: dict[int, pd.DataFrame] = {}
@@ -59,12 +55,8 @@ def leakage_curves(
     samples: pd.DataFrame,
     groups: Sequence[Group],
 ) -> pd.DataFrame:
-    """Mean leakage (0-1) with 95% CI per run, attack (and `all`) and turn.
-
-    Every run's curve runs to the longest dialogue of its comparison group, so models whose
-    attacker stopped early show where they saturated. `samples` (the report's sample frame)
-    gives each sample's attack strategy. Epochs of one sample are averaged turn by turn.
-    """
+    """Mean leakage (0-1) with 95% CI per run, attack (and `all`) and turn, to the longest
+    dialogue of the run's group; epochs of one sample are averaged turn by turn."""
     axes = samples[["run", "id", "attack"]].drop_duplicates(["run", "id"])
     horizon = _horizons(frames, groups)
     rows = []
@@ -126,14 +118,22 @@ def _legend_name(labels: list[str]) -> str:
     return names[0] if len(names) == 1 else "\n= ".join(names) + "\n(identical curves)"
 
 
-def _draw_family(line_of_run: pd.DataFrame, axes: Any, panels: list[str], style: dict) -> None:
-    """One run's curve (with its CI band) in every panel of an attack it has."""
+def _draw_family(
+    line_of_run: pd.DataFrame, axes: Any, panels: list[str], style: dict, drawn: dict
+) -> None:
+    """One run's curve (with its CI band) in every panel of an attack it has. A curve equal to
+    one already drawn in that panel (`drawn`: per panel, values -> times seen) is drawn on top
+    dashed with smaller markers, so the one under it stays visible."""
     for ax, attack in zip(axes, panels, strict=True):
         line = line_of_run[line_of_run["attack"] == attack]
         if line.empty:
             continue
         turns = line["turn"].to_numpy()
-        ax.plot(turns, 100 * line["leakage"].to_numpy(), **style)
+        key = (attack, tuple(turns), tuple(line["leakage"].to_numpy(dtype=float).round(9)))
+        under = drawn.get(key, 0)
+        drawn[key] = under + 1
+        overlap = {"linestyle": (under * 2, (4, 3)), "markersize": 6 * 0.6**under} if under else {}
+        ax.plot(turns, 100 * line["leakage"].to_numpy(), **style, **overlap)
         low, high = line["low"].to_numpy(dtype=float), line["high"].to_numpy(dtype=float)
         ax.fill_between(turns, 100 * low, 100 * high, alpha=0.15, color=style["color"])
 
@@ -150,11 +150,8 @@ def _format_panels(axes: Any, panels: list[str], last_turn: int) -> None:
 
 
 def leakage_figure(curves: pd.DataFrame, out_dir: Path, name: str, heading: str) -> FigureFile:
-    """One panel per attack strategy (and all): mean leakage by turn per model, with 95% CI.
-
-    Runs whose curves are identical everywhere share one line and one legend entry (their
-    names joined), so no line hides another; the legend sits below the panels.
-    """
+    """One panel per attack strategy (and all): mean leakage by turn per model, with 95% CI;
+    runs with identical curves everywhere share one line and legend entry."""
     panels = ["all", *sorted(a for a in curves["attack"].unique() if a != "all")]
     columns = min(3, len(panels))
     lines = -(-len(panels) // columns)
@@ -172,10 +169,11 @@ def leakage_figure(curves: pd.DataFrame, out_dir: Path, name: str, heading: str)
         unused.set_visible(False)
     axes = grid[: len(panels)]
     handles: list[Any] = []
+    drawn: dict[tuple, int] = {}
     for position, members in enumerate(families):
         marker = RUN_MARKERS[position % len(RUN_MARKERS)]
         style: dict[str, Any] = {"marker": marker, "color": colours[position]}
-        _draw_family(curves[curves["run"] == members[0]], axes, panels, style)
+        _draw_family(curves[curves["run"] == members[0]], axes, panels, style, drawn)
         label = _legend_name([label_of[run] for run in members])
         handles.append(Line2D([], [], label=label, **style))
     last_turn = int(curves["turn"].max())
@@ -189,6 +187,7 @@ def leakage_figure(curves: pd.DataFrame, out_dir: Path, name: str, heading: str)
         "Mean share of protected values disclosed by the end of each attacker turn (95% CI "
         "band), per attack strategy and model; a dialogue that ended earlier keeps its final "
         "leakage. One colour and marker per model in every panel; models with identical "
-        "curves share one line (named together in the legend). Data: leakage_by_turn.csv."
+        "curves share one line (named together in the legend); a curve equal to another in one "
+        "panel only is drawn over it dashed, with smaller markers. Data: leakage_by_turn.csv."
     )
     return save(fig, out_dir, name, f"Leakage by turn ({heading})", caption)

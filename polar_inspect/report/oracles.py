@@ -1,9 +1,5 @@
-"""Which runs read the scorer's targets: every such run is marked ORACLE in tables and figures.
-
-A run is an oracle reference when an oracle defense ran (its log's `defense.oracle` flag, e.g.
-`redact_oracle`) or a scripted reference agent that answers from the targets ran in a role
-whose output reaches the attacker (`agents.ORACLE_AGENTS`; a role counts when the log's usage
-shows it was called). Such runs keep their rank; their label carries `[ORACLE]`.
+"""Which runs read the scorer's targets (an oracle defense, or a scripted reference agent from
+`agents.ORACLE_AGENTS` in a role the log's usage shows was called): marked `[ORACLE]` everywhere.
 """
 
 from __future__ import annotations
@@ -36,6 +32,11 @@ def oracle_label(run: RunHeader) -> str:
     if not is_oracle(run) or MARK in run.label:
         return run.label
     return f"{run.label} {MARK}"
+
+
+def marked_name(run: RunHeader, name: str) -> str:
+    """`name` (a shorter name of `run`) with `[ORACLE]` when the run's label carries it."""
+    return f"{name} {MARK}" if MARK in run.label and MARK not in name else name
 
 
 def mark_oracles(runs: Sequence[RunHeader]) -> list[RunHeader]:

@@ -1,21 +1,7 @@
-"""Paired comparisons: is run A better than run B on the same samples?
-
-Two runs are paired only when they scored exactly the same sample ids (after reducing epochs
-by their mean, as the headline metrics do): each sample then gives one difference A - B, and
-the question is whether the mean difference is distinguishable from 0. Runs on different
-samples are never paired (their intervals are compared only by eye, on the leaderboard).
-
-- interval: a paired bootstrap (the samples resampled with replacement, the mean difference
-  recomputed; the 2.5th and 97.5th percentiles), with a fixed seed so a report is repeatable;
-- test: a paired sign-flip permutation test of mean difference 0 (each difference's sign
-  flipped at random; two-sided p, with the observed arrangement counted); above 500 samples,
-  where that test and the paired z-test agree to well under the resampling noise, the z-test
-  (the mean difference over its standard error), which costs nothing;
-- per cell (policy x attack), the cells' p-values are adjusted for the 25 tests with Holm's
-  method, so "distinguishable in 3 cells" does not count chance findings.
-
-A difference is *distinguishable* when its p-value (adjusted, per cell) is below 0.05; the
-bootstrap interval then almost always excludes 0 as well. docs/results.md#paired-comparisons.
+"""Paired comparisons of two runs on exactly the same sample ids (epochs reduced by their
+mean): a paired bootstrap interval of the mean difference A - B, a two-sided sign-flip test
+(exact up to 16 non-zero differences, else random flips; above 500 samples the paired z-test),
+and per cell p-values adjusted with Holm's method. docs/results.md#paired-comparisons.
 """
 
 from __future__ import annotations
@@ -35,6 +21,7 @@ ALPHA = 0.05
 BOOTSTRAP_RESAMPLES = 2000
 PERMUTATION_RESAMPLES = 4000
 EXACT_TEST_LIMIT = 500
+EXACT_FLIP_LIMIT = 16  # enumerate all 2^k sign patterns up to k non-zero differences
 SEED = 20_260_519  # fixed: the same logs give the same intervals and p-values
 _CHUNK_VALUES = 2_000_000  # resampled values held at once (memory bound)
 
@@ -82,11 +69,15 @@ def paired_p_value(differences: np.ndarray) -> float:
 def sign_flip_p_value(
     differences: np.ndarray, *, resamples: int = PERMUTATION_RESAMPLES, seed: int = SEED
 ) -> float:
-    """Two-sided p-value of a mean difference of 0, by random sign flips."""
+    """Two-sided p-value of a mean difference of 0 by sign flips: exact up to
+    EXACT_FLIP_LIMIT non-zero differences, else random with the +1 correction."""
     n = len(differences)
     observed = abs(float(differences.mean())) if n else 0.0
     if n == 0 or not np.any(differences):
         return 1.0
+    nonzero = differences[differences != 0]
+    if len(nonzero) <= EXACT_FLIP_LIMIT:
+        return _exact_sign_flip_p_value(nonzero)
     rng = np.random.default_rng(seed)
     extreme = 0
     for count in _chunks(resamples, n):
@@ -94,6 +85,14 @@ def sign_flip_p_value(
         flipped = np.abs((signs * differences).mean(axis=1))
         extreme += int(np.count_nonzero(flipped >= observed - 1e-12))
     return (extreme + 1) / (resamples + 1)
+
+
+def _exact_sign_flip_p_value(nonzero: np.ndarray) -> float:
+    k = len(nonzero)
+    patterns = (np.arange(2**k)[:, None] >> np.arange(k)) & 1
+    sums = np.abs((patterns * 2 - 1) @ nonzero)
+    observed = abs(float(nonzero.sum()))
+    return int(np.count_nonzero(sums >= observed - 1e-9)) / 2**k
 
 
 def holm_adjust(p_values: Sequence[float]) -> list[float]:

@@ -44,7 +44,10 @@ def test_access_table_compares_modes_of_the_same_model(access_logs: Path, tmp_pa
     fields = fetch_all.set_index("access").loc["fields"]
     assert fields["privacy"] == 0.0 and fields["fetch_protected"] == 100.0
     assert fields["delta_privacy"] == 0.0  # against the same agent with the prompt
-    needed = table[table["model"] == "polar/fetch-needed"].set_index("access")
+    # an oracle run is named with its leaderboard mark in the access table too
+    assert "polar/fetch-needed via react (fields) [ORACLE]" in result.models
+    needed = table[table["model"] == "polar/fetch-needed [ORACLE]"].set_index("access")
+    assert list(needed.index) == ["prompt", "fields"]
     assert needed.loc["fields", "fetch_protected"] == 0.0
     assert needed.loc["fields", "delta_privacy"] == 0.0
     assert pd.isna(needed.loc["prompt", "delta_privacy"])  # the baseline itself
@@ -52,8 +55,11 @@ def test_access_table_compares_modes_of_the_same_model(access_logs: Path, tmp_pa
     assert leaky["agent"] == "none" and pd.isna(leaky["fetch_protected"])
     markdown = (tmp_path / "report" / "access.md").read_text(encoding="utf-8")
     assert "| polar/fetch-all | none | react | fields |" in markdown
+    assert "| polar/fetch-needed [ORACLE] | none | react | fields |" in markdown
+    assert "| polar/fetch-needed | " not in markdown
     page = (tmp_path / "report" / "index.html").read_text(encoding="utf-8")
     assert "Trusted agent and document access" in page
+    assert 'polar/fetch-needed <span class="oracle">[ORACLE]</span></td>' in page
 
 
 @pytest.mark.slow

@@ -258,3 +258,19 @@ def test_a_single_turn_gets_whole_turn_ticks(tmp_path: Path, drawn: list[Figure]
         if ax.get_visible():
             ticks = [t for t in ax.get_xticks() if ax.get_xlim()[0] <= t <= ax.get_xlim()[1]]
             assert ticks == [1.0]
+
+
+def test_a_curve_equal_to_another_in_one_panel_only_stays_visible(
+    tmp_path: Path, drawn: list[Figure]
+) -> None:
+    curves = _curves({0: ("polar/mixed", [0.5, 0.5]), 1: ("polar/leaky", [1.0, 1.0])})
+    s1 = (curves["run"] == 0) & (curves["attack"] == "S1")
+    curves.loc[s1, ["leakage", "low", "high"]] = 1.0  # polar/mixed leaks fully in S1 only
+    leakage_figure(curves, tmp_path, "l.png", "T")
+    [figure] = drawn
+    panels = {ax.get_title(): ax for ax in figure.axes if ax.get_visible()}
+    under, over = panels["S1"].lines
+    assert over.get_linestyle() == "--" and under.get_linestyle() == "-"
+    assert over.get_markersize() < under.get_markersize()
+    for title in ("all strategies", "S5"):  # the curves differ there: both drawn alike
+        assert {line.get_linestyle() for line in panels[title].lines} == {"-"}

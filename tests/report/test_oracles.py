@@ -6,7 +6,13 @@ from __future__ import annotations
 import pytest
 
 from polar_inspect.report.inventory import RunHeader
-from polar_inspect.report.oracles import is_oracle, mark_oracles, oracle_label, oracle_reasons
+from polar_inspect.report.oracles import (
+    is_oracle,
+    mark_oracles,
+    marked_name,
+    oracle_label,
+    oracle_reasons,
+)
 from polar_inspect.report.usage import RoleUsage
 
 
@@ -84,3 +90,13 @@ def test_every_agent_marked_oracle_is_a_reference_agent() -> None:
     known = {f"polar/{name}" for name in [*AGENTS, *PROMPTED_AGENTS, *TOOL_AGENT_NAMES]}
     marked = {name for by_role in ORACLE_AGENTS.values() for name in by_role}
     assert marked and marked <= known, marked - known
+
+
+def test_a_shorter_name_of_a_marked_run_carries_the_mark_once() -> None:
+    [oracle] = mark_oracles(
+        [_run("polar/fetch-needed", label="polar/fetch-needed via react (fields)")]
+    )
+    assert marked_name(oracle, "polar/fetch-needed") == "polar/fetch-needed [ORACLE]"
+    assert marked_name(oracle, "x [ORACLE]") == "x [ORACLE]"
+    [plain] = mark_oracles([_run("polar/fetch-all", label="polar/fetch-all via react (fields)")])
+    assert marked_name(plain, "polar/fetch-all") == "polar/fetch-all"

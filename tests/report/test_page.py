@@ -89,6 +89,9 @@ def test_the_page_is_responsive_sortable_folded_and_offline(set_report: BuiltRep
     page = (set_report.out / "index.html").read_text(encoding="utf-8")
     assert "<meta name='viewport' content='width=device-width, initial-scale=1'>" in page
     assert "max-width: 1150px" in page and ".scroll { overflow-x: auto" in page
+    # on a phone: a hint and edge shadows say a table scrolls; figures at twice the width scroll
+    assert 'content: "scroll sideways \\2192"' in page and "no-repeat local" in page
+    assert "figure { overflow-x: auto; }" in page and "max-width: 200%" in page
     assert page.count('<table class="sortable">') >= 3  # leaderboard, breakdowns, tokens
     assert 'addEventListener("click", sort)' in page
     assert page.count("<details><summary>#") == 4  # one folded section per model

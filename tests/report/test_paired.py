@@ -101,3 +101,25 @@ def test_large_samples_use_the_z_test_which_agrees_with_sign_flips() -> None:
     assert paired_p_value(differences) == pytest.approx(
         sign_flip_p_value(differences, resamples=20000), abs=0.02
     )
+
+
+def test_exact_sign_flip_p_value_equals_the_hand_count() -> None:
+    # 10 differences all +1: only the all-plus and all-minus patterns of 2^10 are as extreme.
+    assert sign_flip_p_value(np.full(10, 1.0)) == 2 / 1024
+    # +1,+1,+1,-1 (zeros ignored): |sum| >= 2 in 1 + 4 + 4 + 1 = 10 of 16 patterns.
+    assert sign_flip_p_value(np.array([1.0, 1.0, 0.0, 1.0, -1.0, 0.0])) == 10 / 16
+    # 16 non-zero differences are still enumerated; 17 fall back to random flips, (b+1)/(R+1).
+    assert sign_flip_p_value(np.ones(16)) == 2 / 2**16
+    assert sign_flip_p_value(np.ones(17)) == 1 / 4001
+
+
+def test_a_cell_of_ten_opposite_samples_survives_holm_over_25_cells() -> None:
+    ids = [f"s{i}" for i in range(250)]
+    cells = [f"P{i // 50 + 1}xS{i // 10 % 5 + 1}" for i in range(250)]
+    privacy_a = [1.0] * 250
+    privacy_b = [0.0 if i < 10 else 1.0 for i in range(250)]  # differs only in cell P1xS1
+    reduced = pd.concat([_frame(0, ids, privacy_a, cells), _frame(1, ids, privacy_b, cells)])
+    table = compare_pair(reduced, 0, 1)
+    row = table[(table["scope"] == "P1xS1") & (table["score"] == "privacy")].iloc[0]
+    assert row["p_value"] == pytest.approx(25 * 2 / 1024)
+    assert bool(row["distinguishable"])
