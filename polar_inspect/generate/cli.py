@@ -75,12 +75,16 @@ def _help(ctx: click.Context, param: click.Parameter, value: bool) -> None:
     callback=_help,
     help="Show this message and exit.",
 )
-@click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True)
+@click.option(
+    "--seed", type=int, default=DEFAULT_SEED, show_default=True,
+    help="the seed (the default is the bundled set's); same seed and version, same bytes",
+)  # fmt: skip
 @click.option("--domains", default=None, help="comma-separated domains (default: all ten)")
 @click.option("--repetitions", type=int, default=5, show_default=True, help="repetitions per cell")
 @click.option(
-    "--renderer", type=click.Choice(["template", "model"]), default="template", show_default=True
-)
+    "--renderer", type=click.Choice(["template", "model"]), default="template", show_default=True,
+    help="template (offline) or model (an Inspect model, --model, writes the text)",
+)  # fmt: skip
 @click.option("--model", default=None, help="Inspect model for --renderer model")
 @click.option(
     "--out",
