@@ -120,9 +120,13 @@ def parse(argv: Sequence[str]) -> dict[str, Any]:
         return dict(ctx.params)
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 def _summary(result: ReportResult) -> str:
     lines = [
-        f"Read {result.files_seen} files: {len(result.models)} runs used, "
+        f"Read {_count(result.files_seen, 'file')}: {_count(len(result.models), 'run')} used, "
         f"{len(result.skipped)} skipped.",
     ]
     for reason, count in Counter(s.reason for s in result.skipped).most_common():
@@ -160,7 +164,7 @@ def _terminate_as_exit() -> Iterator[None]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command; returns the exit status (0 ok, 1 no usable log, 2 bad input).
+    """Run the command; returns the exit status (0 ok, 2 bad input or no usable log).
 
     A malformed option exits (SystemExit 2) with `polar-report: --option: what is wrong`.
     """
@@ -201,12 +205,9 @@ def _report(**options: Any) -> int:
             progress=not options["quiet"],
             prices=prices,
         )
-    except (PriceFileError, ReportInputError) as err:
+    except (PriceFileError, ReportInputError, NoUsableLogsError) as err:
         print(f"polar-report: {err}", file=sys.stderr)
         return 2
-    except NoUsableLogsError as err:
-        print(f"polar-report: {err}", file=sys.stderr)
-        return 1
     print(_summary(result))
     return 0
 
