@@ -97,29 +97,14 @@ def build_report(
     progress: bool = False,
     prices: Mapping[str, ModelPrice] | None = None,
 ) -> ReportResult:
-    """Read polar_inspect logs (files or directories) and write tables, figures and HTML.
+    """Read polar_inspect logs (files or folders, local or `s3://`) and write tables, figures
+    and HTML into `out_dir`. The options are `polar-report`'s (`--help`; `figures=False` is
+    `--tables-only`, `progress` the bars on stderr, `prices` from `load_prices`).
 
-    The report is built in a staging folder and swapped into `out_dir` at the end
-    (`report.outdir`): a report that fails or is interrupted leaves `out_dir` as it was.
-
-    Args:
-        inputs: Log files and/or directories (searched recursively; eval-set folders work).
-        out_dir: Folder for the report (created if needed; the files of an earlier report
-            there are replaced, the user's own files stay; see `report.outdir`).
-        weight: lambda of the overall score in tables and rankings (the paper's 0.5).
-        iso_lambdas: lambdas of the Pareto plot's iso-score line families (default: one
-            family, at `weight`).
-        paper_points: Draw the paper's published points on the Pareto plot.
-        keep: Duplicate logs (same model, task and setup): `newest` or `all`.
-        jobs: Worker processes for reading logs and drawing (default: CPUs, at most 4).
-        figures: Draw the figures (False: tables and the HTML page only, much faster).
-        progress: Show progress bars on stderr.
-        prices: USD per million tokens by model name (`load_prices`): adds each role's cost
-            to the tokens table (unknown, never zero, for a model without a price).
-
-    Raises:
-        ReportInputError: an input path does not exist, or `out_dir` cannot be written.
-        NoUsableLogsError: no log can be used (the message says why; nothing is written).
+    Built in a staging folder swapped into `out_dir` at the end (`report.outdir`): a report that
+    fails or is interrupted leaves `out_dir` as it was. Raises ReportInputError (an input that
+    does not exist or holds no log file, an unwritable `out_dir`) or NoUsableLogsError (no log
+    is usable; nothing is written).
     """
     lambdas = list(iso_lambdas) if iso_lambdas is not None else [weight]
     _check(weight, lambdas)

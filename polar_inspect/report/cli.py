@@ -12,6 +12,7 @@ from typing import Any
 
 import click
 
+from polar_inspect.extras import help_option
 from polar_inspect.report.build import NoUsableLogsError, ReportResult, build_report
 from polar_inspect.report.inventory import ReportInputError
 from polar_inspect.report.stats import PAPER_WEIGHT
@@ -71,24 +72,8 @@ PRICES_HELP = (
 )
 
 
-def _help(ctx: click.Context, param: click.Parameter, value: bool) -> None:
-    """`--help`: print it and exit 0 as a command-line program does (SystemExit), also when
-    `main` runs click without its standalone mode."""
-    if value and not ctx.resilient_parsing:
-        click.echo(ctx.get_help())
-        raise SystemExit(0)
-
-
 @click.command("polar-report", help=DESCRIPTION, context_settings={"help_option_names": []})
-@click.option(
-    "-h",
-    "--help",
-    is_flag=True,
-    expose_value=False,
-    is_eager=True,
-    callback=_help,
-    help="Show this message and exit.",
-)
+@help_option
 @click.argument("logs", nargs=-1, required=True)
 @click.option("--out", required=True, metavar="DIR", help="folder to write the report to")
 @click.option("--weight", type=WEIGHT, default=PAPER_WEIGHT,
