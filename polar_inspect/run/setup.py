@@ -119,10 +119,15 @@ def known_roles() -> list[str]:
     return sorted(roles)
 
 
-def check_role_names(names: Iterable[str]) -> None:
-    """Refuse a `--model-role` name that no part of the run reads (a typo would be ignored)."""
-    known = known_roles()
-    for name in names:
+def check_role_names(names: Iterable[str], setup: RunSetup | None = None) -> None:
+    """Refuse a `--model-role` name that no part of the run reads (a typo would be ignored);
+    the registry is scanned only for a name that is not the setup's own."""
+    own = {ATTACKER_ROLE, JUDGE_ROLE}
+    if setup is not None:
+        own |= {role for defense in setup.defenses.defenses for role in defense.roles}
+    rest = sorted(set(names) - own)
+    known = known_roles() if rest else []
+    for name in rest:
         if name not in known:
             raise MissingRoleError(
                 f"--model-role {name}: no such role{did_you_mean(name, known)}; "
@@ -155,7 +160,7 @@ def check_roles_bound(setup: RunSetup) -> None:
     if not _roles_known():
         return
     bound = model_roles()
-    check_role_names(bound)
+    check_role_names(bound, setup)
     for role, why in setup.required_roles().items():
         if not bound.get(role):
             raise MissingRoleError(missing_role_message(role, why))

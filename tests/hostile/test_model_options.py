@@ -74,3 +74,22 @@ def test_inspect_eval_prints_one_line_for_a_bad_option_and_a_bad_role(
         done = command("inspect", *base, *extra, cwd=tmp_path)
         lines = (done.stdout + done.stderr).strip().splitlines()
         assert done.returncode == 1 and len(lines) == 1 and lines[0].startswith(said), lines
+
+
+def test_the_per_sample_check_reads_no_registry_for_the_runs_own_roles(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The solver checks the bound names on every sample: the run's own roles (attacker,
+    judge, its defenses') are accepted without scanning the plug-in registry."""
+    from polar_inspect.run.config import PolarConfig
+    from polar_inspect.run.setup import RunSetup, check_role_names
+
+    setup = RunSetup.prepare(PolarConfig.from_task_args({"defense": "guard"}))
+
+    def scanned() -> None:
+        raise AssertionError("registry scanned")
+
+    monkeypatch.setattr(DEFENSES, "available", scanned)
+    check_role_names(["attacker", "judge", "guard"], setup)
+    with pytest.raises(AssertionError, match="registry scanned"):
+        check_role_names(["minimizer"], setup)
