@@ -78,16 +78,12 @@ PUSH_HELP = (
               help="rebuild and compare with this sha256 (of the JSON or .json.gz)")  # fmt: skip
 @click.option("--workers", type=click.IntRange(min=1),
               help="worker processes of the template renderer (default: cores, max 4)")  # fmt: skip
-@click.option(
-    "--work", default=None, help="model renderer: resumable work file (default: <out>.work.jsonl)"
-)
+@click.option("--work", help="model renderer: resumable work file (default: <out>.work.jsonl)")
 @click.option("--max-connections", type=click.IntRange(min=1), help=f"model renderer: "
               f"concurrent model calls (default {DEFAULT_MAX_CONNECTIONS})")  # fmt: skip
 @click.option("--repair-rounds", type=click.IntRange(min=0),
               help=f"model renderer: repair rounds (default {DEFAULT_REPAIR_ROUNDS})")  # fmt: skip
-@click.option(
-    "--prompts", default=None, help="model renderer: folder with your own prompt templates (*.txt)"
-)
+@click.option("--prompts", help="model renderer: folder with your own prompt templates (*.txt)")
 @click.pass_context
 def command(ctx: click.Context, **options: Any) -> int:
     """Build a POLAR-Bench-style dataset (records in the release format)."""
