@@ -33,6 +33,7 @@ from polar_inspect.attackers import STOP_TOKEN
 from polar_inspect.axes import attack_code, policy_code
 from polar_inspect.defenses.redaction import redact_values
 from polar_inspect.detectors.match import TextIndex
+from polar_inspect.errors import UserInputError, did_you_mean
 from polar_inspect.run.agent_options import check_agent_options, option
 from polar_inspect.sample_context import DialogueFacts, current_facts
 from polar_inspect.tool_agents import TOOL_AGENT_NAMES, tool_agent_turn
@@ -237,9 +238,9 @@ class ReferenceAgentAPI(ModelAPI):
         super().__init__(model_name, base_url, api_key, [], config or GenerateConfig())
         known = [*AGENTS, *PROMPTED_AGENTS, *JUDGES, *TOOL_AGENT_NAMES]
         if model_name not in known:
-            raise ValueError(
-                f"Unknown reference agent 'polar/{model_name}'. "
-                f"Available: {', '.join('polar/' + name for name in known)}"
+            raise UserInputError(
+                f"Unknown reference agent 'polar/{model_name}'{did_you_mean(model_name, known)}; "
+                f"available: {', '.join('polar/' + name for name in known)}"
             )
         check_agent_options(model_name, model_args)
         self._reply = AGENTS.get(model_name)

@@ -10,6 +10,9 @@ patched for this: no exception hook, no exit handler.
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Iterable
+
 import click
 
 
@@ -23,3 +26,9 @@ class UserInputError(click.ClickException, ValueError):
     def __reduce__(self) -> tuple[object, ...]:
         # picklable (report workers, Inspect's subprocesses): rebuilt from the message alone
         return (type(self), (self.message,))
+
+
+def did_you_mean(name: str, known: Iterable[str]) -> str:
+    """` (did you mean 'x'?)` for the known name closest to `name`, else an empty string."""
+    near = difflib.get_close_matches(name, list(known), n=1)
+    return f" (did you mean {near[0]!r}?)" if near else ""

@@ -13,11 +13,24 @@ import sys
 from collections.abc import Sequence
 from importlib import import_module
 
+import click
+
 #: The modules each extra provides (import names), checked before a command runs.
 EXTRA_MODULES: dict[str, tuple[str, ...]] = {
     "generate": ("faker",),
     "report": ("jinja2", "matplotlib", "pandas", "pyarrow"),  # pyarrow: inspect_ai.analysis
 }
+
+
+def _help(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    if value and not ctx.resilient_parsing:  # exit 0 also outside click's standalone mode
+        click.echo(ctx.get_help())
+        raise SystemExit(0)
+
+
+#: `-h/--help` for a command whose `main` runs click outside its standalone mode.
+help_option = click.option("-h", "--help", is_flag=True, expose_value=False, is_eager=True,
+                           callback=_help, help="Show this message and exit.")  # fmt: skip
 
 
 class MissingExtraError(ImportError):

@@ -32,7 +32,7 @@ from polar_inspect.cost.sheet import ModelPrice, PriceFileError, RoleTtl, load_p
 from polar_inspect.cost.tokens import tokenizer_for
 from polar_inspect.data.samples import SampleInfo
 from polar_inspect.errors import UserInputError
-from polar_inspect.run.setup import JUDGE_ROLE
+from polar_inspect.run.setup import JUDGE_ROLE, check_role_names
 
 SHEETS = Path(__file__).parent / "sheets"
 TASKS = ("privacy", "privacy_mini")
@@ -232,6 +232,7 @@ def plan(
     setup, infos = chosen or selected(task, _pairs("-T", task_args))
     main_role = RoleModel(model, _pairs("-M", model_args), batched=False)
     bound = {spec.partition("=")[0].strip() for spec in model_role}
+    check_role_names(sorted(bound))
     for role, why in setup.required_roles().items():
         if role not in bound:
             raise UserInputError(f"{why} needs a model on the {role!r} role: add --model-role")

@@ -17,7 +17,7 @@ from pydantic import JsonValue
 
 from polar_inspect.attackers import ATTACKER_ROLE
 from polar_inspect.errors import UserInputError
-from polar_inspect.run.setup import JUDGE_ROLE, RunSetup
+from polar_inspect.run.setup import JUDGE_ROLE, RunSetup, check_role_names
 
 logger = logging.getLogger(__name__)
 
@@ -37,6 +37,7 @@ def bound_role(role: str) -> Model | None:
 def check_roles(setup: RunSetup) -> dict[str, Model]:
     """The bound roles; RoleNotBoundError when one the run needs is missing or misbound."""
     bound: dict[str, Model] = {}
+    check_role_names(model_roles(), setup)  # per sample: no registry scan for known names
     for role in model_roles():
         model = bound_role(role)
         if model is not None:

@@ -23,6 +23,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
 from polar_inspect.axes import SelectionError, parse_domains
+from polar_inspect.extras import help_option
 from polar_inspect.generate.arguments import (
     DEFAULT_MAX_CONNECTIONS,
     DEFAULT_REPAIR_ROUNDS,
@@ -58,73 +59,31 @@ PUSH_HELP = (
 )
 
 
-def _help(ctx: click.Context, param: click.Parameter, value: bool) -> None:
-    """`--help`: print it and exit 0 (SystemExit), also outside click's standalone mode."""
-    if value and not ctx.resilient_parsing:
-        click.echo(ctx.get_help())
-        raise SystemExit(0)
-
-
 @click.command("polar-generate", help=__doc__, context_settings={"help_option_names": []})
-@click.option(
-    "-h",
-    "--help",
-    is_flag=True,
-    expose_value=False,
-    is_eager=True,
-    callback=_help,
-    help="Show this message and exit.",
-)
-@click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True)
+@help_option
+@click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True, help="the seed "
+              "(default: the bundled set's); same seed and version, same bytes")  # fmt: skip
 @click.option("--domains", default=None, help="comma-separated domains (default: all ten)")
 @click.option("--repetitions", type=int, default=5, show_default=True, help="repetitions per cell")
-@click.option(
-    "--renderer", type=click.Choice(["template", "model"]), default="template", show_default=True
-)
+@click.option("--renderer", type=click.Choice(["template", "model"]), default="template",
+              show_default=True, help="template (offline) or model "
+              "(an Inspect model, --model, writes the text)")  # fmt: skip
 @click.option("--model", default=None, help="Inspect model for --renderer model")
-@click.option(
-    "--out",
-    default=None,
-    help="output file: .json, .jsonl or .json.gz (with --format hf: a new folder)",
-)
+@click.option("--out", help="output file: .json, .jsonl or .json.gz (--format hf: a new folder)")
 @click.option("--format", type=click.Choice(["file", "hf"]), default="file", help=HF_HELP)
 @click.option("--push", default=None, metavar="OWNER/NAME", help=PUSH_HELP)
 @click.option("--card", default=None, help="also write the card of the --out file (README.md) here")
-@click.option(
-    "--overwrite",
-    is_flag=True,
-    help="replace an existing --out or --card file (refused without it)",
-)
-@click.option(
-    "--check-sha256",
-    default=None,
-    metavar="HEX",
-    help="rebuild and compare with this sha256 (of the JSON or of the .json.gz)",
-)
-@click.option(
-    "--workers",
-    type=click.IntRange(min=1),
-    default=None,
-    help="worker processes for the template renderer (default: cores, max 4)",
-)
-@click.option(
-    "--work", default=None, help="model renderer: resumable work file (default: <out>.work.jsonl)"
-)
-@click.option(
-    "--max-connections",
-    type=click.IntRange(min=1),
-    default=None,
-    help=f"model renderer: concurrent model calls (default {DEFAULT_MAX_CONNECTIONS})",
-)
-@click.option(
-    "--repair-rounds",
-    type=click.IntRange(min=0),
-    default=None,
-    help=f"model renderer: repair rounds (default {DEFAULT_REPAIR_ROUNDS})",
-)
-@click.option(
-    "--prompts", default=None, help="model renderer: folder with your own prompt templates (*.txt)"
-)
+@click.option("--overwrite", is_flag=True, help="replace an existing --out or --card file")
+@click.option("--check-sha256", metavar="HEX",
+              help="rebuild and compare with this sha256 (of the JSON or .json.gz)")  # fmt: skip
+@click.option("--workers", type=click.IntRange(min=1),
+              help="worker processes of the template renderer (default: cores, max 4)")  # fmt: skip
+@click.option("--work", help="model renderer: resumable work file (default: <out>.work.jsonl)")
+@click.option("--max-connections", type=click.IntRange(min=1), help=f"model renderer: "
+              f"concurrent model calls (default {DEFAULT_MAX_CONNECTIONS})")  # fmt: skip
+@click.option("--repair-rounds", type=click.IntRange(min=0),
+              help=f"model renderer: repair rounds (default {DEFAULT_REPAIR_ROUNDS})")  # fmt: skip
+@click.option("--prompts", help="model renderer: folder with your own prompt templates (*.txt)")
 @click.pass_context
 def command(ctx: click.Context, **options: Any) -> int:
     """Build a POLAR-Bench-style dataset (records in the release format)."""
@@ -132,14 +91,8 @@ def command(ctx: click.Context, **options: Any) -> int:
 
 
 def _progress(console: Console) -> Progress:
-    return Progress(
-        "[progress.description]{task.description}",
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=console,
-        transient=False,
-    )
+    columns = (BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    return Progress("[progress.description]{task.description}", *columns, console=console)
 
 
 def _template(args: Options, console: Console) -> tuple[list[dict], BuildReport]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shutil
+from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -16,7 +18,13 @@ from polar_inspect.report import log_tables
 from polar_inspect.report.board_section import NOT_ONE_RANKING
 from polar_inspect.report.figstyle import FigureFile
 from polar_inspect.report.html import render
-from polar_inspect.report.inventory import ORACLE_TAG, KeepPolicy, SkippedLog
+from polar_inspect.report.inventory import (
+    ORACLE_TAG,
+    KeepPolicy,
+    ReportInputError,
+    SkippedLog,
+    expand_inputs,
+)
 from polar_inspect.report.loading import Stepper, load_runs
 from polar_inspect.report.oracles import is_oracle, mark_oracles
 from polar_inspect.report.outdir import prepare_out_dir, staged_report
@@ -36,7 +44,7 @@ from polar_inspect.report.usage import ModelPrice
 
 
 class NoUsableLogsError(RuntimeError):
-    """None of the given logs can be reported on."""
+    """None of the given logs can be reported on (nothing is written)."""
 
 
 class ReportResult(BaseModel):
@@ -89,53 +97,53 @@ def build_report(
     progress: bool = False,
     prices: Mapping[str, ModelPrice] | None = None,
 ) -> ReportResult:
-    """Read polar_inspect logs (files or directories) and write tables, figures and HTML.
+    """Read polar_inspect logs (files or folders, local or `s3://`) and write tables, figures
+    and HTML into `out_dir`. The options are `polar-report`'s (`--help`; `figures=False` is
+    `--tables-only`, `progress` the bars on stderr, `prices` from `load_prices`).
 
-    The report is built in a staging folder and swapped into `out_dir` at the end
-    (`report.outdir`): a report that fails or is interrupted leaves `out_dir` as it was.
-
-    Args:
-        inputs: Log files and/or directories (searched recursively; eval-set folders work).
-        out_dir: Folder for the report (created if needed; the files of an earlier report
-            there are replaced, the user's own files stay; see `report.outdir`).
-        weight: lambda of the overall score in tables and rankings (the paper's 0.5).
-        iso_lambdas: lambdas of the Pareto plot's iso-score line families (default: one
-            family, at `weight`).
-        paper_points: Draw the paper's published points on the Pareto plot.
-        keep: Duplicate logs (same model, task and setup): `newest` or `all`.
-        jobs: Worker processes for reading logs and drawing (default: CPUs, at most 4).
-        figures: Draw the figures (False: tables and the HTML page only, much faster).
-        progress: Show progress bars on stderr.
-        prices: USD per million tokens by model name (`load_prices`): adds each role's cost
-            to the tokens table (unknown, never zero, for a model without a price).
-
-    Raises:
-        ReportInputError: an input path does not exist, or `out_dir` cannot be written.
-        NoUsableLogsError: no log can be used (`logs.csv` still lists why).
+    Built in a staging folder swapped into `out_dir` at the end (`report.outdir`): a report that
+    fails or is interrupted leaves `out_dir` as it was. Raises ReportInputError (an input that
+    does not exist or holds no log file, an unwritable `out_dir`) or NoUsableLogsError (no log
+    is usable; nothing is written).
     """
     lambdas = list(iso_lambdas) if iso_lambdas is not None else [weight]
     _check(weight, lambdas)
+    paths = expand_inputs(inputs)  # a missing input is refused before --out is made
+    if not paths:
+        listed = " ".join(map(str, inputs))
+        raise ReportInputError(f"{listed}: no .eval or .json file there; {GIVE_LOGS}")
+    made = not Path(out_dir).expanduser().exists()
     out = prepare_out_dir(out_dir)
-    with staged_report(out) as staged:
-        settings = _Settings(weight, lambdas, paper_points, keep, jobs, figures, progress, prices)
-        result = _build(inputs, staged.path, settings)
-        staged.commit(result.files)
-    if isinstance(result, _NoRuns):
-        raise NoUsableLogsError(result.message)
+    settings = _Settings(weight, lambdas, paper_points, keep, jobs, figures, progress, prices)
+    try:
+        with staged_report(out) as staged:
+            result = _build(paths, staged.path, settings)
+            staged.commit(result.files)
+    except NoUsableLogsError:
+        if made:
+            shutil.rmtree(out, ignore_errors=True)  # made by this call, and nothing written
+        raise
     return result.report.model_copy(update={"out_dir": str(out)})
+
+
+GIVE_LOGS = "give the .eval/.json logs of polar_inspect runs, or the folder Inspect wrote them to"
+
+
+def no_runs_message(skipped: Sequence[SkippedLog]) -> str:
+    """One line: how many files were read, why none is usable, the first and its reason."""
+    count = f"{len(skipped)} file{'' if len(skipped) == 1 else 's'}"
+    why = ", ".join(f"{n} {reason}" for reason, n in Counter(s.reason for s in skipped).items())
+    first = skipped[0]
+    name = first.path.rstrip("/").rsplit("/", 1)[-1]
+    detail = first.detail.replace(first.path, name)[:80]
+    first_one = f"first: {name}: {detail}"
+    return f"no usable polar_inspect log: {count}, none usable: {why} ({first_one}); {GIVE_LOGS}"
 
 
 class _Built(BaseModel):
     """A report built in a staging folder: what it wrote there."""
 
     report: ReportResult
-    files: list[str]
-
-
-class _NoRuns(BaseModel):
-    """No usable log: only `logs.csv` was written."""
-
-    message: str
     files: list[str]
 
 
@@ -171,22 +179,18 @@ def _draw(
             inputs.drawn[group.name] += output.figures.get(group.name, [])
 
 
-def _build(inputs: Sequence[str | Path], out: Path, settings: _Settings) -> _Built | _NoRuns:
-    """Write the whole report into `out` (the staging folder)."""
+def _build(paths: list[str], out: Path, settings: _Settings) -> _Built:
+    """Write the whole report into `out` (the staging folder) from the log files `paths`."""
     workers = settings.jobs or default_jobs()
     timings = Timings()
     with _progress(settings.progress) as step, worker_pool(workers) as pool:
         with timings.step("read logs (headers, reduced scores, summaries)"):
-            inventory, samples = load_runs(inputs, keep=settings.keep, pool=pool, step=step)
+            inventory, samples = load_runs(paths, keep=settings.keep, pool=pool, step=step)
+        if not inventory.runs:
+            raise NoUsableLogsError(no_runs_message(inventory.skipped))
         inventory = inventory.model_copy(update={"runs": mark_oracles(inventory.runs)})
         logs = log_tables.inventory_frame(inventory)
         logs.to_csv(out / "logs.csv", index=False)
-        if not inventory.runs:
-            message = (
-                f"No usable polar_inspect log among {inventory.files_seen} files.\n"
-                + log_tables.inventory_markdown(logs)
-            )
-            return _NoRuns(message=message, files=["logs.csv"])
         runs, weight = inventory.runs, settings.weight
         groups = comparison_groups(runs)
         with timings.step("sections (frames)"):

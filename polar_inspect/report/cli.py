@@ -12,6 +12,7 @@ from typing import Any
 
 import click
 
+from polar_inspect.extras import help_option
 from polar_inspect.report.build import NoUsableLogsError, ReportResult, build_report
 from polar_inspect.report.inventory import ReportInputError
 from polar_inspect.report.stats import PAPER_WEIGHT
@@ -71,24 +72,8 @@ PRICES_HELP = (
 )
 
 
-def _help(ctx: click.Context, param: click.Parameter, value: bool) -> None:
-    """`--help`: print it and exit 0 as a command-line program does (SystemExit), also when
-    `main` runs click without its standalone mode."""
-    if value and not ctx.resilient_parsing:
-        click.echo(ctx.get_help())
-        raise SystemExit(0)
-
-
 @click.command("polar-report", help=DESCRIPTION, context_settings={"help_option_names": []})
-@click.option(
-    "-h",
-    "--help",
-    is_flag=True,
-    expose_value=False,
-    is_eager=True,
-    callback=_help,
-    help="Show this message and exit.",
-)
+@help_option
 @click.argument("logs", nargs=-1, required=True)
 @click.option("--out", required=True, metavar="DIR", help="folder to write the report to")
 @click.option("--weight", type=WEIGHT, default=PAPER_WEIGHT,
@@ -120,9 +105,13 @@ def parse(argv: Sequence[str]) -> dict[str, Any]:
         return dict(ctx.params)
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 def _summary(result: ReportResult) -> str:
     lines = [
-        f"Read {result.files_seen} files: {len(result.models)} runs used, "
+        f"Read {_count(result.files_seen, 'file')}: {_count(len(result.models), 'run')} used, "
         f"{len(result.skipped)} skipped.",
     ]
     for reason, count in Counter(s.reason for s in result.skipped).most_common():
@@ -160,7 +149,7 @@ def _terminate_as_exit() -> Iterator[None]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command; returns the exit status (0 ok, 1 no usable log, 2 bad input).
+    """Run the command; returns the exit status (0 ok, 2 bad input or no usable log).
 
     A malformed option exits (SystemExit 2) with `polar-report: --option: what is wrong`.
     """
@@ -201,12 +190,9 @@ def _report(**options: Any) -> int:
             progress=not options["quiet"],
             prices=prices,
         )
-    except (PriceFileError, ReportInputError) as err:
+    except (PriceFileError, ReportInputError, NoUsableLogsError) as err:
         print(f"polar-report: {err}", file=sys.stderr)
         return 2
-    except NoUsableLogsError as err:
-        print(f"polar-report: {err}", file=sys.stderr)
-        return 1
     print(_summary(result))
     return 0
 

@@ -23,6 +23,7 @@ from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 from pydantic import BaseModel
 
 from polar_inspect.axes import LIVE_ATTACK
+from polar_inspect.plugins import one_line
 from polar_inspect.redaction import fingerprint, redact
 from polar_inspect.register import register_entry
 from polar_inspect.report.read_cache import is_uri
@@ -144,15 +145,34 @@ def expand_inputs(inputs: Sequence[str | Path]) -> list[str]:
     """
     found: list[str] = []
     for item in map(str, inputs):
-        fs, inner = url_to_fs(item if is_uri(item) else str(Path(item).expanduser().resolve()))
-        if fs.isdir(inner):
-            found += sorted(_name(info.name) for info in list_eval_logs(item, recursive=True))
-            found += [_name(fs.unstrip_protocol(p)) for p in sorted(fs.find(inner)) if _other(p)]
-        elif fs.isfile(inner):
-            found.append(_name(fs.unstrip_protocol(inner)))
-        else:
-            raise ReportInputError(f"{item}: no such file or directory")
+        if not is_uri(item):
+            found += _files_in(item, *url_to_fs(str(Path(item).expanduser().resolve())))
+            continue
+        try:
+            found += _files_in(item, *url_to_fs(item))
+        except ReportInputError:
+            raise
+        except Exception as err:  # noqa: BLE001 - a store that cannot be listed (credentials...)
+            why = one_line(err)
+            raise ReportInputError(f"{item}: cannot be listed ({why}); {S3_CHECK}") from None
     return list(dict.fromkeys(found))
+
+
+S3_CHECK = "check the URI, AWS_ENDPOINT_URL and the credentials (AWS_PROFILE, AWS_ACCESS_KEY_ID)"
+
+
+def _files_in(item: str, fs: Any, inner: str) -> list[str]:
+    if fs.isdir(inner):
+        listed = sorted(_name(info.name) for info in list_eval_logs(item, recursive=True))
+        return listed + [_name(fs.unstrip_protocol(p)) for p in sorted(fs.find(inner)) if _other(p)]
+    if fs.isfile(inner):
+        return [_name(fs.unstrip_protocol(inner))]
+    if is_uri(item):
+        raise ReportInputError(f"{item}: no such bucket or prefix, or not reachable; {S3_CHECK}")
+    raise ReportInputError(
+        f"{item}: no such file or directory; give log files (.eval, .json) or the folder "
+        "Inspect wrote them to (--log-dir)"
+    )
 
 
 def _other(path: str) -> bool:
@@ -268,18 +288,13 @@ def _task_args(log: EvalLog) -> dict[str, Any]:
 
 
 def _group_key(
-    data: DataInfo,
-    selection: dict[str, Any],
-    attacker: str,
-    attacker_prompts: str,
-    samples: SampleSet,
-    comparability: int,
+    meta: RunMetadata, data: DataInfo, attacker: str, attacker_prompts: str, samples: SampleSet
 ) -> str:
     parts: dict[str, Any] = {
         "data": [data.kind, data.sha256, data.revision],
-        "selection": selection,
+        "selection": _selection(meta),
         "samples": samples.key(),
-        "comparability": comparability,
+        "comparability": meta.task_comparability_version,
     }
     if attacker != "not used":
         parts["s5_attacker"] = attacker
@@ -342,14 +357,7 @@ def classify(path: str, log: EvalLog) -> RunHeader | SkippedLog:
         scored_samples=scored,
         unfinished_samples=max(0, unfinished),
         source_key=f"{data.kind}:{data.sha256}:{meta.polar_inspect_version}",
-        group_key=_group_key(
-            data,
-            selection,
-            attacker,
-            prompts.attacker_key,
-            samples,
-            meta.task_comparability_version,
-        ),
+        group_key=_group_key(meta, data, attacker, prompts.attacker_key, samples),
         prompt=prompts.trusted_label,
         prompt_key=prompts.trusted_key,
         attacker_prompts=prompts.attacker_label,

@@ -4,17 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
-from pathlib import Path
 
 import pandas as pd
 
-from polar_inspect.report.inventory import (
-    Inventory,
-    KeepPolicy,
-    RunHeader,
-    SkippedLog,
-    expand_inputs,
-)
+from polar_inspect.report.inventory import Inventory, KeepPolicy, RunHeader, SkippedLog
 from polar_inspect.report.parallel import run_jobs
 from polar_inspect.report.run_labels import resolve_duplicates
 from polar_inspect.report.samples import collect_samples, scan_log, try_read_run_samples
@@ -30,19 +23,19 @@ def _no_progress(label: str, total: int) -> None:
 
 
 def load_runs(
-    inputs: Sequence[str | Path],
+    paths: Sequence[str],
     *,
     keep: KeepPolicy = "newest",
     pool: Executor | None = None,
     step: Stepper = _no_progress,
 ) -> tuple[Inventory, pd.DataFrame]:
-    """Find logs, choose the runs to report, and gather their per-sample scores.
+    """Read the log files `paths` (`expand_inputs`), choose the runs to report, and gather
+    their per-sample scores.
 
     Returns the inventory (used runs, skipped logs with reasons) and one frame of samples
     whose column `run` is the run's position in `inventory.runs`. With a `pool` of worker
     processes, logs are read in parallel.
     """
-    paths = expand_inputs(inputs)
     scanned = run_jobs(pool, scan_log, paths, step("reading log headers", len(paths)))
     runs = [result for result, _ in scanned if isinstance(result, RunHeader)]
     skipped = [result for result, _ in scanned if isinstance(result, SkippedLog)]

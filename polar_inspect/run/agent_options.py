@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from polar_inspect.axes import attack_code, policy_code
+from polar_inspect.errors import UserInputError, did_you_mean
 
 PROVIDER = "polar/"
 
@@ -52,15 +53,16 @@ def check_agent_options(model_name: str, options: dict[str, Any]) -> None:
     """Refuse a `-M` option no reference agent reads, or a leak cell that names no level."""
     for key, value in options.items():
         if key not in AGENT_OPTIONS:
-            raise ValueError(
-                f"polar/{model_name}: unknown -M option {key!r}; the reference agents read: "
+            raise UserInputError(
+                f"polar/{model_name}: unknown -M option {key!r}{did_you_mean(key, AGENT_OPTIONS)}; "
+                "the reference agents read: "
                 + "; ".join(f"{n} (polar/{o.agent}: {o.what})" for n, o in AGENT_OPTIONS.items())
             )
         code = {"leak_policies": policy_code, "leak_attacks": attack_code}.get(key)
         if code is not None:
             bad = [v for v in str(value).split(",") if v.strip() and code(v.strip()) is None]
             if bad:
-                raise ValueError(
+                raise UserInputError(
                     f"polar/{model_name}: -M {key}={value} names no "
                     f"{'policy level (P1..P5)' if key == 'leak_policies' else 'attack (S1..S5)'}"
                     f": {', '.join(bad)}"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextvars
 import inspect
+from collections.abc import Iterable
 
 from inspect_ai.model import get_model, model_roles
 from pydantic import BaseModel, ConfigDict, Field
@@ -17,7 +18,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from polar_inspect.attackers import ATTACKER_ROLE, Attacker
 from polar_inspect.attackers.registry import checked_attacker
 from polar_inspect.defenses import DefenseStack
-from polar_inspect.errors import UserInputError
+from polar_inspect.defenses.registry import DEFENSES
+from polar_inspect.errors import UserInputError, did_you_mean
 from polar_inspect.prompts import LoadedTemplate, load_template
 from polar_inspect.run.config import PolarConfig
 from polar_inspect.run.identity import TaskIdentity
@@ -97,7 +99,7 @@ class RunSetup(BaseModel):
 
 
 class MissingRoleError(UserInputError):
-    """`inspect eval` builds a task that needs a model role no `--model-role` binds."""
+    """A model role the run needs and nobody bound, or a bound one no part of the run reads."""
 
 
 def missing_role_message(role: str, why: str) -> str:
@@ -107,6 +109,30 @@ def missing_role_message(role: str, why: str) -> str:
         f"{why} needs a model on the {role!r} role: add --model-role {role}=<provider/model> "
         f"(offline: polar/{stand_in}), or leave out {why}"
     )
+
+
+def known_roles() -> list[str]:
+    """Every model role the package calls: the attacker's, the judge's, each defense's."""
+    roles = {ATTACKER_ROLE, JUDGE_ROLE}
+    for defense in DEFENSES.available().values():
+        roles.update(defense.roles)
+    return sorted(roles)
+
+
+def check_role_names(names: Iterable[str], setup: RunSetup | None = None) -> None:
+    """Refuse a `--model-role` name that no part of the run reads (a typo would be ignored);
+    the registry is scanned only for a name that is not the setup's own."""
+    own = {ATTACKER_ROLE, JUDGE_ROLE}
+    if setup is not None:
+        own |= {role for defense in setup.defenses.defenses for role in defense.roles}
+    rest = sorted(set(names) - own)
+    known = known_roles() if rest else []
+    for name in rest:
+        if name not in known:
+            raise MissingRoleError(
+                f"--model-role {name}: no such role{did_you_mean(name, known)}; "
+                f"the roles are {', '.join(known)}"
+            )
 
 
 def _roles_known() -> bool:
@@ -134,6 +160,7 @@ def check_roles_bound(setup: RunSetup) -> None:
     if not _roles_known():
         return
     bound = model_roles()
+    check_role_names(bound, setup)
     for role, why in setup.required_roles().items():
         if not bound.get(role):
             raise MissingRoleError(missing_role_message(role, why))

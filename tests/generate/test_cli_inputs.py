@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import click
 import pytest
 
 from polar_inspect.generate.cli import main
@@ -178,3 +179,11 @@ def test_a_work_file_of_another_seed_is_one_line_and_exit_two(
     err = capsys.readouterr().err.strip().splitlines()[-1]
     assert "w.jsonl, line 1: written by another build (seed 1 (now 260519127)" in err
     assert not (tmp_path / "m.json").exists()
+
+
+def test_every_option_has_a_description_in_help() -> None:
+    """`polar-generate --help` listed `--seed` with no description."""
+    from polar_inspect.generate.cli import command
+
+    bare = [p.name for p in command.params if isinstance(p, click.Option) and not p.help]
+    assert bare == []

@@ -117,11 +117,11 @@ def test_cli_exit_codes_and_progress(
         for p in report_logs.extra_logs_dir.glob("*.eval")
         if read_eval_log(str(p), header_only=True).eval.task == "hello"
     )
-    assert main([str(hello), "--out", str(tmp_path / "b"), "--jobs", "1"]) == 1
+    assert main([str(hello), "--out", str(tmp_path / "b"), "--jobs", "1"]) == 2
     err = capsys.readouterr().err
-    assert "No usable polar_inspect log among 1 files" in err
+    assert "no usable polar_inspect log: 1 file, none usable: 1 not a polar_inspect log" in err
     assert "reading log headers" in err  # the progress bar
-    assert "not a polar_inspect log" in (tmp_path / "b" / "logs.csv").read_text()
+    assert not (tmp_path / "b").exists()  # nothing written
     with pytest.raises(SystemExit):
         main([str(hello), "--out", str(tmp_path / "c"), "--weight", "1.5"])
 

@@ -77,7 +77,7 @@ def test_a_report_over_s3_equals_one_over_a_local_copy(
         monkeypatch.setattr(samples, "read_header", refuse)
         build_report([uri], tmp_path / "again", figures=False, jobs=1)
         assert _tables(tmp_path / "again", f"{uri}/") == tables
-        with pytest.raises(ReportInputError, match="no such file or directory"):
+        with pytest.raises(ReportInputError, match="nothing-here: no such bucket or prefix"):
             expand_inputs([f"s3://{BUCKET}/nothing-here"])
 
 
