@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 import json
 import math
-from functools import cache
+from functools import cache, lru_cache
 from importlib.resources import files
 from typing import Annotated, Any
 
@@ -81,6 +81,7 @@ TargetValues = Annotated[
 ]
 
 
+@lru_cache(maxsize=1 << 16)
 def same_target(value: str) -> str:
     """The form in which two target values are the same value to the detectors: the
     matcher's normalisation (case, quotes, dashes, separators), whitespace runs collapsed."""
@@ -95,6 +96,16 @@ def distinct_targets(values: list[str]) -> list[str]:
     for value in values:
         kept.setdefault(same_target(value), value)
     return list(kept.values())
+
+
+def target_list(values: list[str]) -> list[str]:
+    """`distinct_targets(flatten_values(values))`, computed once per distinct list."""
+    return list(_target_list(tuple(values)))
+
+
+@lru_cache(maxsize=1 << 14)  # each record's lists are read 4 times at start-up
+def _target_list(values: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(distinct_targets(flatten_values(list(values))))
 
 
 def repeated_targets(values: list[str]) -> list[tuple[str, str]]:
@@ -160,6 +171,11 @@ def domain_fields(domain: str, side: str) -> list[str]:
 
 def expand_value(value: str) -> list[str]:
     """The items of a list literal (JSON or Python), else `[value]`."""
+    return list(_expanded(value))
+
+
+@lru_cache(maxsize=1 << 16)  # the bundled set repeats each value in 25 records
+def _expanded(value: str) -> tuple[str, ...]:
     stripped = value.strip()
     if stripped.startswith("[") and stripped.endswith("]"):
         for parse in (json.loads, ast.literal_eval):
@@ -168,8 +184,8 @@ def expand_value(value: str) -> list[str]:
             except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
                 continue
             if isinstance(parsed, list):
-                return [str(item) for item in parsed]
-    return [value]
+                return tuple(str(item) for item in parsed)
+    return (value,)
 
 
 def json_kind(value: Any) -> str:

@@ -43,7 +43,6 @@ from polar_inspect.data.record_rules import (
 from polar_inspect.data.record_values import (
     AttackerTextError,
     TargetValues,
-    distinct_targets,
     domain_fields,
     expand_value,
     field_names,
@@ -51,6 +50,7 @@ from polar_inspect.data.record_values import (
     has_letter_or_digit,
     parse_attacker_turns,
     same_target,
+    target_list,
 )
 
 
@@ -352,11 +352,11 @@ class PolarRecord(_Open):
     def protected_values(self) -> list[str]:
         """`do_not_disclose_values`, flattened, each value once as the detectors see it
         (`distinct_targets`), in order."""
-        return distinct_targets(flatten_values(self.scoring_targets.do_not_disclose_values))
+        return target_list(self.scoring_targets.do_not_disclose_values)
 
     def allowed_values(self) -> list[str]:
         """`allowed_values`, flattened, each value once as the detectors see it, in order."""
-        return distinct_targets(flatten_values(self.scoring_targets.allowed_values))
+        return target_list(self.scoring_targets.allowed_values)
 
 
 #: Validates and serialises a whole file of records at once (JSON array).

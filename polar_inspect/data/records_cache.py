@@ -4,12 +4,14 @@ the digest of its own content): a changed or damaged cache is rebuilt, never use
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import json
 import logging
 import os
 import tempfile
+import time
 from pathlib import Path
 
 from polar_inspect.data.loading import RecordError, parse_records
@@ -21,6 +23,9 @@ logger = logging.getLogger("polar_inspect.data.sources")
 PROVENANCE_FIELDS: tuple[str, ...] = ("prompts", "generation_meta", "source_document_inputs")
 #: Bump when the cache's content changes in a way the record schema does not show.
 CACHE_FORMAT = "2"
+#: Another version's cache of the same data is removed once unused this long (two installs
+#: side by side would otherwise delete each other's cache at every run and never read one).
+STALE_AFTER_S = 7 * 24 * 3600
 
 
 @functools.cache
@@ -71,10 +76,13 @@ def read_cache(target: Path, source_sha256: str) -> list[PolarRecord] | None:
         )
         return None
     try:
-        return parse_records(payload, str(target))
+        records = parse_records(payload, str(target))
     except RecordError as exc:
         logger.warning("Ignoring damaged records cache %s: %s", target, str(exc).splitlines()[0])
         return None
+    with contextlib.suppress(OSError):
+        os.utime(target)  # in use: not stale for another install of another version
+    return records
 
 
 def write_cache(target: Path, records: list[PolarRecord], source_sha256: str) -> None:
@@ -97,7 +105,7 @@ def write_cache(target: Path, records: list[PolarRecord], source_sha256: str) ->
         finally:
             Path(temporary).unlink(missing_ok=True)
         for stale in target.parent.glob(f"{source_sha256}-*.json"):
-            if stale != target:
+            if stale != target and time.time() - stale.stat().st_mtime > STALE_AFTER_S:
                 stale.unlink(missing_ok=True)
     except (OSError, ValueError) as exc:
         logger.warning("Could not write the records cache %s: %s", target, exc)

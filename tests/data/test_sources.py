@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import os
 import socket
 import time
 from pathlib import Path
@@ -228,6 +229,25 @@ def test_the_second_load_reads_the_cache(data_file: Path, tmp_path: Path) -> Non
     expected = load_source(source)
     data_file.unlink()  # the second load does not read the data again
     assert load_source(source) == expected
+
+
+def test_another_versions_cache_is_kept_until_unused_for_a_week(
+    data_file: Path, tmp_path: Path
+) -> None:
+    """Two installs of different versions side by side keep each other's cache (they would
+    otherwise delete it at every run and never read one); one unused for a week goes."""
+    source = resolve_source(str(data_file))
+    load_source(source)
+    (cache,) = _cache_files(tmp_path)
+    recent = cache.with_name(f"{source.sha256}-0000000000000000.json")
+    old = cache.with_name(f"{source.sha256}-1111111111111111.json")
+    for other in (recent, old):
+        other.write_bytes(cache.read_bytes())
+    week_ago = time.time() - 8 * 24 * 3600
+    os.utime(old, (week_ago, week_ago))
+    cache.unlink()
+    load_source(source)  # writes this version's cache again
+    assert sorted(_cache_files(tmp_path)) == sorted([cache, recent])
 
 
 def test_an_edited_cache_is_rebuilt_never_used(
