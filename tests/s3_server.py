@@ -38,8 +38,15 @@ def local_s3(
     }
     for key, value in env.items():
         monkeypatch.setenv(key, value)
+    _forget_filesystems()  # an s3fs instance cached by an earlier test points at its server
     try:
         boto3.client("s3", endpoint_url=env["AWS_ENDPOINT_URL"]).create_bucket(Bucket=bucket)
         yield env
     finally:
         server.stop()
+        _forget_filesystems()
+
+
+def _forget_filesystems() -> None:
+    s3fs = pytest.importorskip("s3fs")
+    s3fs.S3FileSystem.clear_instance_cache()

@@ -73,8 +73,8 @@ def test_the_worked_example_runs_as_documented(tmp_path: Path) -> None:
     assert len(lines) == 5
     bin_dir = Path(sys.executable).parent
     for line in lines:
-        line = line.replace("logs/agents", str(tmp_path / "logs"))
-        line = line.replace("report/agents", str(tmp_path / "report"))
+        line = line.replace("logs/access", str(tmp_path / "logs"))
+        line = line.replace("reports/access", str(tmp_path / "report"))
         argv = line.split()
         done = subprocess.run([str(bin_dir / argv[0]), *argv[1:]], capture_output=True,
                               text=True, cwd=tmp_path, timeout=600)  # fmt: skip

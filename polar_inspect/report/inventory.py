@@ -26,7 +26,7 @@ from polar_inspect.axes import LIVE_ATTACK
 from polar_inspect.plugins import one_line
 from polar_inspect.redaction import fingerprint, redact
 from polar_inspect.register import register_entry
-from polar_inspect.report.read_cache import is_uri
+from polar_inspect.report.read_cache import FRESH, is_uri
 from polar_inspect.report.run_facts import DataInfo, SampleSet, sample_set
 from polar_inspect.report.setup import prompt_facts, sampling_facts
 from polar_inspect.report.usage import RoleUsage, role_usage
@@ -149,7 +149,7 @@ def expand_inputs(inputs: Sequence[str | Path]) -> list[str]:
             found += _files_in(item, *url_to_fs(str(Path(item).expanduser().resolve())))
             continue
         try:
-            found += _files_in(item, *url_to_fs(item))
+            found += _files_in(item, *url_to_fs(item, **FRESH))
         except ReportInputError:
             raise
         except Exception as err:  # noqa: BLE001 - a store that cannot be listed (credentials...)

@@ -30,6 +30,11 @@ ENV_SWITCH = "POLAR_REPORT_CACHE"
 PACKAGE = Path(__file__).resolve().parents[1]
 
 
+#: For a remote folder, a filesystem of its own with no cached listing: a report (or a second
+#: report in the same process) sees the folder as it is now.
+FRESH = {"skip_instance_cache": True, "use_listings_cache": False}
+
+
 def is_uri(location: str) -> bool:
     """True for a location on a remote filesystem (`s3://...`), False for a local path."""
     return "://" in location and not location.startswith("file://")
@@ -47,7 +52,7 @@ def _code_digest() -> str:
 def _identity(path: str) -> list[str]:
     """Location, size, last change and tail digest of the log at `path` (raises OSError)."""
     if is_uri(path):
-        fs, inner = url_to_fs(path)
+        fs, inner = url_to_fs(path, **FRESH)
         info: dict[str, Any] = fs.info(inner)
         where, size = path, int(info["size"])
         changed = info.get("ETag") or info.get("LastModified") or info.get("mtime")

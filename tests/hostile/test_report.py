@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 from inspect_ai.log import EvalLog, read_eval_log, write_eval_log
-from inspect_ai.model import get_model
+from inspect_ai.model import GenerateConfig, get_model
 from markdown_it import MarkdownIt
 
 from polar_inspect.extras import report_main
@@ -29,6 +29,8 @@ from tests.hostile.conftest import BIN, evaluate, extract, write_json, write_tex
 
 pytestmark = pytest.mark.slow
 
+#: A guard model that differs from the base run only in its sampling: another experiment.
+WARM = GenerateConfig(temperature=0.5)
 GUARD = "Policy: {policy}\nCheck: <draft>\n{draft}\n</draft>"
 
 
@@ -56,7 +58,7 @@ def _variants(tmp: Path, data: Path) -> dict[str, dict[str, Any]]:
     return {
         "base": base,
         "base again": base,
-        "guard model": {**base, "model_roles": {"guard": get_model("polar/guard", verdict="v2"),
+        "guard model": {**base, "model_roles": {"guard": get_model("polar/guard", config=WARM),
                                                 "attacker": "polar/replay-attacker"}},
         "attacker arguments": {**base, "model_roles": {
             "guard": "polar/guard", "attacker": get_model("polar/replay-attacker", stop_after=1)}},
@@ -129,7 +131,7 @@ def test_each_label_says_what_sets_its_run_apart(
     _report(capsys, runs.folder, tmp_path / "out")
     by_log = {row["log"]: row["model"] for row in _leaderboard(tmp_path / "out")}
     expected = {
-        "guard model": "verdict=v2",
+        "guard model": "temperature=0.5",
         "attacker arguments": "stop_after=1",
         "base url": "base_url http://127.0.0.1:9/v1",
         "message limit": '"message_limit": 6',

@@ -147,7 +147,7 @@ def test_python_dash_m_writes_a_report(report_logs: ReportLogs, tmp_path: Path) 
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    assert "1 runs used, 0 skipped" in done.stdout
+    assert "1 run used, 0 skipped" in done.stdout
     assert (out / "index.html").exists() and (out / "epochs.csv").exists()
     assert not (out / "figures").exists()
 

@@ -65,7 +65,7 @@ def test_a_report_over_s3_equals_one_over_a_local_copy(
         assert all(name.startswith(f"{uri}/") for name in listed)
         assert f"{uri}/extras/notes.json" in listed  # a .json Inspect does not list
         before = _bucket_files(fs)
-        tables = _same_report(uri, local, tmp_path / "out", jobs=1)  # pool: the slow test
+        tables = _same_report(uri, local, tmp_path / "out", jobs=1)  # the pool: the slow test's CLI
         assert "status error" in tables["logs.csv"] and "duplicate" in tables["logs.csv"]
         assert _bucket_files(fs) == before  # no cache, staging or report file in the bucket
         assert list((tmp_path / "cache" / "report").glob("*.pkl"))  # the caches are local
@@ -97,7 +97,9 @@ def test_an_eval_set_written_to_s3_by_two_processes(
         fs = _s3()
         local = tmp_path / "copy"
         fs.get(f"{BUCKET}/team/set", str(local), recursive=True)
-        tables = _same_report(uri, local, tmp_path / "out")
+        # in-process with jobs=1: a worker pool started by an earlier test in this process
+        # would fork from a server holding that test's environment; the CLI below uses the pool
+        tables = _same_report(uri, local, tmp_path / "out", jobs=1)
         board = tables["leaderboard.csv"]
         assert "polar/refuse" in board and "polar/mixed" in board
         report = subprocess.run([sys.executable, "-m", "polar_inspect.report", uri, "--out",
