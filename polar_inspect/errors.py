@@ -28,7 +28,13 @@ class UserInputError(click.ClickException, ValueError):
         return (type(self), (self.message,))
 
 
+def closest_name(name: str, known: Iterable[str]) -> str | None:
+    """The known name closest to a misspelt `name`, or None when none is close."""
+    near = difflib.get_close_matches(name, list(known), n=1)
+    return near[0] if near else None
+
+
 def did_you_mean(name: str, known: Iterable[str]) -> str:
     """` (did you mean 'x'?)` for the known name closest to `name`, else an empty string."""
-    near = difflib.get_close_matches(name, list(known), n=1)
-    return f" (did you mean {near[0]!r}?)" if near else ""
+    near = closest_name(name, known)
+    return f" (did you mean {near!r}?)" if near else ""

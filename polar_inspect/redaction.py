@@ -74,12 +74,16 @@ def _is_headers_name(name: str) -> bool:
 
 def redact_text(text: str) -> str:
     """A text with URL userinfo, secret query values and identity markers redacted."""
-    text = _MARKER.sub(REDACTED, text)
-    text = _USERINFO.sub(lambda m: f"{m['scheme']}{REDACTED}@", text)
+    return _cover_secrets(_MARKER.sub(REDACTED, text), _hidden)
+
+
+def _cover_secrets(text: str, cover: Callable[[str], str]) -> str:
+    """`text` with each URL userinfo and secret query value replaced by `cover(secret)`."""
+    text = _USERINFO.sub(lambda m: f"{m['scheme']}{cover(m['userinfo'])}@", text)
 
     def query(match: re.Match[str]) -> str:
         if is_secret_name(match["name"]) and match["value"]:
-            return f"{match['lead']}{match['name']}={REDACTED}"
+            return f"{match['lead']}{match['name']}={cover(match['value'])}"
         return match[0]
 
     return _QUERY.sub(query, text)
@@ -119,14 +123,7 @@ def _marker(value: Any) -> str:
 
 def _fingerprint_text(text: str) -> str:
     """URL userinfo and secret query values replaced by markers carrying their digests."""
-    text = _USERINFO.sub(lambda m: f"{m['scheme']}{_marker(m['userinfo'])}@", text)
-
-    def query(match: re.Match[str]) -> str:
-        if is_secret_name(match["name"]) and match["value"]:
-            return f"{match['lead']}{match['name']}={_marker(match['value'])}"
-        return match[0]
-
-    return _QUERY.sub(query, text)
+    return _cover_secrets(text, _marker)
 
 
 def redact(value: Any) -> Any:

@@ -10,7 +10,6 @@ parameter that no task and no attacker takes (`-T defence=guard` is an error, no
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Mapping, Sequence
 from typing import Annotated, Any, Literal
 
@@ -19,6 +18,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationEr
 from polar_inspect.attackers import ATTACKERS, DEFAULT_ATTACKER, Attacker
 from polar_inspect.axes import ATTACK_TYPES, POLICY_TYPES, attack_code, policy_code
 from polar_inspect.defenses.registry import DEFENSES, DefenseSpec, parse_defense
+from polar_inspect.errors import closest_name
 from polar_inspect.params import (
     Flag,
     Fraction,
@@ -220,8 +220,8 @@ def _other_attacker_options(chosen: str) -> dict[str, list[str]]:
 
 
 def _unknown(name: str, known: Sequence[str]) -> str:
-    close = difflib.get_close_matches(name, list(known), n=1)
-    hint = f"; did you mean {close[0]}?" if close else ""
+    close = closest_name(name, known)
+    hint = f"; did you mean {close}?" if close else ""
     return (
         f"unknown task parameter {name}{hint} (the parameters are listed in the README's "
         "Options table)"
