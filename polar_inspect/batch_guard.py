@@ -1,14 +1,5 @@
-"""A deadline on every model call, so that a request whose batch result was lost fails.
-
-Inspect's file batchers (OpenAI and the providers built on its batcher) map a batch's result
-lines back to requests by `custom_id` and never answer a request without a line: a cancelled
-batch's unfinished requests, a result file lacking a line, a line repeating another request's
-`custom_id` (which also gives that request's dialogue a reply that is not its own). Such a
-sample would wait for ever (docs/large-runs.md#known-limits). A provider ends a batch within
-its 24-hour completion window, and a request may first wait for an earlier batch to free a
-slot, so a call unanswered after 49 hours is lost: `answered` then fails it with
-`LostBatchResult`, which fails its sample (Inspect does not retry it) and, with the default
-`--fail-on-error`, the run, so that no run ends in success beside a misplaced reply.
+"""A deadline on every model call, so that a request whose batch result was lost fails
+(docs/large-runs.md#known-limits).
 """
 
 from __future__ import annotations

@@ -1,13 +1,4 @@
-"""One task per built-in defense, for comparing them all in one `inspect eval-set` command.
-
-    inspect eval-set polar_inspect/defense_tasks.py --model openai/gpt-4o \
-        -T data=bundled --log-dir logs/defenses
-
-`inspect eval-set` tells tasks apart by name and arguments, so a sweep over `-T defense=...`
-needs one task per defense: these wrap `privacy` with `defense` fixed; they take every other
-parameter of `privacy` (`task_parameters.parameters_of`), so `-T` arguments pass through.
-Then `polar-report logs/defenses` writes the defense table and frontier figure.
-"""
+"""One task per built-in defense, to compare them in one `inspect eval-set` (docs/defenses.md)."""
 
 from __future__ import annotations
 

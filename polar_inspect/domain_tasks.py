@@ -1,10 +1,5 @@
-"""One task per domain, `privacy_<domain>`: `privacy` restricted to that domain.
-
-Written out as `@task` functions, so that Inspect's file-based task discovery
-(`inspect list tasks polar_inspect/domain_tasks.py`, `inspect eval
-polar_inspect/domain_tasks.py@privacy_medical`) and the Inspect Evals register, which looks for
-`@task` definitions in the file eval.yaml names, find them. Their parameters are `privacy`'s
-without `domain` (`parameters_of`).
+"""One task per domain, `privacy_<domain>`: `privacy` restricted to that domain, written out as
+`@task` functions for Inspect's file-based discovery (docs/architecture.md, "task files").
 """
 
 from __future__ import annotations

@@ -1,12 +1,4 @@
-"""Errors the user must fix, and how they reach the terminal: one message, no traceback.
-
-`UserInputError` is a `click.ClickException`. Inspect's command line is a click program, so
-an error of this kind raised while `inspect eval` builds a task (a bad `-T` parameter, a
-template file, a data file) is printed by click as one line, `Error: <message>`, and the
-command exits with status 1. Called from Python (`inspect_ai.eval(...)`), it is an ordinary
-exception (also a `ValueError`) whose text is the same message. Nothing in the process is
-patched for this: no exception hook, no exit handler.
-"""
+"""Errors the user must fix: one message, no traceback (docs/hostile-checks.md)."""
 
 from __future__ import annotations
 
@@ -19,9 +11,6 @@ import click
 class UserInputError(click.ClickException, ValueError):
     """An error the user must fix (data, selection, template or parameter); the message says
     what is wrong and what to do."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
 
     def __reduce__(self) -> tuple[object, ...]:
         # picklable (report workers, Inspect's subprocesses): rebuilt from the message alone

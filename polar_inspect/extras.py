@@ -1,9 +1,5 @@
-"""Optional parts of the install: which extra a command needs, and a clear message if missing.
-
-Running the eval needs only the core dependencies. The dataset generator (`polar-generate`,
-`polar_inspect.generate`, including its model renderer) needs the `[generate]` extra, and the
-report (`polar-report`, `polar_inspect.report`) the `[report]` extra. The console scripts enter
-here so that a missing extra prints one line naming it instead of an ImportError traceback.
+"""Optional extras: which one a command needs, and one line naming it when it is missing
+(docs/install.md).
 """
 
 from __future__ import annotations

@@ -1,12 +1,5 @@
-"""The value types of task parameters, and how a bad value is reported.
-
-`-T name=value` values arrive parsed as YAML (ints, floats, bools, strings, lists, None for an
-empty value), and Python callers may pass anything. Each type below is a pydantic type with its
-own check, so a model built from them (the run configuration, an attacker's options) refuses a
-wrong value before any model is called instead of erroring every sample later or, worse, reading
-it as something else (YAML's `true` is not the number 1). `ParameterError.from_validation`
-turns pydantic's report into one message naming each parameter, the value it got and what it
-expects.
+"""The value types of task parameters (`-T` values arrive parsed as YAML: `true` is never 1) and
+`ParameterError`, one message naming each bad parameter (docs/hostile-checks.md).
 """
 
 from __future__ import annotations

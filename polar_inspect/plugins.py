@@ -1,15 +1,5 @@
 """Extension points registered by name: built-ins by a class decorator, third parties by an
-entry point group.
-
-Defenses (`-T defense=NAME`) and attackers (`-T attacker=NAME`) are both a `PluginRegistry` of
-classes: a built-in is registered with the registry's decorator, and an installed package adds
-its own in its `pyproject.toml`:
-
-    [project.entry-points."polar_inspect.attackers"]
-    my_attacker = "my_package.attackers:MyAttacker"
-
-The entry point's name is the name used on the command line; it must load to a subclass of the
-registry's base class, and may not take a built-in's name.
+entry point group (docs/attackers.md, docs/defenses.md).
 """
 
 from __future__ import annotations

@@ -1,14 +1,5 @@
-"""How precise a run's mean score is, before and after it runs.
-
-A score (privacy, utility, overall) is a mean over samples of per-sample values in [0, 1], so
-its standard deviation is at most 0.5 whatever the model does: that bounds the 95% interval's
-half-width of a run of `n` samples by 1.96 * 0.5 / sqrt(n) (the worst case). A pilot run
-gives the observed standard deviation instead. The difference of two runs on the same samples
-(a paired comparison) has per-sample values in [-1, 1]: standard deviation at most 1.
-
-A stratified subset takes the same number of samples from every cell of the grid (domain x
-policy x attack), so its size is a multiple of the number of cells (docs/results.md).
-Pure arithmetic: no numpy, so `polar-cost` can use it from the eval's own install.
+"""How precise a run's mean score is, before and after it runs (docs/cost.md, "Precision"); pure
+arithmetic, no numpy, so `polar-cost` can use it from the eval's own install.
 """
 
 from __future__ import annotations

@@ -1,9 +1,4 @@
-"""Fewer garbage-collection pauses while a POLAR-Bench run is going (`-T gc_tuning`).
-
-While samples run (never when a task is built) the objects alive at the first sample are frozen
-(`gc.freeze()`) and the thresholds raised to `TUNED_THRESHOLDS`; when the last running sample is
-done and none has started `RESTORE_GRACE_S` later, both are put back. A process with thresholds
-of its own, frozen objects or a disabled collector is left alone. Why and what it saves:
+"""Fewer garbage-collection pauses while a run's samples run (`-T gc_tuning`):
 docs/large-runs.md#garbage-collector-tuning-t-gc_tuning-on-by-default.
 """
 

@@ -1,26 +1,5 @@
-"""Secrets never reach an output: one redaction for everything the package writes or shows.
-
-A user's model arguments, base URLs and request headers can hold credentials
-(`http://user:PW@host/v1`, `-M api_key=...`, `-M default_headers={"api-key": ...}`). Everything
-polar_inspect writes (report files and figures, run labels, the run metadata and the sample
-identity it puts in logs, messages) passes through `redact` first. It replaces:
-
-- the user information of a URL (`scheme://user:password@host` -> `scheme://[redacted]@host`)
-  and the value of a URL query parameter named like a secret, anywhere in a text;
-- the value of a mapping entry whose name looks like a secret: a name with a word `key`,
-  `apikey`, `token`, `secret`, `password` / `passwd` / `pwd`, `authorization` / `auth`,
-  `credential(s)`, `cookie` or `signature` (case-insensitive, words split at `_ - .` and
-  camelCase, so `api_key`, `apiKey`, `x-api-key`, `access_token`, `Authorization` match and
-  `max_tokens` and `token_limit` do not: a word like `limit`, `max` or `count` makes the name
-  a measure's);
-- every value of a mapping entry named like headers (`headers`, `default_headers`,
-  `extra_headers`...): header values are credentials as often as not;
-
-in nested dicts, lists and tuples alike.
-
-A run's identity must still tell two runs apart that differ only in a secret: `fingerprint`
-replaces each secret by `[redacted sha256:<digest>]` (the digest of the secret, so the identity's
-digest changes with it), and `redact` shows such a marker as `[redacted]` again.
+"""Secrets never reach an output: `redact` for everything the package writes or shows,
+`fingerprint` for a run's identity (the rules: docs/large-runs.md#run-identity, "Secrets").
 """
 
 from __future__ import annotations
@@ -59,7 +38,7 @@ _MARKER = re.compile(r"\[redacted sha256:[0-9a-f]+\]")
 
 
 def is_secret_name(name: str) -> bool:
-    """Whether an argument, field or header name looks like a secret's (see the module)."""
+    """Whether an argument, field or header name looks like a secret's (`SECRET_WORDS`)."""
     words = [w.lower() for w in _WORD_SPLIT.split(name) if w]
     if any(word in MEASURE_WORDS for word in words):
         return False
@@ -96,7 +75,7 @@ def _walk(value: Any, secret: Callable[[Any], Any]) -> Any:
     if isinstance(value, list | tuple):
         return type(value)(_walk(item, secret) for item in value)
     if isinstance(value, str):
-        return redact_text(value) if secret is _hidden else _fingerprint_text(value)
+        return redact_text(value) if secret is _hidden else _cover_secrets(value, _marker)
     return value
 
 
@@ -113,17 +92,8 @@ def _hidden(_value: Any) -> str:
     return REDACTED
 
 
-def _digest(value: Any) -> str:
-    return hashlib.sha256(repr(value).encode("utf-8")).hexdigest()[:16]
-
-
 def _marker(value: Any) -> str:
-    return f"[redacted sha256:{_digest(value)}]"
-
-
-def _fingerprint_text(text: str) -> str:
-    """URL userinfo and secret query values replaced by markers carrying their digests."""
-    return _cover_secrets(text, _marker)
+    return f"[redacted sha256:{hashlib.sha256(repr(value).encode('utf-8')).hexdigest()[:16]}]"
 
 
 def redact(value: Any) -> Any:
@@ -132,6 +102,5 @@ def redact(value: Any) -> Any:
 
 
 def fingerprint(value: Any) -> Any:
-    """`value` with every secret replaced by a marker carrying the secret's sha256 (for a
-    run's identity: it changes with the secret and never shows it; `redact` hides the marker)."""
+    """`value` with every secret replaced by a marker carrying its sha256 (`redact` hides it)."""
     return _walk(value, _marker)

@@ -1,15 +1,5 @@
-"""Per-call seeds derived the way the authors' evaluator derives them (docs/paper-setting.md).
-
-Every model call of the paper's setting carries a seed computed from stable facts of the call:
-the sample's id, the models' names, which party calls and the position in the dialogue. The
-seed is the first 8 hex digits of the sha256 of those parts joined with `::`, plus a base seed
-(the authors' default is 42; Inspect's `--seed N` sets the base here), modulo 2**31. Providers
-that take a seed then sample reproducibly; those that do not ignore it.
-
-The model's name in the seed is the name the request carries (`request_model_name`): what
-Inspect's provider sends as `model`, without its provider prefix (`together/org/m` -> `org/m`,
-`vllm/org/m` -> `org/m`) or an OpenAI-compatible service's name (`openai-api/svc/org/m` ->
-`org/m`), as the authors' evaluator, which calls the server with that name, derives it.
+"""Per-call seeds derived the way the authors' evaluator derives them
+(docs/paper-setting.md#per-call-seeds).
 """
 
 from __future__ import annotations

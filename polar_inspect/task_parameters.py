@@ -1,16 +1,5 @@
-"""One list of task parameters: `privacy`'s signature; the other tasks take a subset of it.
-
-`privacy` declares every `-T` parameter once (name, type, default, docstring line). A variant
-(`privacy_mini`, `privacy_<domain>`) is written as `def variant(**task_args)` under
-`@parameters_of(privacy, drop=..., defaults=...)`: it gets `privacy`'s signature without the
-dropped parameters (so Inspect validates and lists `-T` names as usual), `privacy`'s docstring
-lines for the parameters it keeps, and, when called, every kept parameter with its default
-filled in. A new parameter is therefore added in one place: `privacy`'s definition.
-
-A dropped parameter is one the variant fixes (`privacy_guard`'s defense, `privacy_medical`'s
-domain, `privacy_mini`'s filters). Passing it anyway (`-T domain=finance` to `privacy_medical`)
-is refused by name: it would otherwise be overwritten in silence and the run would measure
-something else than was asked.
+"""One list of task parameters: `privacy`'s signature. A variant takes it through
+`parameters_of`, which refuses a parameter the variant fixes (docs/architecture.md).
 """
 
 from __future__ import annotations

@@ -1,10 +1,7 @@
 """POLAR-Bench tasks: `privacy`, and `privacy_mini` (one sample per domain x policy x attack).
 
-`privacy`'s signature and docstring are the one list of task parameters; the other tasks
-derive theirs from it (`task_parameters.parameters_of`). Every task's body is `build_task`:
-parameters -> `run.config.PolarConfig` -> `run.setup.RunSetup` -> data -> Task with the run
-metadata and task identity. To add a parameter, add it to `privacy` (default, type, `Args:`
-line) and to `PolarConfig`; `tests/test_tasks.py` checks that the two agree.
+`privacy`'s signature and docstring are the one list of task parameters; every task's body is
+`build_task` (docs/architecture.md, "Adding a task parameter").
 """
 
 from __future__ import annotations

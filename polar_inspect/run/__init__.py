@@ -1,4 +1,1 @@
-"""A run's configuration, setup, identity and metadata: the `-T` parameters validated once
-(`config.py`), what they build once (`setup.py`), the fingerprint of everything that can change a
-number (`identity.py`), and the typed eval metadata the task writes and the report reads
-(`metadata.py`)."""
+"""A run's configuration, setup, identity and metadata (docs/architecture.md)."""

@@ -1,17 +1,5 @@
-"""The code identity of a plug-in or agent: which distribution, which version, which source.
-
-An attacker or defense plug-in loaded through an entry point, and a trusted agent named as
-`module:function`, run code polar_inspect does not version: editing it between an interrupted
-run and its `inspect eval-retry` would mix samples of two programs in one log. Their code
-identity goes into the run's task identity (`run.identity.TaskIdentity.code`): the installed
-distribution that provides the module's top-level package (name and version, when there is
-one) and the sha256 of the source of the module that defines the plug-in, read through the
-import system's loader: a plain file, a module inside a zip archive and a module of a
-namespace package are read the same way. (A helper module the plug-in imports is covered by
-its distribution's version, not by a hash of its own.)
-
-polar_inspect's own classes have no code identity of their own: the package version is in the
-identity already.
+"""The code identity of a plug-in or agent from outside the package: its distribution, version
+and the sha256 of its module's source (docs/large-runs.md#run-identity).
 """
 
 from __future__ import annotations
@@ -44,14 +32,8 @@ class CodeIdentity(BaseModel):
         return f"{dist}({self.module}, source {self.source_sha256[:12]})"
 
 
-def is_own(module: str) -> bool:
-    """Whether a module is polar_inspect's own (versioned with the package)."""
-    return module == OWN_PACKAGE or module.startswith(f"{OWN_PACKAGE}.")
-
-
 def _source_of(spec: ModuleSpec) -> bytes:
-    """A module's source bytes through its loader (a file, a zip member...); empty for a
-    namespace package (it has no source of its own)."""
+    """A module's source bytes through its loader (a file, a zip member...); empty if none."""
     loader: Any = spec.loader
     origin = spec.origin
     if loader is None or origin in (None, "built-in", "frozen", "namespace"):
@@ -80,8 +62,7 @@ def _find_spec(name: str) -> ModuleSpec | None:
 
 
 def source_sha256(module: str) -> str:
-    """The sha256 of a module's source as its loader reads it (a file, a zip member; the
-    module's name when it has no source to read)."""
+    """The sha256 of a module's source as its loader reads it (without one: of its name)."""
     spec = _find_spec(module)
     source = _source_of(spec) if spec is not None else b""
     return hashlib.sha256(source or module.encode("utf-8")).hexdigest()
@@ -104,8 +85,8 @@ def code_identity(
     """The code identity of a class or function (None: polar_inspect's own, or a built-in);
     `distribution` (name, version): the one whose entry point gave it, when known."""
     module = getattr(obj, "__module__", None)
-    if not isinstance(module, str) or is_own(module) or module == "builtins":
-        return None
+    if not isinstance(module, str) or module.partition(".")[0] in (OWN_PACKAGE, "builtins"):
+        return None  # the package's own code is versioned with the package
     name, dist_version = distribution or _distribution(module)
     return CodeIdentity(
         module=module,

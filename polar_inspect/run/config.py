@@ -1,11 +1,5 @@
-"""The run configuration: every `-T` parameter validated once, into one typed, frozen model.
-
-`PolarConfig.from_task_args` is the only place task parameters are checked. The task builder
-calls it first; everything after (the templates, the defense stack, the attacker, the solver and
-the scorers) is built from the resulting config and never re-reads a parameter. An attacker's
-own options (`attack_budget`, `attacker_messages`, ...) are validated by that attacker's options
-model (`Attacker.Options`); an option of another attacker is refused by name, and so is a
-parameter that no task and no attacker takes (`-T defence=guard` is an error, not a warning).
+"""The run configuration: every `-T` parameter validated once (`PolarConfig.from_task_args`), an
+attacker's own options by its `Options` model, an unknown name refused (docs/architecture.md).
 """
 
 from __future__ import annotations

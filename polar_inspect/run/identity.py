@@ -1,14 +1,5 @@
-"""A run's identity: one typed fingerprint of everything that can change a number.
-
-Two runs with the same identity would give the same scores from the same model outputs. Two
-halves: `TaskIdentity`, fixed when the task is built (versions, data sha256, selection, template
-hashes, settings, plug-in code), and the run's half read from the log header (`run_identity`:
-each role's model with the arguments it reads, base URL and `GenerateConfig` but
-`OPERATIONAL_FIELDS`, the `EvalConfig` but `EVAL_OPERATIONAL_FIELDS`, epochs, samples). A field
-Inspect adds counts until it is declared operational (tests/run/test_identity_fields.py).
-Secrets enter as fingerprints (`redaction.fingerprint`). Each sample records its components
-(`sample_identity`): a retry mixing two identities fails naming what changed. Rules:
-docs/hostile-checks.md ("A run's identity").
+"""A run's identity: one typed fingerprint of everything that can change a number (the task's
+half fixed at build, the run's half read from the log header); docs/large-runs.md#run-identity.
 """
 
 from __future__ import annotations
@@ -185,48 +176,40 @@ def _shown(value: Any) -> str:
 
 
 def _jsonable(value: Any) -> Any:
-    """A value as JSON (one that is not JSON, e.g. a client object, by its type name), with
-    every secret replaced by its fingerprint (`redaction.fingerprint`)."""
+    """A value as JSON (a non-JSON value by its type name), secrets fingerprinted."""
     return fingerprint(to_jsonable_python(value, fallback=lambda v: type(v).__name__))
 
 
-def generation_identity(config: GenerateConfig | None) -> dict[str, Any]:
-    """Every setting of `config` that can change a number: all of `GenerateConfig`'s fields
-    but `OPERATIONAL_FIELDS`, those set, as JSON with secrets fingerprinted."""
-    if config is None:
-        return {}
+def _fields_set(config: BaseModel, operational: dict[str, str]) -> dict[str, Any]:
+    """The fields of `config` that are set and not `operational`, as JSON."""
     found = {
         name: getattr(config, name)
         for name in type(config).model_fields
-        if name not in OPERATIONAL_FIELDS and getattr(config, name, None) is not None
+        if name not in operational and getattr(config, name, None) is not None
     }
     jsonable: dict[str, Any] = _jsonable(found)
     return jsonable
+
+
+def generation_identity(config: GenerateConfig | None) -> dict[str, Any]:
+    """Every `GenerateConfig` field set but `OPERATIONAL_FIELDS` (secrets fingerprinted)."""
+    return {} if config is None else _fields_set(config, OPERATIONAL_FIELDS)
 
 
 def eval_config_identity(config: EvalConfig) -> dict[str, Any]:
-    """Every setting of a run's `EvalConfig` that can change a number (its limits first of
-    all): all fields but `EVAL_OPERATIONAL_FIELDS`, those set."""
-    found = {
-        name: getattr(config, name)
-        for name in type(config).model_fields
-        if name not in EVAL_OPERATIONAL_FIELDS and getattr(config, name, None) is not None
-    }
-    jsonable: dict[str, Any] = _jsonable(found)
-    return jsonable
+    """Every `EvalConfig` field set (its limits first of all) but `EVAL_OPERATIONAL_FIELDS`."""
+    return _fields_set(config, EVAL_OPERATIONAL_FIELDS)
 
 
 def role_config(own: GenerateConfig | None, run: GenerateConfig) -> GenerateConfig:
-    """A role model's settings: its own, plus what it inherits from the run's when it sets
-    none of its own (`INHERITED_BY_ROLES`)."""
+    """A role model's settings: its own, plus `INHERITED_BY_ROLES` from the run's if unset."""
     mine = own or GenerateConfig()
     inherited = {f: getattr(run, f) for f in INHERITED_BY_ROLES if getattr(mine, f) is None}
     return mine.merge(GenerateConfig(**inherited))
 
 
 def model_identity(model: Model, defaults: GenerateConfig | None = None) -> ModelIdentity:
-    """A live model's identity (inside a running sample); `defaults` are the settings its
-    calls add under the model's own config (the same in every sample)."""
+    """A live model's identity; `defaults`: the settings its calls add under its own config."""
     config = defaults.merge(model.config) if defaults is not None else model.config
     return ModelIdentity(
         model=str(model),
@@ -300,12 +283,11 @@ class RunIdentity(BaseModel):
                 found[name] = value
             found["settings"] = json.dumps(self.task.settings, sort_keys=True)
             found["versions"] = f"{self.task.package_version} / task {self.task.task_version}"
+            for name, code in sorted(self.task.code.items()):
+                found[f"code {name}"] = code.describe()
         else:
             for name, value in self.legacy.items():
                 found[f"1-A {name}"] = json.dumps(value, sort_keys=True)
-        if self.task is not None:
-            for name, code in sorted(self.task.code.items()):
-                found[f"code {name}"] = code.describe()
         found["trusted model"] = self.trusted.describe()
         for role, model in sorted(self.roles.items()):
             found[f"role {role}"] = model.describe()

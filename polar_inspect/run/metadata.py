@@ -1,10 +1,5 @@
-"""What a run's log says about its setup: one typed model, written by the task, read by the report.
-
-`RunMetadata` is the log's `eval.metadata`. The task builds it once (`tasks.build_task`) and
-`polar-report` reads it back with `read_run_metadata(log.eval.metadata)`, which also reads logs
-written by task version 1-A (an untyped dict of ~30 keys) into the same model, so the report
-has one reader for every version. A log of a newer comparability version than this package
-knows is refused with a message naming the version it needs.
+"""The log's `eval.metadata` as one typed model (`RunMetadata`): the task writes it, the report
+reads it back with `read_run_metadata`, logs of task version 1-A included.
 """
 
 from __future__ import annotations

@@ -1,9 +1,5 @@
-"""A run's setup: what the configuration builds once, before any sample runs.
-
-`RunSetup.prepare(config)` reads and checks every template (the trusted model's system prompt,
-the attacker's, each defense's, the judge's), builds the defense stack and the attacker, and
-says which model roles the run cannot do without. The task hands the setup to the solver and
-the scorers; none of them re-reads a task parameter or a template file.
+"""A run's setup (`RunSetup.prepare`): every template, the defense stack, the attacker and the
+trusted agent, built and checked once before any sample runs, and the model roles it needs.
 """
 
 from __future__ import annotations
