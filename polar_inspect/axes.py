@@ -104,13 +104,8 @@ def _split(value: str | Iterable[str] | None) -> list[str]:
 def parse_domains(
     value: str | Iterable[str] | None, available: Iterable[str] | None = None
 ) -> list[str]:
-    """Parse a domain selection (one name, a comma-separated list or a list); None means all.
-
-    `available` are the domains present in the data. A domain outside the benchmark's ten
-    (users bring their own data) is run under its own name: "all" is the ten followed by every
-    other domain in `available` (sorted), and a selection may name any domain of either kind.
-    Names are matched case-insensitively and returned as the data spells them.
-    """
+    """Parse a domain selection (a name, a comma-separated list or a list; None: the ten, then
+    the data's own domains in `available`, sorted), matched case-insensitively (docs/data.md)."""
     extra = sorted(set(available or ()) - set(DOMAINS))
     known = {name.lower(): name for name in (*DOMAINS, *extra)}
     items = _split(value)

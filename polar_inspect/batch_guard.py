@@ -9,8 +9,6 @@ from typing import TypeVar
 
 import anyio
 
-__all__ = ["DEADLINE_SECONDS", "LostBatchResult", "answered"]
-
 T = TypeVar("T")
 #: Two 24-hour completion windows and an hour: longer than any answered call waits.
 DEADLINE_SECONDS = 49 * 3600.0

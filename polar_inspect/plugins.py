@@ -66,12 +66,8 @@ class PluginRegistry(Generic[T]):
         return cls
 
     def available(self) -> dict[str, type[T]]:
-        """Every registered class by name: built-ins, then entry points, each sorted by name.
-
-        An entry point that takes a built-in's name, a name two installed distributions
-        register, or one that does not load to a subclass of the base class raises the
-        registry's error naming the entry point(s) to fix.
-        """
+        """Every registered class by name: built-ins, then entry points (each checked by
+        `_load`; a name two distributions register is the registry's error), sorted by name."""
         import_module(self._builtins_module)  # its imports register the built-ins
         found: dict[str, type[T]] = dict(sorted(self._builtins.items()))
         by_name: dict[str, list[EntryPoint]] = {}

@@ -7,16 +7,6 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
-__all__ = [
-    "WORST_CASE_SD",
-    "WORST_CASE_PAIRED_SD",
-    "Z95",
-    "half_width",
-    "samples_for_half_width",
-    "standard_deviation",
-    "stratified_size",
-]
-
 #: Two-sided 95% normal quantile.
 Z95 = 1.959963984540054
 #: The largest standard deviation of values in [0, 1] (half of them 0, half 1).

@@ -25,12 +25,8 @@ class RegisteredTask(BaseModel):
 
 
 class ExternalAsset(BaseModel):
-    """Something the eval fetches at run time (here: the pinned Hugging Face release).
-
-    Inspect Evals' keys: where the asset lives (`type`), what it is (`source`), how it is
-    fetched (`fetch_method`), whether the reference is `pinned`, and a free-text `comment`
-    (here: the file, revision and sha256; the code's pin is `data.sources.OFFICIAL_RELEASE`).
-    """
+    """Something the eval fetches at run time (the pinned Hugging Face release), in Inspect
+    Evals' keys; the code's pin is `data.sources.OFFICIAL_RELEASE`."""
 
     model_config = ConfigDict(extra="forbid")
 

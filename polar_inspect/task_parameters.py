@@ -56,11 +56,8 @@ def parameters_of(
     drop: Iterable[str] = (),
     defaults: Mapping[str, Any] | None = None,
 ) -> Callable[[F], F]:
-    """Give a `**task_args` function `base`'s parameters minus `drop`, with other `defaults`.
-
-    The decorated function is called with every kept parameter (defaults filled in), so its
-    body reads `task_args["name"]`. Unknown names raise TypeError, as for a written signature.
-    """
+    """Give a `**task_args` function `base`'s parameters minus `drop`, with other `defaults`;
+    it is called with every kept parameter, defaults filled in (an unknown name: TypeError)."""
     dropped = set(drop)
     new_defaults = dict(defaults or {})
     base_signature = inspect.signature(base)

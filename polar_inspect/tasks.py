@@ -126,11 +126,8 @@ def build_task(
     subset: Callable[[list[PolarRecord]], list[PolarRecord]] | None = None,
     subset_name: str = "all",
 ) -> Task:
-    """Assemble a POLAR-Bench Task from `privacy`'s parameters, by name (every task's body).
-
-    `task_args` holds every parameter of `privacy` (a variant passes its fixed values, e.g.
-    `domain`, along with the rest), plus any unknown names it was given (refused by name).
-    """
+    """A POLAR-Bench Task from every parameter of `privacy` by name (a variant's fixed values
+    among them) plus any unknown names it was given (refused by name)."""
     config = PolarConfig.from_task_args(task_args)
     setup = RunSetup.prepare(config)  # every template and option checked before data is read
     check_roles_bound(setup)  # under `inspect eval`: a role the run needs and nobody bound

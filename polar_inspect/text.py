@@ -23,13 +23,8 @@ _SPECIAL_TOKEN = re.compile(r"<\|[a-z_]+\|>")
 
 
 def visible_text(reply: str) -> str:
-    """Return what a reader sees of `reply`.
-
-    Removes `<think>...</think>` blocks (also a trailing unclosed one, and a leading block whose
-    opening tag was part of the prompt), and keeps only the `final` channel of channel-formatted
-    output (`<|channel|>final<|message|>...`), dropping analysis and commentary channels and any
-    leftover `<|...|>` tokens.
-    """
+    """Return what a reader sees of `reply` (docs/scoring.md: no `<think>` block, only the
+    `final` channel of channel-formatted output)."""
     text = _THINK_BLOCK.sub("", reply)
     if re.search(r"</think(?:ing)?>", text, re.IGNORECASE):
         text = _UNOPENED_THINK.sub("", text)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
-import sys
 from importlib.machinery import ModuleSpec
 from importlib.metadata import packages_distributions, version
 from typing import Any
@@ -51,11 +50,7 @@ def _source_of(spec: ModuleSpec) -> bytes:
 
 
 def _find_spec(name: str) -> ModuleSpec | None:
-    loaded = sys.modules.get(name)
-    spec = getattr(loaded, "__spec__", None) if loaded is not None else None
-    if spec is not None:
-        return spec
-    try:
+    try:  # a loaded module's own `__spec__` first
         return importlib.util.find_spec(name)
     except (ImportError, ValueError):
         return None

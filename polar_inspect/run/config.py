@@ -126,10 +126,7 @@ class PolarConfig(BaseModel):
 
     @classmethod
     def from_task_args(cls, args: Mapping[str, Any]) -> PolarConfig:
-        """Validate the task's parameters (by name, as the task received them).
-
-        Raises ParameterError with one message naming every bad or unknown parameter.
-        """
+        """The task's parameters validated; a ParameterError names every bad or unknown one."""
         core = set(cls.parameter_names())
         _refuse_core_option_names(core)
         attacker_cls = _attacker_class(args.get("attacker", DEFAULT_ATTACKER))

@@ -16,11 +16,6 @@ from polar_inspect.run.identity import TaskIdentity
 BENCHMARK = "POLAR-Bench (arXiv 2605.19127)"
 
 
-#: Where the run's samples came from (the data source as resolved: kind, path, sha256 of the
-#: bytes parsed, Hub revision and repository when there is one).
-DataNote = DataSource
-
-
 class TemplateNote(BaseModel):
     """One template the run sent: where it came from, its full sha256, its text."""
 
@@ -63,7 +58,7 @@ class RunMetadata(BaseModel):
     task_comparability_version: int
     task_interface_version: str
     identity: TaskIdentity | None = None  # None: read from a 1-A log
-    data_source: DataNote
+    data_source: DataSource
     subset: str = "all"
     samples_available: int | None = None
     samples_selected: int | None = None
@@ -101,11 +96,8 @@ def is_polar_metadata(meta: dict[str, Any] | None) -> bool:
 
 
 def read_run_metadata(meta: dict[str, Any], known_comparability: int) -> RunMetadata:
-    """A log's run metadata, whatever task version wrote it.
-
-    `known_comparability` is this package's comparability version (N of N-X): a log with a
-    larger N was written by a newer package, whose scores this one cannot interpret.
-    """
+    """A log's run metadata, whatever task version wrote it; refused if its comparability
+    version (N of N-X) is above `known_comparability`, this package's."""
     version = meta.get("task_comparability_version")
     if isinstance(version, int) and version > known_comparability:
         raise MetadataVersionError(
@@ -143,7 +135,7 @@ def _from_1a(meta: dict[str, Any]) -> RunMetadata:
         if meta.get(key) is not None and attacker == "adaptive"
     }
     try:
-        data = DataNote.model_validate(meta.get("data_source") or {})
+        data = DataSource.model_validate(meta.get("data_source") or {})
     except ValidationError as err:
         raise MetadataVersionError(f"eval metadata data_source: {err.errors()[0]['msg']}") from None
     return RunMetadata(
