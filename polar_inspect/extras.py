@@ -33,14 +33,9 @@ class MissingExtraError(ImportError):
     """A command needs an optional extra that is not installed."""
 
 
-def missing_modules(extra: str) -> list[str]:
-    """The import names of `extra` that cannot be found in this environment."""
-    return [name for name in EXTRA_MODULES[extra] if importlib.util.find_spec(name) is None]
-
-
 def require_extra(extra: str, what: str) -> None:
     """Raise MissingExtraError naming the extra and how to install it, if any part is missing."""
-    missing = missing_modules(extra)
+    missing = [name for name in EXTRA_MODULES[extra] if importlib.util.find_spec(name) is None]
     if missing:
         raise MissingExtraError(
             f"{what} needs the [{extra}] extra (missing: {', '.join(missing)}). Install it "

@@ -133,7 +133,8 @@ def build_task(
     check_roles_bound(setup)  # under `inspect eval`: a role the run needs and nobody bound
     data = select_data(config, subset)
     entry = register_entry()
-    setup = setup.with_identity(_identity(config, setup, data, subset_name, entry.version))
+    identity = _identity(config, setup, data, subset_name, entry.version)
+    setup = setup.model_copy(update={"identity": identity})
     short = summarize_short_values(short_values(data.selected))
     metadata = run_metadata(setup, data, subset_name, short, __version__)
     reasons = oracle_reasons(setup)

@@ -296,15 +296,6 @@ class RunIdentity(BaseModel):
         found["samples"] = json.dumps(self.samples, sort_keys=True)
         return {name: redact_text(value) for name, value in found.items()}
 
-    def differences(self, other: RunIdentity) -> list[str]:
-        """What differs from `other`, one line per part."""
-        mine, theirs = self.parts(), other.parts()
-        return [
-            f"{name}: {mine.get(name, '(none)')} vs {theirs.get(name, '(none)')}"
-            for name in sorted(set(mine) | set(theirs))
-            if mine.get(name) != theirs.get(name)
-        ]
-
 
 def _config_identity(model: str, config: GenerateConfig | None, args: dict[str, Any] | None,
                      base_url: str | None) -> ModelIdentity:  # fmt: skip

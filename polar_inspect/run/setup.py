@@ -89,10 +89,6 @@ class RunSetup(BaseModel):
             needed[JUDGE_ROLE] = "-T judge=true"
         return needed
 
-    def with_identity(self, identity: TaskIdentity) -> RunSetup:
-        """This setup with its task identity filled in."""
-        return self.model_copy(update={"identity": identity})
-
 
 class MissingRoleError(UserInputError):
     """A model role the run needs and nobody bound, or a bound one no part of the run reads."""
