@@ -131,13 +131,10 @@ class PolarConfig(BaseModel):
         _refuse_core_option_names(core)
         attacker_cls = _attacker_class(args.get("attacker", DEFAULT_ATTACKER))
         options = _attacker_options(args, core, attacker_cls)
-        try:
-            validated = attacker_cls.Options.model_validate(options)
-        except ValidationError as err:
-            raise ParameterError.from_validation(err) from None
         values = {name: args[name] for name in core if name in args}
-        values["attacker_options"] = validated.model_dump(mode="json")
-        try:
+        try:  # the attacker's options first, then the core parameters
+            validated = attacker_cls.Options.model_validate(options)
+            values["attacker_options"] = validated.model_dump(mode="json")
             return cls.model_validate(values)
         except ValidationError as err:
             raise ParameterError.from_validation(err) from None

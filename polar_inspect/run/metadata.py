@@ -158,7 +158,7 @@ def _from_1a(meta: dict[str, Any]) -> RunMetadata:
         attacker=AttackerNote(
             name=attacker, options=options, note=str(meta.get("s5_attacker") or "")
         ),
-        defense=DefenseNote.model_validate(defense or {}),
+        defense=DefenseNote.model_validate(defense),
         prompts={name: _template_1a(entry) for name, entry in (meta.get("prompts") or {}).items()},
         value_fields=dict(meta.get("value_fields") or {}),
         trusted_model_config=dict(meta.get("trusted_model_config") or {}),
