@@ -1,23 +1,6 @@
-"""The gates that hold the shape docs/architecture.md states, run by `.ci/run` after ruff.
-
-Four gates over the package, each against a baseline of today's known offenders in
-`.ci/baseline/` (so parallel work can land while the offenders are being fixed):
-
-- complexity: no function above cognitive complexity 15 (complexipy, as Inspect Evals runs it);
-  baseline `complexity.txt`, one `path::function` a line.
-- size: no module above 400 lines; baseline `module_size.txt`, `path lines` a line: an
-  allowance, so a module in it fails when it grows past today's length.
-- mypy: `mypy <package>` with the configuration of pyproject.toml ([tool.mypy]:
-  `disallow_untyped_defs`); baseline `mypy.txt`, one `path: [code] message` a line (no line
-  numbers, so an edit above an error does not move it), repeated for repeated errors.
-- dead: vulture finds classes, functions, methods and properties nothing calls, and unreachable
-  code; what Inspect or pydantic call by name is declared in pyproject.toml ([tool.vulture]
-  `ignore_decorators`) or in `.ci/vulture_whitelist.py`; baseline `dead_code.txt`, one
-  `path::name (kind)` a line.
-
-A NEW offender (not in the baseline, or a module grown past its allowance) fails the run; a
-baseline entry that no longer offends is printed as "fixed: remove from baseline" and does not
-fail. One summary line per gate.
+"""The gates that hold the shape docs/architecture.md states ("Rules that keep it livable"),
+run by `.ci/run` after ruff: complexity, module size, mypy, dead code, each against a baseline
+of known offenders in `.ci/baseline/`; a NEW offender fails.
 
     .venv/bin/python .ci/gates.py                  # all gates
     .venv/bin/python .ci/gates.py --only complexity,size
