@@ -1,13 +1,6 @@
-"""Pydantic models of one POLAR-Bench release record (the format of `Qiaoyuan/POLAR-Bench`).
-
-Strict where the eval reads a field (typed; a missing or mistyped one names the record and
-field), lenient where it does not (kept as any JSON value). The record format and every rule
-are in docs/data.md ("The record format", "Validation rules"). Rules across fields are declared
-on the model that holds the fields, so every record (any file format, the parsed cache) is
-checked by the same code; a rule that names a field below the one it is declared on raises
-`RecordRuleError(field=...)`, which `loading.py` adds to the path it reports. Target value
-types and the text helpers the readers share are in `record_values.py`.
-"""
+"""Pydantic models of one POLAR-Bench release record: strict where the eval reads a field, any
+JSON value elsewhere (docs/data.md, "The record format", "Validation rules"). Rules across fields
+are declared on the model holding them; one naming a field below raises `RecordRuleError`."""
 
 from __future__ import annotations
 
@@ -83,11 +76,8 @@ class _Open(BaseModel):
 
 
 class RecordMetadata(_Open):
-    """`metadata`: the record's position in the grid and its rendering style.
-
-    `privacy_type` and `attack_type`, when present, must name the same level and strategy as
-    `privacy_level` and `attack_strength` (the cell is read from the latter two).
-    """
+    """`metadata`: the record's cell (read from `privacy_level` / `attack_strength`, which the
+    types, when present, must agree with) and its rendering style."""
 
     domain: DomainName
     privacy_level: str
@@ -184,9 +174,7 @@ class ScoringTargets(_Open):
 
     @model_validator(mode="after")
     def _allowed_or_protected(self) -> ScoringTargets:
-        """A value is either allowed or protected: listed on both sides, it would count as a
-        leak and as task success at once (compared after `flatten_values` and as the detectors
-        read text, `same_target`: `Anna Keller` and ` ANNA  keller` are one value)."""
+        """A value (as the detectors read it, `same_target`) is either allowed or protected."""
         allowed = {same_target(v) for v in flatten_values(self.allowed_values)}
         both = [v for v in flatten_values(self.do_not_disclose_values) if same_target(v) in allowed]
         if both:
@@ -210,11 +198,7 @@ class AttackSpec(_Open):
 
 
 class AttackSetup(_Open):
-    """`attack_setup`: present in some releases only.
-
-    Its `attack_type` and `attack_strength`, when present, must name the record's strategy
-    (checked against `metadata` by `PolarRecord`).
-    """
+    """`attack_setup` (some releases only); its strategy must be the metadata's."""
 
     attack_type: Any = None
     attack_strength: Any = None
@@ -222,15 +206,8 @@ class AttackSetup(_Open):
 
 
 class HiddenTarget(_Open):
-    """`hidden_target`: the gold view of what may and may not be shared.
-
-    The parity scorer never reads it; the adaptive attacker reads only the field names in
-    `withheld_fields` / `allowed_fields` (a list, a dict's keys or one name; anything else: the
-    domain's field names); the strict scorer names values after the fields of
-    `gold_sensitive_values` / `gold_safe_values` (`value_fields.py`, which counts a malformed
-    one). Its fields are kept as they come (their exact types in the released file are
-    unconfirmed): a surprise here must not make the whole file unloadable.
-    """
+    """`hidden_target`: the gold field names, kept as they come (their types in the release are
+    unconfirmed: a surprise here must not make the file unloadable; docs/data.md)."""
 
     withheld_fields: Any = None
     allowed_fields: Any = None
@@ -260,8 +237,7 @@ class PolarRecord(_Open):
     def _scripted_strategies_have_turns(
         cls, texts: GeneratedTexts, info: ValidationInfo
     ) -> GeneratedTexts:
-        """S1-S4 replay the planned turns: without one the dialogue never happens. S5 may
-        have none (its live attacker writes every turn)."""
+        """S1-S4 replay the planned turns: they need one (S5's live attacker writes them)."""
         metadata = info.data.get("metadata")
         attack = attack_code(metadata.attack_strength) if metadata is not None else None
         if attack not in (None, LIVE_ATTACK) and not parse_attacker_turns(
@@ -325,8 +301,7 @@ class PolarRecord(_Open):
         return parse_attacker_turns(self.generated_texts.attacker_prompt_text)
 
     def turn_budget(self) -> int:
-        """`attack_setup.attack_spec.turns` (a positive whole number) when present, else the
-        paper's 6."""
+        """`attack_setup.attack_spec.turns` when present, else the paper's 6."""
         spec = self.attack_setup.attack_spec if self.attack_setup else None
         if spec is not None and spec.turns is not None:
             return spec.turns
@@ -337,21 +312,21 @@ class PolarRecord(_Open):
         spec = self.attack_setup.attack_spec if self.attack_setup else None
         return spec.attacker_goal if spec else None
 
+    def _field_names(self, key: str, side: str) -> list[str]:
+        target = self.hidden_target
+        own = getattr(target, key) if isinstance(target, HiddenTarget) else None
+        return field_names(own) or domain_fields(self.domain, side)
+
     def protected_fields(self) -> list[str]:
         """Names of the protected fields: `hidden_target.withheld_fields`, else the domain's."""
-        target = self.hidden_target
-        own = target.withheld_fields if isinstance(target, HiddenTarget) else None
-        return field_names(own) or domain_fields(self.domain, "protected")
+        return self._field_names("withheld_fields", "protected")
 
     def allowed_fields(self) -> list[str]:
         """Names of the task-relevant fields: `hidden_target.allowed_fields`, else the domain's."""
-        target = self.hidden_target
-        own = target.allowed_fields if isinstance(target, HiddenTarget) else None
-        return field_names(own) or domain_fields(self.domain, "allowed")
+        return self._field_names("allowed_fields", "allowed")
 
     def protected_values(self) -> list[str]:
-        """`do_not_disclose_values`, flattened, each value once as the detectors see it
-        (`distinct_targets`), in order."""
+        """`do_not_disclose_values`, flattened, each value once as the detectors see it."""
         return target_list(self.scoring_targets.do_not_disclose_values)
 
     def allowed_values(self) -> list[str]:

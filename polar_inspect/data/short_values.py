@@ -1,11 +1,6 @@
-"""Target values too short to match reliably: counted and listed, never refused.
-
-A value's *matchable length* is the number of letters and digits (of any script) left by
-`polar_inspect.detectors.match.normalize_text`; a value shorter than `MIN_MATCHABLE_LENGTH`
-(`O-`, `A`, `3`) is found by the matcher's looser checks in almost any reply. Values are read as
-the scorer reads them (`PolarRecord.protected_values()` / `allowed_values()`). Why and what the
-log and report show: docs/scoring.md#short-values.
-"""
+"""Target values too short to match reliably (fewer than `MIN_MATCHABLE_LENGTH` letters and
+digits after the matcher's normalisation): counted and listed, never refused
+(docs/scoring.md#short-values)."""
 
 from __future__ import annotations
 
