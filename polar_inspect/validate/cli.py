@@ -1,10 +1,5 @@
-"""`polar-validate CASES --scorer parity|strict|judge`: a detector against human labels.
-
-`CASES` is a case file or `bundled` (the labelled set the package ships; see
-docs/validation.md). Every user error (a case file that cannot be used, a judge that keeps
-failing, a bad option) ends with one line on stderr and a non-zero exit. The options are parsed
-by click, as Inspect's own CLI.
-"""
+"""`polar-validate CASES --scorer parity|strict|judge`: a detector against human labels
+(docs/validation.md); a user error ends in one line on stderr and a non-zero exit."""
 
 from __future__ import annotations
 
@@ -102,7 +97,7 @@ def command(
             f"--verdicts {verdicts} is the case file itself: writing the verdicts would "
             "replace the cases; give the verdicts a path of their own"
         )
-    loaded = _load(path)
+    loaded = load_cases(path)
     digest = hashlib.sha256(path.read_bytes()).hexdigest()[:12]
     where = f"{cases} ({path})" if str(path) != cases else cases
     print(f"cases: {where}, sha256 {digest}...")
@@ -124,13 +119,6 @@ def _check_options(scorer: str, model: str | None, max_retries: int | None) -> N
         raise _Refused("--scorer judge needs --model <provider/model>")
     if scorer != "judge" and (model or max_retries is not None):
         raise _Refused("--model and --max-retries are only used with --scorer judge")
-
-
-def _load(path: Path) -> list[LeakCase]:
-    try:
-        return load_cases(path)
-    except CaseFileError as err:
-        raise _Refused(str(err)) from None
 
 
 def _verdicts(
@@ -219,7 +207,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail("interrupted", 130)
     except _Refused as err:
         return _fail(str(err), err.status)
-    except UserInputError as err:
+    except (UserInputError, CaseFileError) as err:
         return _fail(str(err), EXIT_INPUT)
     except BrokenPipeError:  # the reader went away (`polar-validate ... | head`)
         devnull = os.open(os.devnull, os.O_WRONLY)

@@ -1,9 +1,5 @@
-"""Progress of a slow detector (the judge) on stderr: cases done / total.
-
-On a terminal a live line (redrawn twice a second, elapsed time included, so a slow call never
-looks like a hang); otherwise one line every `every` cases, after any case that ends more than
-`quiet_seconds` after the last line, and at the end.
-"""
+"""Progress of a slow detector (the judge) on stderr: a live line on a terminal; otherwise a
+line every `every` cases, after a quiet spell of `quiet_seconds`, and at the end."""
 
 from __future__ import annotations
 
