@@ -85,10 +85,3 @@ def axis_problem(name: Any, code_field: str, code_value: Any, axis: str) -> str 
             f"would be scored in the {expected} cell; make the two agree"
         )
     return None
-
-
-def check_axis(field: str, name: Any, code_field: str, code_value: Any, axis: str) -> None:
-    """Raise ValueError with `axis_problem`'s reason, if any."""
-    problem = axis_problem(name, code_field, code_value, axis)
-    if problem:
-        raise ValueError(problem)

@@ -29,7 +29,6 @@ from polar_inspect.axes import (
 from polar_inspect.data.record_rules import (
     DomainName,
     axis_problem,
-    check_axis,
     goal_text,
     turn_count,
 )
@@ -69,6 +68,10 @@ NonBlankText = Annotated[str, AfterValidator(_non_blank)]
 _ARRAY_START = re.compile(r'\[\s*(["\[\]{]|$)')
 
 
+#: A type field of `metadata` -> the code field it must agree with, and its axis.
+_CODE_FIELDS = {"privacy_type": ("privacy_level", "P"), "attack_type": ("attack_strength", "S")}
+
+
 class _Open(BaseModel):
     """A release object: known fields are typed, unknown fields are kept as they are."""
 
@@ -94,31 +97,25 @@ class RecordMetadata(_Open):
     def _number_to_text(cls, value: Any) -> Any:
         return str(value) if isinstance(value, int) and not isinstance(value, bool) else value
 
-    @field_validator("privacy_level")
+    @field_validator("privacy_level", "attack_strength")
     @classmethod
-    def _known_level(cls, value: str) -> str:
-        if policy_code(value) is None:
-            raise ValueError(f"unknown privacy level {value!r} (expected P1..P5)")
+    def _known_code(cls, value: str, info: ValidationInfo) -> str:
+        parse, what, codes = (
+            (policy_code, "privacy level", "P1..P5")
+            if info.field_name == "privacy_level"
+            else (attack_code, "attack strength", "S1..S5")
+        )
+        if parse(value) is None:
+            raise ValueError(f"unknown {what} {value!r} (expected {codes})")
         return value
 
-    @field_validator("attack_strength")
+    @field_validator("privacy_type", "attack_type")
     @classmethod
-    def _known_strength(cls, value: str) -> str:
-        if attack_code(value) is None:
-            raise ValueError(f"unknown attack strength {value!r} (expected S1..S5)")
-        return value
-
-    @field_validator("privacy_type")
-    @classmethod
-    def _type_names_the_level(cls, value: str | None, info: ValidationInfo) -> str | None:
-        check_axis("privacy_type", value, "privacy_level", info.data.get("privacy_level"), "P")
-        return value
-
-    @field_validator("attack_type")
-    @classmethod
-    def _type_names_the_strength(cls, value: str | None, info: ValidationInfo) -> str | None:
-        strength = info.data.get("attack_strength")
-        check_axis("attack_type", value, "attack_strength", strength, "S")
+    def _type_names_the_code(cls, value: str | None, info: ValidationInfo) -> str | None:
+        code_field, axis = _CODE_FIELDS[info.field_name]
+        problem = axis_problem(value, code_field, info.data.get(code_field), axis)
+        if problem:
+            raise ValueError(problem)
         return value
 
 

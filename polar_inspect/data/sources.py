@@ -4,7 +4,6 @@ hashes the source's bytes, `load_source` parses those same bytes (checked), or t
 from __future__ import annotations
 
 import hashlib
-import logging
 import os
 import re
 import textwrap
@@ -26,8 +25,6 @@ from polar_inspect.data.records_cache import (
     write_cache,
 )
 from polar_inspect.errors import UserInputError
-
-logger = logging.getLogger(__name__)
 
 DataKind = Literal["official", "bundled", "path", "folder", "hub"]
 
