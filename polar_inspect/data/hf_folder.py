@@ -71,16 +71,10 @@ def find_data_files(
     if saved:
         raise FolderError(saved)
     import datasets
-    from datasets.exceptions import DataFilesNotFoundError
 
     try:
         builder = datasets.load_dataset_builder(str(folder))
-    except (
-        DataFilesNotFoundError,
-        datasets.exceptions.DatasetNotFoundError,
-        FileNotFoundError,
-        ValueError,
-    ) as exc:
+    except (FileNotFoundError, ValueError) as exc:  # `datasets`' not-found errors included
         raise FolderError(f"{folder} holds no data files `datasets` can read ({exc})") from exc
     found = {str(name): list(files) for name, files in (builder.config.data_files or {}).items()}
     if split is None and len(found) > 1:

@@ -16,6 +16,9 @@ HUB_TIMEOUT = 5.0
 DATASET_FILES = ("README.md", *(f"*{suffix}" for suffix in (PARQUET_SUFFIX, *JSON_SUFFIXES)))
 
 
+_OFFLINE = "offline mode (HF_HUB_OFFLINE) is on and it is not in the cache"
+
+
 class HubUnavailable(Exception):
     """A file or snapshot is neither in the local cache nor downloadable; says why."""
 
@@ -65,7 +68,7 @@ def fetch_file(repo_id: str, filename: str, revision: str) -> Path:
     except LocalEntryNotFoundError:
         pass
     if hub_offline():
-        raise HubUnavailable("offline mode (HF_HUB_OFFLINE) is on and it is not in the cache")
+        raise HubUnavailable(_OFFLINE)
     try:
         # One quick request without retries: hf_hub_download alone retries for ~30 s offline.
         url = hf_hub_url(
@@ -99,9 +102,7 @@ def fetch_snapshot(repo_id: str, revision: str | None) -> Path:
             return Path(snapshot_download(**where, revision=revision, local_files_only=True))
         except LocalEntryNotFoundError:
             if hub_offline():
-                raise HubUnavailable(
-                    "offline mode (HF_HUB_OFFLINE) is on and it is not in the cache"
-                ) from None
+                raise HubUnavailable(_OFFLINE) from None
     try:
         info = HfApi(endpoint=_endpoint()).dataset_info(
             repo_id, revision=revision, timeout=HUB_TIMEOUT

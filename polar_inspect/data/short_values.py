@@ -5,6 +5,7 @@ digits after the matcher's normalisation): counted and listed, never refused
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -50,6 +51,7 @@ class ShortValueSummary(BaseModel):
         return self.protected_values + self.allowed_values
 
 
+@lru_cache(maxsize=1 << 16)  # the bundled set repeats each record's values
 def matchable_length(value: str) -> int:
     """Letters and digits of `value` after the matcher's normalisation (`normalize_text`)."""
     return sum(map(str.isalnum, normalize_text(value)))
@@ -63,26 +65,17 @@ def is_short_value(value: str) -> bool:
 def short_values(records: Sequence[PolarRecord]) -> list[ShortValue]:
     """Every short target value of `records`, in record order (protected before allowed)."""
     found: list[ShortValue] = []
-    lengths: dict[str, int] = {}  # the bundled set repeats each record's values
     for record in records:
         sides: tuple[tuple[Side, list[str]], ...] = (
             ("protected", record.protected_values()),
             ("allowed", record.allowed_values()),
         )
-        for side, values in sides:
-            for value in values:
-                length = lengths.get(value)
-                if length is None:
-                    length = lengths[value] = matchable_length(value)
-                if length < MIN_MATCHABLE_LENGTH:
-                    found.append(
-                        ShortValue(
-                            sample_id=record.sample_id,
-                            side=side,
-                            value=value,
-                            matchable_length=length,
-                        )
-                    )
+        found += [
+            ShortValue(sample_id=record.sample_id, side=side, value=value, matchable_length=length)
+            for side, values in sides
+            for value in values
+            if (length := matchable_length(value)) < MIN_MATCHABLE_LENGTH
+        ]
     return found
 
 

@@ -4,6 +4,7 @@ lacks counted, for the run's metadata (docs/data.md, "Target values by meaning")
 from __future__ import annotations
 
 import logging
+from collections import Counter
 from collections.abc import Sequence
 from typing import Literal
 
@@ -93,9 +94,7 @@ def summarize_targets(records: Sequence[PolarRecord], origin: str = "") -> Targe
     findings = [finding for record in records for finding in record_findings(record)]
     repeated = [f for f in findings if f.kind == "repeated"]
     missing = [f for f in findings if f.kind == "not_in_document"]
-    per_record: dict[str, int] = {}
-    for finding in missing:
-        per_record[finding.sample_id] = per_record.get(finding.sample_id, 0) + 1
+    per_record = dict(Counter(finding.sample_id for finding in missing))
     summary = TargetSummary(
         repeated_values=len(repeated),
         records_with_repeats=len({f.sample_id for f in repeated}),
