@@ -4,6 +4,7 @@ strict parser's complaints (`loading.py` reports them per record)."""
 from __future__ import annotations
 
 import json
+from collections import Counter
 from typing import Any
 
 import jiter
@@ -25,9 +26,7 @@ def _object_tracking_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     if len(parsed) == len(pairs):
         return parsed
     tracked = RepeatedKeys(parsed)
-    counts: dict[str, int] = {}
-    for key, _ in pairs:
-        counts[key] = counts.get(key, 0) + 1
+    counts = Counter(key for key, _ in pairs)
     tracked.repeats = {key: n for key, n in counts.items() if n > 1}
     return tracked
 

@@ -112,7 +112,7 @@ class RecordMetadata(_Open):
     @field_validator("privacy_type", "attack_type")
     @classmethod
     def _type_names_the_code(cls, value: str | None, info: ValidationInfo) -> str | None:
-        code_field, axis = _CODE_FIELDS[info.field_name]
+        code_field, axis = _CODE_FIELDS[str(info.field_name)]
         problem = axis_problem(value, code_field, info.data.get(code_field), axis)
         if problem:
             raise ValueError(problem)
