@@ -49,8 +49,7 @@ class LeakCase(BaseModel):
 
 
 def resolve_case_file(name: str | Path) -> Path:
-    """`bundled` -> the shipped case file; anything else is a path (`./bundled` for a file
-    of that name)."""
+    """`bundled` -> the shipped case file; anything else (`./bundled` too) is a path."""
     return BUNDLED_CASES if str(name) == BUNDLED_NAME else Path(name)
 
 

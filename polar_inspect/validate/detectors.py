@@ -58,7 +58,7 @@ def judge_model(model: str, max_retries: int | None = None) -> Model:
 
 
 def judge_verdicts(
-    cases: Sequence[LeakCase], judge: Model, progress: Callable[[int], None] | None = None
+    cases: Sequence[LeakCase], judge: Model, progress: Callable[[int], None]
 ) -> tuple[dict[str, Verdict], JudgeUsage]:
     """The LLM judge on every case, one cached call each, `progress(done)` after each one;
     JudgeFailedError when the judge keeps failing."""
@@ -75,8 +75,7 @@ def judge_verdicts(
             how = verdict.reason if verdict else ""
             span = _locate(case) if category != "none" else None
             out[case.id] = Verdict(category=category, how=how, span=span)
-            if progress:
-                progress(index)
+            progress(index)
         return out
 
     return asyncio.run(run()), usage
