@@ -1,10 +1,4 @@
-"""Release records in, Inspect samples out: models, loading, data sources, sample conversion.
-
-This package only reads. Also: `hf_folder` (reading Hugging Face dataset folders; writing them
-is `generate.publish`), `folder_card` (a folder against its card), `hub` (Hub downloads through
-the local cache), `short_values` and `target_checks` (values too short to match, repeated, or
-not in their document; import them from their modules: they use the detectors).
-"""
+"""Release records in, Inspect samples out; this package only reads (docs/data.md)."""
 
 from polar_inspect.data.loading import RecordError, RecordProblem, load_records, parse_records
 from polar_inspect.data.record_values import flatten_values, parse_attacker_turns

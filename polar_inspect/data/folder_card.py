@@ -1,18 +1,6 @@
-"""A dataset folder read against what it says about itself: shard names and its card.
-
-A folder that lost a shard still holds data files `datasets` can read, so without these checks
-it runs on part of its records with status success. Three statements are compared with the
-files, each only when the folder makes it, and any mismatch refuses the folder in one line
-naming it and what differs:
-
-- shard names `NAME-00001-of-00003.parquet` (the Hub's and `datasets`' own naming) say how many
-  shards there are: every index from 0 to the count must be there, with one count;
-- the card's integrity table (`| \\`data/...\\` | \\`<sha256>\\` |`, as `polar-generate --format hf`
-  writes it) names every data file and its sha256: the split's files must be exactly those,
-  with those digests;
-- the card's `dataset_info` gives the split's `num_examples` (as `datasets` and the generator
-  write it): the records read must be that many (`check_examples`, after parsing).
-"""
+"""A dataset folder read against what it says about itself (docs/data.md): its shard names
+(`NAME-00001-of-00003.parquet`), its card's sha256 table (as `polar-generate --format hf` writes
+it) and `dataset_info`'s `num_examples`, each checked only when the folder states it."""
 
 from __future__ import annotations
 
@@ -57,8 +45,7 @@ def _front_matter(text: str) -> dict[str, Any]:
 
 
 def _split_sizes(info: Any) -> dict[str, int]:
-    """`dataset_info` (one config's dict, or a list of them: the `default` one, else the first)
-    -> split name -> num_examples."""
+    """Split name -> num_examples of `dataset_info` (its `default` config, else the first)."""
     if isinstance(info, list):
         named = [i for i in info if isinstance(i, dict)]
         info = next((i for i in named if i.get("config_name") == "default"), None) or (

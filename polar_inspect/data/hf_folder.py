@@ -1,23 +1,8 @@
-"""Reading POLAR-format data from a Hugging Face dataset folder: data files plus a dataset card.
-
-The layout is the Hub's (`datasets.load_dataset(folder)` reads it, and so does the Hub's
-viewer once the folder is pushed as a dataset repository):
-
-    README.md                          the card: YAML front matter (configs, features, licence)
-    data/test-00000-of-00002.parquet   the records, in order, split into shards
-    data/test-00001-of-00002.parquet
-
-Which files hold the data is decided as `datasets` decides it (the card's `configs` /
-`data_files`, else its default file patterns), by `find_data_files`. Shards may be Parquet (as
-`polar-generate --format hf` writes them, `generate/publish/`; read by `parquet_records.py`) or
-JSON / JSONL files in the release format. `read_shards` reads each shard's bytes once, hashes
-them and parses those same bytes, so the digest names exactly what was parsed: for one shard its
-sha256, for several the sha256 of their digests in order (`shards_digest`).
-"""
+"""Reading POLAR-format data from a Hugging Face dataset folder (a card and data files, found
+as `datasets` finds them; docs/data.md): each shard's bytes are read once, hashed and parsed."""
 
 from __future__ import annotations
 
-import gzip
 import hashlib
 import importlib.util
 import os
@@ -26,7 +11,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
-from polar_inspect.data.hf_layout import PARQUET_SUFFIX
+from polar_inspect.data.hf_layout import JSON_SUFFIXES, PARQUET_SUFFIX
 from polar_inspect.data.loading import (
     RecordError,
     RecordProblem,
@@ -37,7 +22,6 @@ from polar_inspect.data.loading import (
 from polar_inspect.data.records import PolarRecord
 
 #: Data file types a folder may hold, by name ending.
-JSON_SUFFIXES = (".json", ".jsonl", ".json.gz", ".jsonl.gz")
 _SUFFIXES = (PARQUET_SUFFIX, *JSON_SUFFIXES)
 #: How the extra that provides `datasets` is named in messages.
 HF_EXTRA = "hf"
@@ -80,25 +64,17 @@ def require_datasets() -> None:
 def find_data_files(
     folder: Path, split: str | None = None, *, also_inside: Path | None = None
 ) -> DataFiles:
-    """The data files of `folder` (one split: `split`, else the only one there is).
-
-    Every file must lie inside the folder once `..` and symlinks are resolved; a symlink may
-    also point into `also_inside` (a Hub snapshot's files point into the cache's blobs)."""
+    """The data files of `folder`'s split (`split`, else its only one), each inside the folder
+    (or, through a symlink, inside `also_inside`)."""
     require_datasets()
     saved = saved_to_disk(folder)
     if saved:
         raise FolderError(saved)
     import datasets
-    from datasets.exceptions import DataFilesNotFoundError
 
     try:
         builder = datasets.load_dataset_builder(str(folder))
-    except (
-        DataFilesNotFoundError,
-        datasets.exceptions.DatasetNotFoundError,
-        FileNotFoundError,
-        ValueError,
-    ) as exc:
+    except (FileNotFoundError, ValueError) as exc:  # `datasets`' not-found errors included
         raise FolderError(f"{folder} holds no data files `datasets` can read ({exc})") from exc
     found = {str(name): list(files) for name, files in (builder.config.data_files or {}).items()}
     if split is None and len(found) > 1:
@@ -121,8 +97,7 @@ def find_data_files(
 
 
 def saved_to_disk(folder: Path) -> str | None:
-    """Why `folder` is a `datasets` `save_to_disk` folder (Arrow files with `state.json` /
-    `dataset_dict.json`), not a dataset repository's layout, and how to export it; else None."""
+    """Why `folder` is a `datasets` `save_to_disk` folder and how to export it, else None."""
     if (folder / "dataset_dict.json").is_file():
         kind, load = "DatasetDict", f'load_from_disk({str(folder)!r})["test"]'
     elif (folder / "state.json").is_file() and (folder / "dataset_info.json").is_file():
@@ -138,9 +113,8 @@ def saved_to_disk(folder: Path) -> str | None:
 
 
 def _relative(path: Path, folder: Path, roots: Sequence[Path]) -> str:
-    """`path` relative to `folder`, checked on the path with `..` collapsed and on the file it
-    resolves to (symlinks followed): a name that leaves the folder, or a link that points out
-    of it (and out of `roots`), is refused."""
+    """`path` relative to `folder`; FolderError when it leaves the folder, with `..` collapsed
+    or with symlinks followed (then out of `roots` too)."""
     base = Path(os.path.normpath(folder.absolute()))
     lexical = Path(os.path.normpath(path if path.is_absolute() else base / path))
     target = path.resolve()
@@ -159,17 +133,14 @@ def file_digest(data: bytes) -> str:
 
 
 def shards_digest(digests: Sequence[str]) -> str:
-    """The digest of a dataset split into shards, from each shard's sha256 in order: the
-    shard's own sha256 if there is one, else the sha256 of the hex digests, each followed by a
-    newline (`sha256sum data/* | cut -c1-64 | sha256sum` for shards listed in order)."""
+    """One shard's sha256, or the sha256 of the shards' hex digests, one a line, in order."""
     if len(digests) == 1:
         return digests[0]
     return hashlib.sha256("".join(f"{d}\n" for d in digests).encode("ascii")).hexdigest()
 
 
 def read_shards(folder: Path, files: Sequence[str], origin: str) -> list[tuple[str, bytes]]:
-    """The bytes of each shard in `files` (paths relative to `folder`), in order. Raises
-    FolderError naming `origin` and the shard that cannot be read."""
+    """The bytes of each shard in `files` (relative to `folder`), in order; FolderError."""
     shards = []
     for name in files:
         try:
@@ -179,16 +150,10 @@ def read_shards(folder: Path, files: Sequence[str], origin: str) -> list[tuple[s
     return shards
 
 
-def digest_of(shards: Sequence[tuple[str, bytes]]) -> str:
-    """`shards_digest` of the shards' bytes."""
-    return shards_digest([file_digest(data) for _, data in shards])
-
-
 def parse_shards(
     folder: Path, shards: Sequence[tuple[str, bytes]], origin: str
 ) -> list[PolarRecord]:
-    """The validated records of the shards' bytes, in order. Raises RecordError: a shard's own
-    problems name the shard, problems across shards name `origin`."""
+    """The validated records of the shards' bytes, in order; RecordError."""
     parts = [(name, parse_shard(data, name, str(folder / name))) for name, data in shards]
     return check_across_parts(parts, origin)
 
@@ -196,12 +161,6 @@ def parse_shards(
 def parse_shard(data: bytes, name: str, origin: str) -> list[PolarRecord]:
     """The validated records of one shard's bytes (Parquet, or JSON / JSONL, maybe gzipped)."""
     if not name.lower().endswith(PARQUET_SUFFIX):
-        if data.startswith(b"\x1f\x8b"):
-            try:
-                data = gzip.decompress(data)
-            except (OSError, EOFError) as exc:
-                problem = RecordProblem("", "", f"cannot read it ({exc})")
-                raise RecordError(origin, [problem]) from exc
         return parse_records(data, origin)
     import pyarrow as pa
     import pyarrow.parquet as pq

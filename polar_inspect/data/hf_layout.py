@@ -9,3 +9,5 @@ SPLIT = "test"
 DATA_DIR = "data"
 #: Name ending of the Parquet shards.
 PARQUET_SUFFIX = ".parquet"
+#: Name endings of a JSON / JSONL records file (a local file, or a folder's data file).
+JSON_SUFFIXES = (".json", ".jsonl", ".json.gz", ".jsonl.gz")

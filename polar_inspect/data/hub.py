@@ -1,30 +1,22 @@
-"""Files of a dataset repository on the Hugging Face Hub, through the local Hugging Face cache.
-
-One pinned file (the official release) or a snapshot of a repository at a revision (a
-POLAR-format dataset published by anyone) is looked up in the cache first, so a copy fetched
-once works offline (`HF_HUB_OFFLINE=1`); otherwise it is downloaded after one quick request
-that fails at once when the Hub cannot be reached (huggingface_hub alone would retry for about
-30 s). Every failure is a `HubUnavailable` whose message says what was tried and why it failed;
-the caller adds the ways out.
-"""
+"""Files of a Hub dataset repository through the local Hugging Face cache: the cache first (so
+`HF_HUB_OFFLINE=1` works), else one quick request, then the download (docs/data.md)."""
 
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any
+
+from polar_inspect.data.hf_layout import JSON_SUFFIXES, PARQUET_SUFFIX
 
 #: Seconds to wait for the Hugging Face Hub before declaring it unreachable.
 HUB_TIMEOUT = 5.0
 #: The files of a POLAR-format dataset repository a snapshot fetches (the card and data files).
-DATASET_FILES = (
-    "README.md",
-    "*.parquet",
-    "*.json",
-    "*.jsonl",
-    "*.json.gz",
-    "*.jsonl.gz",
-)
+DATASET_FILES = ("README.md", *(f"*{suffix}" for suffix in (PARQUET_SUFFIX, *JSON_SUFFIXES)))
+
+
+_OFFLINE = "offline mode (HF_HUB_OFFLINE) is on and it is not in the cache"
 
 
 class HubUnavailable(Exception):
@@ -36,8 +28,7 @@ class HubUnavailable(Exception):
 
 
 def hub_offline() -> bool:
-    """True when Hugging Face's offline mode is on (`HF_HUB_OFFLINE`, or `HF_DATASETS_OFFLINE`
-    as `datasets` users set it)."""
+    """True when `HF_HUB_OFFLINE` (or `datasets`' `HF_DATASETS_OFFLINE`) is on."""
     from huggingface_hub import constants
 
     flags = [os.environ.get(name) for name in ("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE")]
@@ -77,7 +68,7 @@ def fetch_file(repo_id: str, filename: str, revision: str) -> Path:
     except LocalEntryNotFoundError:
         pass
     if hub_offline():
-        raise HubUnavailable("offline mode (HF_HUB_OFFLINE) is on and it is not in the cache")
+        raise HubUnavailable(_OFFLINE)
     try:
         # One quick request without retries: hf_hub_download alone retries for ~30 s offline.
         url = hf_hub_url(
@@ -91,20 +82,12 @@ def fetch_file(repo_id: str, filename: str, revision: str) -> Path:
 
 def is_commit(revision: str | None) -> bool:
     """True for a full commit hash (40 hex digits): it names one snapshot forever."""
-    return (
-        revision is not None
-        and len(revision) == 40
-        and all(char in "0123456789abcdef" for char in revision.lower())
-    )
+    return revision is not None and re.fullmatch(r"[0-9a-fA-F]{40}", revision) is not None
 
 
 def fetch_snapshot(repo_id: str, revision: str | None) -> Path:
-    """The local folder of dataset `repo_id` at `revision` (a commit, branch or tag; None: the
-    default branch) holding its card and data files; the folder's name is the commit hash.
-
-    A commit is taken from the cache when it is there. A branch or tag is resolved on the Hub
-    (it may have moved since it was cached); offline, the cache's record of it is used.
-    """
+    """The local snapshot folder (named by its commit) of dataset `repo_id` at `revision` (a
+    commit, from the cache when there; a branch or tag, resolved on the Hub unless offline)."""
     from huggingface_hub import HfApi, snapshot_download
     from huggingface_hub.errors import LocalEntryNotFoundError
 
@@ -119,9 +102,7 @@ def fetch_snapshot(repo_id: str, revision: str | None) -> Path:
             return Path(snapshot_download(**where, revision=revision, local_files_only=True))
         except LocalEntryNotFoundError:
             if hub_offline():
-                raise HubUnavailable(
-                    "offline mode (HF_HUB_OFFLINE) is on and it is not in the cache"
-                ) from None
+                raise HubUnavailable(_OFFLINE) from None
     try:
         info = HfApi(endpoint=_endpoint()).dataset_info(
             repo_id, revision=revision, timeout=HUB_TIMEOUT

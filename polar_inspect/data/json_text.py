@@ -4,15 +4,14 @@ strict parser's complaints (`loading.py` reports them per record)."""
 from __future__ import annotations
 
 import json
+from collections import Counter
 from typing import Any
 
-from pydantic import TypeAdapter, ValidationError
+import jiter
 
 #: Keys of which a record has at least one; an object with none of them is not a record.
 RECORD_KEYS = ("sample_id", "domain", "metadata", "generated_texts", "scoring_targets")
 EXPECTED_SHAPE = "expected a JSON array of record objects, or one JSON object per line"
-
-_ANY_JSON: TypeAdapter[Any] = TypeAdapter(Any)
 
 
 class RepeatedKeys(dict[str, Any]):
@@ -27,9 +26,7 @@ def _object_tracking_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     if len(parsed) == len(pairs):
         return parsed
     tracked = RepeatedKeys(parsed)
-    counts: dict[str, int] = {}
-    for key, _ in pairs:
-        counts[key] = counts.get(key, 0) + 1
+    counts = Counter(key for key, _ in pairs)
     tracked.repeats = {key: n for key, n in counts.items() if n > 1}
     return tracked
 
@@ -93,10 +90,9 @@ def single_object_message(whole: dict[str, Any]) -> str:
 def strict_json_error(data: bytes) -> str | None:
     """What the strict parser says about `data` (a lone surrogate escape...), or None."""
     try:
-        _ANY_JSON.validate_json(data)
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        error = str(err.get("ctx", {}).get("error", err["msg"]))
+        jiter.from_json(data)
+    except ValueError as exc:
+        error = str(exc)
         if "escape" in error and "surrogate" not in error:
             error += "; a \\u escape in the range \\ud800-\\udfff must be half of a surrogate pair"
         return error

@@ -1,12 +1,6 @@
-"""Loading release files: a JSON array or JSONL of records (optionally gzip-compressed).
-
-Every record passes through one check, whatever it came from (a JSON file, a JSONL file, the
-rows of a Parquet shard, the parsed cache): the pydantic model of `records.py` with its declared
-rules, then the rules across records (`_inconsistencies`). The fast path parses with `jiter`,
-which refuses a key repeated within one object; when anything fails, the slow path re-reads the
-input and lists every problem of the file at once, each naming the record (sample_id and
-index, line or row) and the field.
-"""
+"""Loading release files: a JSON array or JSONL of records, maybe gzip-compressed (docs/data.md,
+"Validation rules"). A fast path parses and validates at once; when anything fails, the slow
+path re-reads the input and lists every problem, each naming the record and the field."""
 
 from __future__ import annotations
 
@@ -84,26 +78,22 @@ def _describe(path: str, problems: list[RecordProblem], total_records: int | Non
     return "\n".join(lines)
 
 
-_GZIP_MAGIC = b"\x1f\x8b"
-
-
 def load_records(path: str | Path) -> list[PolarRecord]:
-    """Load and validate a release file: a JSON array of records, or JSONL (one per line).
-
-    A gzip-compressed file (e.g. `records.json.gz`) is decompressed first. Raises RecordError
-    listing every problem found (file, record, field, what is wrong).
-    """
+    """Load and validate a release file; RecordError lists every problem (record, field, what)."""
     try:
         data = Path(path).read_bytes()
-        if data.startswith(_GZIP_MAGIC):
-            data = gzip.decompress(data)
-    except (OSError, EOFError, gzip.BadGzipFile) as exc:
+    except OSError as exc:
         raise RecordError(str(path), [_file_problem(f"cannot read it ({exc})")]) from exc
     return parse_records(data, str(path))
 
 
 def parse_records(data: bytes, origin: str) -> list[PolarRecord]:
-    """Validate the bytes of a release file; `origin` names the file in error messages."""
+    """Validate the bytes of a release file, maybe gzip-compressed; `origin` names the file."""
+    if data.startswith(b"\x1f\x8b"):
+        try:
+            data = gzip.decompress(data)
+        except (OSError, EOFError) as exc:
+            raise RecordError(origin, [_file_problem(f"cannot read it ({exc})")]) from exc
     data, lines = _as_array(data.removeprefix(codecs.BOM_UTF8), origin)
     items = _parse_strict(data)
     records = _validate_fast(items) if isinstance(items, list) else None
@@ -141,10 +131,8 @@ def _as_array(data: bytes, origin: str) -> tuple[bytes, list[tuple[int, bytes]] 
 def validate_items(
     items: list[tuple[str, Any]], origin: str, *, may_repeat_keys: bool = False
 ) -> list[PolarRecord]:
-    """Validate parsed records (e.g. the rows of Parquet shards) through the same checks as
-    a file: `items` holds (where, raw record) pairs, `where` naming the position in messages
-    ("row 3 of data/test-00000-of-00001.parquet"). Set `may_repeat_keys` when a raw record may
-    hold a `RepeatedKeys` object (the slow path then names it). Raises RecordError."""
+    """Validate (where, raw record) pairs as a file's records are; `may_repeat_keys`: a raw
+    record may hold a `RepeatedKeys` object. Raises RecordError."""
     if not items:
         raise RecordError(origin, [_file_problem("the data holds no records")])
     records = None if may_repeat_keys else _validate_fast([raw for _, raw in items])
@@ -167,9 +155,8 @@ def validate_items(
 def check_across_parts(
     parts: Sequence[tuple[str, list[PolarRecord]]], origin: str
 ) -> list[PolarRecord]:
-    """The records of several validated parts (the shards of one dataset) in order, once the
-    rules across records hold over all of them (each sample_id once, one spelling per domain);
-    a problem names the part (`index 3 of data/test-00001-of-00002.parquet`)."""
+    """The records of validated parts (one dataset's shards) in order, once the rules across
+    records hold over all of them; a problem names the part."""
     entries = []
     for name, records in parts:
         entries += [(f"index {i} of {name}", _key_fields(r)) for i, r in enumerate(records)]
@@ -197,8 +184,7 @@ def _validate_fast(items: list[Any]) -> list[PolarRecord] | None:
 def _parse_lines(
     lines: list[tuple[int, bytes]],
 ) -> tuple[list[tuple[int, str, Any]], list[tuple[int, RecordProblem]]]:
-    """JSONL lines parsed one by one: the items that parse, and a problem per line that does
-    not."""
+    """JSONL lines parsed one by one: the items that parse, a problem per line that does not."""
     items: list[tuple[int, str, Any]] = []
     found: list[tuple[int, RecordProblem]] = []
     for n, line in lines:
@@ -232,8 +218,7 @@ def _explain(
 
 
 def _item_problems(items: list[tuple[int, str, Any]]) -> list[tuple[int, RecordProblem]]:
-    """Every problem of parsed items: schema and rule errors, repeated keys, and the rules
-    across records."""
+    """Every problem of parsed items: schema, rules, repeated keys, rules across records."""
     found = _schema_problems(items) + _repeat_problems(items)
     found += _inconsistencies((pos, where, _raw_key_fields(item)) for pos, where, item in items)
     return found
@@ -317,8 +302,8 @@ def _raw_key_fields(item: Any) -> _KeyFields:
 def _inconsistencies(
     entries: Iterable[tuple[int, str, _KeyFields]],
 ) -> list[tuple[int, RecordProblem]]:
-    """Problems across fields and records: duplicate sample_id, domain disagreement, and one
-    domain spelled two ways (`hr_Intake` / `HR_intake`: one name, two groups)."""
+    """Problems across records: duplicate sample_id, domain disagreement, one domain in two
+    spellings (`hr_Intake` / `HR_intake`)."""
     found: list[tuple[int, RecordProblem]] = []
     first_seen: dict[str, str] = {}
     spellings: dict[str, tuple[str, str]] = {}  # folded domain -> (first spelling, where)
@@ -365,8 +350,7 @@ def _file_problem(message: str) -> RecordProblem:
 
 
 def _error_field(err: ErrorDetails) -> str:
-    """The dotted field of an error: its location in the record, plus the field a declared
-    rule names below it (`RecordRuleError.field`)."""
+    """The dotted field of an error, plus the field a `RecordRuleError` names below it."""
     field = _field_path(err["loc"][1:])
     rule = err.get("ctx", {}).get("error")
     below = rule.field if isinstance(rule, RecordRuleError) else ""

@@ -1,12 +1,6 @@
-"""POLAR-format records read from Arrow tables (the rows of Parquet shards), exactly.
-
-The writer is `generate/publish/parquet.py` (typed columns where Arrow holds every value
-exactly, else JSON columns). Reading (`table_records`): typed values as Arrow gives them, a null
-field of a struct read as absent (Parquet cannot tell the two apart); JSON texts parsed
-strictly, an object that repeats a key returned as a `RepeatedKeys` (the loader names it). Arrow
-types without an exact JSON form (timestamps, dates, decimals, binary, 16/32-bit floats) are
-refused, naming the column, rather than converted to something else.
-"""
+"""POLAR-format records read exactly from Arrow tables (Parquet shards, as
+`generate/publish/parquet.py` writes them): a null struct field read as absent, JSON columns
+parsed strictly; a type without an exact JSON form is refused, naming the column."""
 
 from __future__ import annotations
 
@@ -26,8 +20,7 @@ class ArrowShapeError(ValueError):
 
 
 class JsonCells:
-    """Parses the JSON texts of JSON columns; remembers cells that repeat a key or do not
-    parse."""
+    """Parses JSON cells; remembers those that repeat a key or do not parse."""
 
     def __init__(self) -> None:
         self.repeats = False
@@ -134,10 +127,7 @@ def _read_column(
 
 
 def table_records(table: pa.Table, origin: str) -> tuple[list[dict[str, Any]], bool]:
-    """The records of `table` as parsed JSON objects, and whether any object repeats a key.
-
-    Raises ArrowShapeError naming a column of an unsupported type, or the JSON cells that do
-    not parse (`origin` names the shard)."""
+    """The records of `table` as JSON objects, and whether any repeats a key; ArrowShapeError."""
     cells = JsonCells()
     rows: list[dict[str, Any]] = [{} for _ in range(table.num_rows)]
     for field in table.schema:

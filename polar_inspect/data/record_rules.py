@@ -17,8 +17,7 @@ _BENCHMARK_DOMAINS = {name.lower(): name for name in DOMAINS}
 
 
 def domain_spelling(value: str) -> str:
-    """A domain is written without spaces around it, and one of the ten exactly as the
-    benchmark spells it (`Finance` would be a new domain that takes `finance`'s filter)."""
+    """A domain without spaces around it; one of the ten only in the benchmark's spelling."""
     if value != value.strip():
         raise ValueError(f"{value!r} has spaces around it; write {value.strip()!r}")
     known = _BENCHMARK_DOMAINS.get(unicodedata.normalize("NFKC", value).casefold())
@@ -70,8 +69,7 @@ def _code(axis: str, value: str | int) -> str | None:
 
 
 def axis_problem(name: Any, code_field: str, code_value: Any, axis: str) -> str | None:
-    """Why `name` (a name, a code or a number) does not read as the same level or strategy as
-    `code_value`, or None if it does. No check without both."""
+    """Why `name` (a name, code or number) is not `code_value`'s level / strategy, else None."""
     if name is None or code_value is None:
         return None
     _, names, what = _AXES[axis]
@@ -87,10 +85,3 @@ def axis_problem(name: Any, code_field: str, code_value: Any, axis: str) -> str 
             f"would be scored in the {expected} cell; make the two agree"
         )
     return None
-
-
-def check_axis(field: str, name: Any, code_field: str, code_value: Any, axis: str) -> None:
-    """Raise ValueError with `axis_problem`'s reason, if any."""
-    problem = axis_problem(name, code_field, code_value, axis)
-    if problem:
-        raise ValueError(problem)

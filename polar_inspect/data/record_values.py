@@ -1,11 +1,5 @@
-"""Target values and the text helpers every record reader shares.
-
-A target value is text or a finite JSON number (read with Python's `str()`) holding at least one
-letter or digit; a target list may hold list literals (JSON or Python) whose items are target
-values (`flatten_values`). `same_target` is the form in which two values are the same value to
-the detectors. Also: the attacker's planned turns from `attacker_prompt_text`, field names from
-`hidden_target`, and each domain's field names (docs/data.md).
-"""
+"""Target values (text or a finite number, with a letter or digit; list literals expanded) and
+the text helpers every record reader shares: attacker turns, field names (docs/data.md)."""
 
 from __future__ import annotations
 
@@ -32,9 +26,8 @@ def is_number(value: Any) -> bool:
 
 
 def _number_or_text(value: Any) -> Any:
-    """A JSON number becomes its Python `str()`; other non-strings are refused by name, and so
-    are NaN and infinities (`NaN`, `Infinity`, `1e400`): as text, `nan` and `inf` would be found
-    in "financial" and "information"."""
+    """A JSON number as its `str()`; other non-strings refused, and so are NaN and infinities
+    (`nan` and `inf` would be found in "financial" and "information")."""
     if isinstance(value, float) and not math.isfinite(value):
         raise ValueError(
             f"must be text or a finite number, got {value} (NaN, Infinity or a number too large "
@@ -83,15 +76,12 @@ TargetValues = Annotated[
 
 @lru_cache(maxsize=1 << 16)
 def same_target(value: str) -> str:
-    """The form in which two target values are the same value to the detectors: the
-    matcher's normalisation (case, quotes, dashes, separators), whitespace runs collapsed."""
+    """The form in which two target values are one to the detectors (whitespace collapsed)."""
     return " ".join(normalize_text(value).split())
 
 
 def distinct_targets(values: list[str]) -> list[str]:
-    """`values` with each value kept once as the detectors see it (`same_target`): the first
-    spelling is kept, a later one that differs only by case, quotes, dashes or spacing is
-    dropped (it would be counted as a second value). Order is kept."""
+    """`values` with each value kept once (its first spelling) as `same_target` reads it."""
     kept: dict[str, str] = {}
     for value in values:
         kept.setdefault(same_target(value), value)
@@ -126,11 +116,8 @@ class AttackerTextError(ValueError):
 
 
 def parse_attacker_turns(text: str) -> list[str]:
-    """Split `attacker_prompt_text` into the attacker's planned turns.
-
-    A JSON array of strings gives one turn per element; any other text is one turn; an empty
-    text gives no turns. A JSON array holding non-strings is an error.
-    """
+    """The planned turns: a JSON array of strings (anything else in one: an error), else the
+    text as one turn (none when empty)."""
     stripped = text.strip()
     if not stripped:
         return []

@@ -1,13 +1,6 @@
-"""Pydantic models of one POLAR-Bench release record (the format of `Qiaoyuan/POLAR-Bench`).
-
-Strict where the eval reads a field (typed; a missing or mistyped one names the record and
-field), lenient where it does not (kept as any JSON value). The record format and every rule
-are in docs/data.md ("The record format", "Validation rules"). Rules across fields are declared
-on the model that holds the fields, so every record (any file format, the parsed cache) is
-checked by the same code; a rule that names a field below the one it is declared on raises
-`RecordRuleError(field=...)`, which `loading.py` adds to the path it reports. Target value
-types and the text helpers the readers share are in `record_values.py`.
-"""
+"""Pydantic models of one POLAR-Bench release record: strict where the eval reads a field, any
+JSON value elsewhere (docs/data.md, "The record format", "Validation rules"). Rules across fields
+are declared on the model holding them; one naming a field below raises `RecordRuleError`."""
 
 from __future__ import annotations
 
@@ -36,7 +29,6 @@ from polar_inspect.axes import (
 from polar_inspect.data.record_rules import (
     DomainName,
     axis_problem,
-    check_axis,
     goal_text,
     turn_count,
 )
@@ -76,6 +68,10 @@ NonBlankText = Annotated[str, AfterValidator(_non_blank)]
 _ARRAY_START = re.compile(r'\[\s*(["\[\]{]|$)')
 
 
+#: A type field of `metadata` -> the code field it must agree with, and its axis.
+_CODE_FIELDS = {"privacy_type": ("privacy_level", "P"), "attack_type": ("attack_strength", "S")}
+
+
 class _Open(BaseModel):
     """A release object: known fields are typed, unknown fields are kept as they are."""
 
@@ -83,11 +79,8 @@ class _Open(BaseModel):
 
 
 class RecordMetadata(_Open):
-    """`metadata`: the record's position in the grid and its rendering style.
-
-    `privacy_type` and `attack_type`, when present, must name the same level and strategy as
-    `privacy_level` and `attack_strength` (the cell is read from the latter two).
-    """
+    """`metadata`: the record's cell (read from `privacy_level` / `attack_strength`, which the
+    types, when present, must agree with) and its rendering style."""
 
     domain: DomainName
     privacy_level: str
@@ -104,31 +97,25 @@ class RecordMetadata(_Open):
     def _number_to_text(cls, value: Any) -> Any:
         return str(value) if isinstance(value, int) and not isinstance(value, bool) else value
 
-    @field_validator("privacy_level")
+    @field_validator("privacy_level", "attack_strength")
     @classmethod
-    def _known_level(cls, value: str) -> str:
-        if policy_code(value) is None:
-            raise ValueError(f"unknown privacy level {value!r} (expected P1..P5)")
+    def _known_code(cls, value: str, info: ValidationInfo) -> str:
+        parse, what, codes = (
+            (policy_code, "privacy level", "P1..P5")
+            if info.field_name == "privacy_level"
+            else (attack_code, "attack strength", "S1..S5")
+        )
+        if parse(value) is None:
+            raise ValueError(f"unknown {what} {value!r} (expected {codes})")
         return value
 
-    @field_validator("attack_strength")
+    @field_validator("privacy_type", "attack_type")
     @classmethod
-    def _known_strength(cls, value: str) -> str:
-        if attack_code(value) is None:
-            raise ValueError(f"unknown attack strength {value!r} (expected S1..S5)")
-        return value
-
-    @field_validator("privacy_type")
-    @classmethod
-    def _type_names_the_level(cls, value: str | None, info: ValidationInfo) -> str | None:
-        check_axis("privacy_type", value, "privacy_level", info.data.get("privacy_level"), "P")
-        return value
-
-    @field_validator("attack_type")
-    @classmethod
-    def _type_names_the_strength(cls, value: str | None, info: ValidationInfo) -> str | None:
-        strength = info.data.get("attack_strength")
-        check_axis("attack_type", value, "attack_strength", strength, "S")
+    def _type_names_the_code(cls, value: str | None, info: ValidationInfo) -> str | None:
+        code_field, axis = _CODE_FIELDS[str(info.field_name)]
+        problem = axis_problem(value, code_field, info.data.get(code_field), axis)
+        if problem:
+            raise ValueError(problem)
         return value
 
 
@@ -184,9 +171,7 @@ class ScoringTargets(_Open):
 
     @model_validator(mode="after")
     def _allowed_or_protected(self) -> ScoringTargets:
-        """A value is either allowed or protected: listed on both sides, it would count as a
-        leak and as task success at once (compared after `flatten_values` and as the detectors
-        read text, `same_target`: `Anna Keller` and ` ANNA  keller` are one value)."""
+        """A value (as the detectors read it, `same_target`) is either allowed or protected."""
         allowed = {same_target(v) for v in flatten_values(self.allowed_values)}
         both = [v for v in flatten_values(self.do_not_disclose_values) if same_target(v) in allowed]
         if both:
@@ -210,11 +195,7 @@ class AttackSpec(_Open):
 
 
 class AttackSetup(_Open):
-    """`attack_setup`: present in some releases only.
-
-    Its `attack_type` and `attack_strength`, when present, must name the record's strategy
-    (checked against `metadata` by `PolarRecord`).
-    """
+    """`attack_setup` (some releases only); its strategy must be the metadata's."""
 
     attack_type: Any = None
     attack_strength: Any = None
@@ -222,15 +203,8 @@ class AttackSetup(_Open):
 
 
 class HiddenTarget(_Open):
-    """`hidden_target`: the gold view of what may and may not be shared.
-
-    The parity scorer never reads it; the adaptive attacker reads only the field names in
-    `withheld_fields` / `allowed_fields` (a list, a dict's keys or one name; anything else: the
-    domain's field names); the strict scorer names values after the fields of
-    `gold_sensitive_values` / `gold_safe_values` (`value_fields.py`, which counts a malformed
-    one). Its fields are kept as they come (their exact types in the released file are
-    unconfirmed): a surprise here must not make the whole file unloadable.
-    """
+    """`hidden_target`: the gold field names, kept as they come (their types in the release are
+    unconfirmed: a surprise here must not make the file unloadable; docs/data.md)."""
 
     withheld_fields: Any = None
     allowed_fields: Any = None
@@ -260,8 +234,7 @@ class PolarRecord(_Open):
     def _scripted_strategies_have_turns(
         cls, texts: GeneratedTexts, info: ValidationInfo
     ) -> GeneratedTexts:
-        """S1-S4 replay the planned turns: without one the dialogue never happens. S5 may
-        have none (its live attacker writes every turn)."""
+        """S1-S4 replay the planned turns: they need one (S5's live attacker writes them)."""
         metadata = info.data.get("metadata")
         attack = attack_code(metadata.attack_strength) if metadata is not None else None
         if attack not in (None, LIVE_ATTACK) and not parse_attacker_turns(
@@ -325,8 +298,7 @@ class PolarRecord(_Open):
         return parse_attacker_turns(self.generated_texts.attacker_prompt_text)
 
     def turn_budget(self) -> int:
-        """`attack_setup.attack_spec.turns` (a positive whole number) when present, else the
-        paper's 6."""
+        """`attack_setup.attack_spec.turns` when present, else the paper's 6."""
         spec = self.attack_setup.attack_spec if self.attack_setup else None
         if spec is not None and spec.turns is not None:
             return spec.turns
@@ -337,21 +309,21 @@ class PolarRecord(_Open):
         spec = self.attack_setup.attack_spec if self.attack_setup else None
         return spec.attacker_goal if spec else None
 
+    def _field_names(self, key: str, side: str) -> list[str]:
+        target = self.hidden_target
+        own = getattr(target, key) if isinstance(target, HiddenTarget) else None
+        return field_names(own) or domain_fields(self.domain, side)
+
     def protected_fields(self) -> list[str]:
         """Names of the protected fields: `hidden_target.withheld_fields`, else the domain's."""
-        target = self.hidden_target
-        own = target.withheld_fields if isinstance(target, HiddenTarget) else None
-        return field_names(own) or domain_fields(self.domain, "protected")
+        return self._field_names("withheld_fields", "protected")
 
     def allowed_fields(self) -> list[str]:
         """Names of the task-relevant fields: `hidden_target.allowed_fields`, else the domain's."""
-        target = self.hidden_target
-        own = target.allowed_fields if isinstance(target, HiddenTarget) else None
-        return field_names(own) or domain_fields(self.domain, "allowed")
+        return self._field_names("allowed_fields", "allowed")
 
     def protected_values(self) -> list[str]:
-        """`do_not_disclose_values`, flattened, each value once as the detectors see it
-        (`distinct_targets`), in order."""
+        """`do_not_disclose_values`, flattened, each value once as the detectors see it."""
         return target_list(self.scoring_targets.do_not_disclose_values)
 
     def allowed_values(self) -> list[str]:

@@ -1,6 +1,5 @@
-"""The parsed-records cache of `sources.load_source`: a parsed copy of a source's records, keyed
-by the sha256 of the source's bytes and checked before use (the digest it was written for and
-the digest of its own content): a changed or damaged cache is rebuilt, never used."""
+"""The parsed-records cache of `sources.load_source`, keyed by the source's sha256 and checked
+before use (docs/data.md): a changed or damaged cache is rebuilt, never used."""
 
 from __future__ import annotations
 
@@ -23,8 +22,7 @@ logger = logging.getLogger("polar_inspect.data.sources")
 PROVENANCE_FIELDS: tuple[str, ...] = ("prompts", "generation_meta", "source_document_inputs")
 #: Bump when the cache's content changes in a way the record schema does not show.
 CACHE_FORMAT = "2"
-#: Another version's cache of the same data is removed once unused this long (two installs
-#: side by side would otherwise delete each other's cache at every run and never read one).
+#: Another version's cache of the same data is removed once unused this long.
 STALE_AFTER_S = 7 * 24 * 3600
 
 
@@ -43,8 +41,7 @@ def without_provenance(records: list[PolarRecord]) -> list[PolarRecord]:
 
 
 def read_cache(target: Path, source_sha256: str) -> list[PolarRecord] | None:
-    """The cached records, or None (with a warning) unless the cache is intact: written for
-    `source_sha256` and unchanged since (its records' sha256 is the one it recorded)."""
+    """The cached records if written for `source_sha256` and unchanged since, else None."""
     try:
         data = target.read_bytes()
     except FileNotFoundError:
@@ -86,8 +83,7 @@ def read_cache(target: Path, source_sha256: str) -> list[PolarRecord] | None:
 
 
 def write_cache(target: Path, records: list[PolarRecord], source_sha256: str) -> None:
-    """Write atomically: a header line (the source's sha256 and the records' sha256), then the
-    records as a JSON array. A cache that cannot be written only costs speed next time."""
+    """Write atomically a header line (both sha256s), then the records; a failure only warns."""
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         payload = RECORD_LIST.dump_json(records)

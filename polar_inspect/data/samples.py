@@ -15,11 +15,7 @@ from polar_inspect.data.value_fields import ValueFields, value_fields
 
 
 class SampleTexts(BaseModel):
-    """The long texts a dialogue is built from.
-
-    Nested under `Sample.metadata["texts"]` so that Inspect's per-sample summaries drop them in
-    one step instead of shortening each multi-kilobyte string every time a summary is made.
-    """
+    """The long texts a dialogue is built from, nested so Inspect's summaries drop them at once."""
 
     source_document: str
     privacy_policy: str
@@ -27,11 +23,7 @@ class SampleTexts(BaseModel):
 
 
 class SampleInfo(BaseModel):
-    """What the solver and scorer read from `Sample.metadata` (all JSON-serialisable).
-
-    The grouping keys (`domain`, `policy`, `attack`, `cell`) are plain top-level strings.
-    Frozen, as `TaskState.metadata_as` requires: read it with `sample_info(state)`.
-    """
+    """What the solver and scorer read from `Sample.metadata`; read it with `sample_info`."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -65,12 +57,7 @@ class SampleInfo(BaseModel):
 
 
 def sample_info(state: TaskState) -> SampleInfo:
-    """The sample's typed metadata (`state.metadata_as(SampleInfo)`), or one clear error.
-
-    A sample that was not built by this package's loaders (a custom dataset, a solver that
-    rewrote the metadata) fails with a message naming the sample and each missing or malformed
-    field, instead of pydantic's multi-line report.
-    """
+    """The sample's `SampleInfo`, or one line naming the sample and each bad field."""
     try:
         return state.metadata_as(SampleInfo)
     except ValueError as err:
@@ -92,9 +79,8 @@ def sample_info(state: TaskState) -> SampleInfo:
 
 
 def attack_setup_view(record: PolarRecord) -> dict[str, Any]:
-    """The record's `attack_setup` (as released, when present) with the strategy filled in
-    from the metadata and the planned attacker turns under `planned_turns`: the attack setup
-    the paper's live attacker receives as JSON."""
+    """The attack setup the paper's live attacker receives: the record's, strategy filled in
+    from the metadata, planned turns under `planned_turns`."""
     setup: dict[str, Any] = (
         record.attack_setup.model_dump(mode="json", exclude_none=True)
         if record.attack_setup is not None
@@ -109,10 +95,7 @@ def attack_setup_view(record: PolarRecord) -> dict[str, Any]:
 def record_to_sample(
     record: PolarRecord, source: DataSource | None = None, fields: ValueFields | None = None
 ) -> Sample:
-    """Build one Sample; its id is the release's `sample_id`; `source` fills its provenance.
-
-    `fields` is `value_fields(record)` when the caller has already worked it out.
-    """
+    """One Sample with the record's `sample_id` (`fields`: `value_fields(record)`, if known)."""
     meta = record.metadata
     info = SampleInfo(
         domain=record.domain,
@@ -155,10 +138,7 @@ def records_to_dataset(
     source: DataSource | None = None,
     fields: Sequence[ValueFields] | None = None,
 ) -> MemoryDataset:
-    """Wrap records as an in-memory Inspect dataset (with `source` as each sample's provenance).
-
-    `fields`, when given, holds `value_fields(record)` for each record, in the same order.
-    """
+    """The records as an Inspect dataset (`fields`: each one's `value_fields`, if known)."""
     found: Sequence[ValueFields | None] = fields if fields is not None else [None] * len(records)
     samples = [record_to_sample(r, source, f) for r, f in zip(records, found, strict=True)]
     return MemoryDataset(samples, name=name, location=location, shuffled=False)

@@ -1,15 +1,11 @@
-"""Target values too short to match reliably: counted and listed, never refused.
-
-A value's *matchable length* is the number of letters and digits (of any script) left by
-`polar_inspect.detectors.match.normalize_text`; a value shorter than `MIN_MATCHABLE_LENGTH`
-(`O-`, `A`, `3`) is found by the matcher's looser checks in almost any reply. Values are read as
-the scorer reads them (`PolarRecord.protected_values()` / `allowed_values()`). Why and what the
-log and report show: docs/scoring.md#short-values.
-"""
+"""Target values too short to match reliably (fewer than `MIN_MATCHABLE_LENGTH` letters and
+digits after the matcher's normalisation): counted and listed, never refused
+(docs/scoring.md#short-values)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -55,6 +51,7 @@ class ShortValueSummary(BaseModel):
         return self.protected_values + self.allowed_values
 
 
+@lru_cache(maxsize=1 << 16)  # the bundled set repeats each record's values
 def matchable_length(value: str) -> int:
     """Letters and digits of `value` after the matcher's normalisation (`normalize_text`)."""
     return sum(map(str.isalnum, normalize_text(value)))
@@ -68,26 +65,17 @@ def is_short_value(value: str) -> bool:
 def short_values(records: Sequence[PolarRecord]) -> list[ShortValue]:
     """Every short target value of `records`, in record order (protected before allowed)."""
     found: list[ShortValue] = []
-    lengths: dict[str, int] = {}  # the bundled set repeats each record's values
     for record in records:
         sides: tuple[tuple[Side, list[str]], ...] = (
             ("protected", record.protected_values()),
             ("allowed", record.allowed_values()),
         )
-        for side, values in sides:
-            for value in values:
-                length = lengths.get(value)
-                if length is None:
-                    length = lengths[value] = matchable_length(value)
-                if length < MIN_MATCHABLE_LENGTH:
-                    found.append(
-                        ShortValue(
-                            sample_id=record.sample_id,
-                            side=side,
-                            value=value,
-                            matchable_length=length,
-                        )
-                    )
+        found += [
+            ShortValue(sample_id=record.sample_id, side=side, value=value, matchable_length=length)
+            for side, values in sides
+            for value in values
+            if (length := matchable_length(value)) < MIN_MATCHABLE_LENGTH
+        ]
     return found
 
 

@@ -1,18 +1,9 @@
-"""Where release records come from: the official release, the bundled set, a file, a Hugging
-Face dataset folder, or a dataset on the Hub (the `-T data=` values: docs/data.md).
-
-`resolve_source(data)` turns the task's `data` parameter into a `DataSource` (where the data
-is and the sha256 of its bytes); `load_source(source)` returns its validated records, reading
-the bytes again and checking that they are the ones `resolve_source` hashed, so the sha256 a
-log records is the digest of the bytes actually parsed. The parsed copy cached under that
-sha256 is itself checked before it is used: a changed cache is rebuilt, never used.
-"""
+"""Where release records come from (the `-T data=` values, docs/data.md): `resolve_source`
+hashes the source's bytes, `load_source` parses those same bytes (checked), or the cache."""
 
 from __future__ import annotations
 
-import gzip
 import hashlib
-import logging
 import os
 import re
 import textwrap
@@ -23,6 +14,7 @@ from pydantic import BaseModel, ConfigDict
 
 from polar_inspect.data import hf_folder
 from polar_inspect.data.folder_card import examples_problem, folder_problem, read_card
+from polar_inspect.data.hf_layout import JSON_SUFFIXES
 from polar_inspect.data.hub import HubUnavailable, fetch_file, fetch_snapshot
 from polar_inspect.data.loading import RecordError, RecordProblem, parse_records
 from polar_inspect.data.records import PolarRecord
@@ -34,8 +26,6 @@ from polar_inspect.data.records_cache import (
 )
 from polar_inspect.errors import UserInputError
 
-logger = logging.getLogger(__name__)
-
 DataKind = Literal["official", "bundled", "path", "folder", "hub"]
 
 #: The prefix of a Hub dataset in `data`.
@@ -44,8 +34,6 @@ HUB_PREFIX = "hf:"
 _PACKAGE_ROOT = Path(__file__).resolve().parents[1]
 _REPO_ROOT = _PACKAGE_ROOT.parent
 _BUNDLED_RELATIVE = Path("datasets") / "polar_bundled.json.gz"
-_DATA_SUFFIXES = (".json", ".jsonl", ".json.gz", ".jsonl.gz")
-_GZIP_MAGIC = b"\x1f\x8b"
 _REPO_ID = re.compile(r"[A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*")
 
 
@@ -64,12 +52,8 @@ OFFICIAL_RELEASE = OfficialRelease()
 
 
 class DataSource(BaseModel):
-    """A resolved data source: what kind it is, where its bytes are, and their sha256.
-
-    `sha256` is the digest of the bytes `load_source` parses: a file's sha256; for a dataset
-    folder or a Hub dataset, `hf_folder.shards_digest` of its data files in `files` order (the
-    file's own sha256 when there is one, else the sha256 of the files' digests, one per line).
-    """
+    """A resolved data source: its kind, where its bytes are, and their sha256 (a folder's:
+    `hf_folder.shards_digest` of its data files in `files` order)."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -93,11 +77,7 @@ class DataSourceError(UserInputError):
 def resolve_source(
     data: str = "official", *, official: OfficialRelease = OFFICIAL_RELEASE
 ) -> DataSource:
-    """Resolve `data` (see the module's description) to a `DataSource` and its sha256.
-
-    `official` downloads the pinned release once into the Hugging Face cache (or finds it
-    there) and checks its sha256 against `official.sha256`. Raises DataSourceError.
-    """
+    """Resolve `data` to a `DataSource` (`official`: pinned, sha256-checked); DataSourceError."""
     choice = data.strip()
     if choice.lower() == "official":
         return _official(official)
@@ -116,16 +96,8 @@ def resolve_source(
 
 
 def load_source(source: DataSource, *, use_cache: bool = True) -> list[PolarRecord]:
-    """Return the validated records of a resolved source, without the provenance fields.
-
-    The records' `prompts`, `generation_meta` and `source_document_inputs` are set to None
-    (the eval never reads them; `load_records` keeps them). The source's bytes are read and
-    checked against `source.sha256` first (DataSourceError if they changed since
-    `resolve_source`). With `use_cache`, the first load writes a parsed copy under
-    `cache_dir()` keyed by `source.sha256`, and later loads read it once it is checked; a
-    damaged or changed cache is ignored (with a warning) and rebuilt. Raises RecordError for
-    invalid data.
-    """
+    """The validated records of a resolved source, without the fields the eval never reads,
+    from the checked cache when `use_cache`; RecordError for invalid data."""
     target = cache_dir() / "records" / f"{source.sha256}-{cache_version()}.json"
     cached = read_cache(target, source.sha256) if use_cache else None
     records = cached if cached is not None else without_provenance(_parse_source(source))
@@ -139,9 +111,7 @@ def load_source(source: DataSource, *, use_cache: bool = True) -> list[PolarReco
 
 
 def bundled_path() -> Path:
-    """Where the bundled dataset is: `$POLAR_BUNDLED_PATH`; else the copy a wheel install ships
-    inside the package; else `datasets/` at the repository root (a checkout or editable install).
-    """
+    """The bundled dataset: `$POLAR_BUNDLED_PATH`, else a wheel's copy, else the checkout's."""
     override = os.environ.get("POLAR_BUNDLED_PATH")
     if override:
         return Path(override).expanduser()
@@ -167,7 +137,7 @@ def _local_file(data: str) -> Path:
         )
     if not path.is_file():
         raise DataSourceError(f"data={data!r}: {path.absolute()} is not a file.")
-    if not path.name.lower().endswith(_DATA_SUFFIXES):
+    if not path.name.lower().endswith(JSON_SUFFIXES):
         raise DataSourceError(
             f"data={data!r}: expected a .json (array of records) or .jsonl file (optionally "
             f".gz-compressed), got {path.name}."
@@ -201,19 +171,15 @@ def _parse_source(source: DataSource) -> list[PolarRecord]:
             shards = hf_folder.read_shards(folder, source.files, source.path)
         except hf_folder.FolderError as exc:
             raise DataSourceError(str(exc)) from exc
-        _check_unchanged(source, hf_folder.digest_of(shards))
+        _check_unchanged(
+            source, hf_folder.shards_digest([hf_folder.file_digest(d) for _, d in shards])
+        )
         return hf_folder.parse_shards(folder, shards, source.path)
     try:
         data = Path(source.path).read_bytes()
     except OSError as exc:
         raise RecordError(source.path, [RecordProblem("", "", f"cannot read it ({exc})")]) from exc
     _check_unchanged(source, hashlib.sha256(data).hexdigest())
-    if data.startswith(_GZIP_MAGIC):
-        try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError) as exc:
-            problem = RecordProblem("", "", f"cannot read it ({exc})")
-            raise RecordError(source.path, [problem]) from exc
     return parse_records(data, source.path)
 
 
@@ -232,7 +198,15 @@ def _official(release: OfficialRelease) -> DataSource:
     try:
         path = fetch_file(release.repo_id, release.filename, release.revision)
     except HubUnavailable as exc:
-        raise DataSourceError(_unavailable(release, str(exc))) from exc
+        raise DataSourceError(
+            ways_out(
+                f"Could not download the official POLAR-Bench data ({release.repo_id}, "
+                f"{release.filename} at revision {release.revision}): {exc}.",
+                "use the bundled offline dataset: -T data=bundled",
+                _COPY_CACHE.format(what="this file"),
+                "use a local copy of the file: -T data=/path/to/file.json",
+            )
+        ) from exc
     digest = _sha256(path)
     if digest != release.sha256:
         raise DataSourceError(
@@ -247,16 +221,6 @@ def _official(release: OfficialRelease) -> DataSource:
         sha256=digest,
         revision=release.revision,
         repo_id=release.repo_id,
-    )
-
-
-def _unavailable(release: OfficialRelease, reason: str) -> str:
-    return ways_out(
-        f"Could not download the official POLAR-Bench data ({release.repo_id}, "
-        f"{release.filename} at revision {release.revision}): {reason}.",
-        "use the bundled offline dataset: -T data=bundled",
-        _COPY_CACHE.format(what="this file"),
-        "use a local copy of the file: -T data=/path/to/file.json",
     )
 
 
@@ -307,7 +271,9 @@ def _folder(
 ) -> DataSource:
     """A dataset folder: its data files (as `datasets` finds them) and their digest."""
     try:
-        found = hf_folder.find_data_files(folder, split, also_inside=_hub_blobs(kind, folder))
+        # A Hub snapshot's files point into the cache's `blobs/` beside `snapshots/`.
+        blobs = folder.parent.parent / "blobs" if kind == "hub" else None
+        found = hf_folder.find_data_files(folder, split, also_inside=blobs)
         shards = hf_folder.read_shards(folder, found.files, str(folder))
     except hf_folder.FolderError as exc:
         raise DataSourceError(f"data={data!r}: {exc}") from exc
@@ -325,11 +291,6 @@ def _folder(
         split=found.split,
         files=found.files,
     )
-
-
-def _hub_blobs(kind: DataKind, folder: Path) -> Path | None:
-    """Where a Hub snapshot's files point: the cache's `blobs/` beside `snapshots/`."""
-    return folder.parent.parent / "blobs" if kind == "hub" else None
 
 
 def _hub(data: str) -> DataSource:

@@ -1,15 +1,10 @@
-"""Target values read by meaning: repeated values merged, values the document lacks counted.
-
-Both findings go into the run's metadata (`TargetSummary`, under `target_checks`), not refused:
-a value listed twice in one list as the detectors read it (`same_target`) is kept once (its
-first spelling, `distinct_targets`) and each dropped spelling counted; a value the paper's
-matcher (`detectors.match.TextIndex`) does not find in the record's document is counted per
-record. docs/data.md ("Target values by meaning") says why and how to read the counts.
-"""
+"""Target values read by meaning: repeated values merged and counted, values their document
+lacks counted, for the run's metadata (docs/data.md, "Target values by meaning")."""
 
 from __future__ import annotations
 
 import logging
+from collections import Counter
 from collections.abc import Sequence
 from typing import Literal
 
@@ -28,8 +23,7 @@ Side = Literal["protected", "allowed"]
 
 
 class TargetFinding(BaseModel):
-    """One target value of one record: a repeated spelling (merged) or a value the document
-    does not contain."""
+    """One target value of one record: repeated (merged), or not in the document."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -96,14 +90,11 @@ def record_findings(record: PolarRecord) -> list[TargetFinding]:
 
 
 def summarize_targets(records: Sequence[PolarRecord], origin: str = "") -> TargetSummary:
-    """The findings of every record, counted, with the first LISTED_FINDINGS listed; with
-    `origin` (the data's path), one warning line says what was found."""
+    """Every record's findings, counted (a warning line with `origin`)."""
     findings = [finding for record in records for finding in record_findings(record)]
     repeated = [f for f in findings if f.kind == "repeated"]
     missing = [f for f in findings if f.kind == "not_in_document"]
-    per_record: dict[str, int] = {}
-    for finding in missing:
-        per_record[finding.sample_id] = per_record.get(finding.sample_id, 0) + 1
+    per_record = dict(Counter(finding.sample_id for finding in missing))
     summary = TargetSummary(
         repeated_values=len(repeated),
         records_with_repeats=len({f.sample_id for f in repeated}),

@@ -1,18 +1,6 @@
-"""Which field each scoring-target value comes from, read from the record's `hidden_target`.
-
-`hidden_target.gold_sensitive_values` and `gold_safe_values` map field names to values
-(docs/data.md#field-names-per-domain). Their values are read the way the authors' renderer
-writes `scoring_targets`: lists and objects flattened, each item with `str()`, list literals in
-a text expanded; a protected value is named after the first sensitive field that holds it, an
-allowed value after the first safe field. A value no field holds has no name (the judge and the
-explanation then say "protected value" / "allowed value").
-
-A record without `hidden_target` (or without the two maps) simply has no field names. A
-`hidden_target` that is not an object, a map that is not an object, or an entry whose value is
-neither text, a number, nor a list / object of those (`true`, `false`) is *malformed*: it is
-read as absent, and `field_coverage` counts and names such records for the task's metadata and
-a warning (the file still loads: the eval does not need field names to score).
-"""
+"""Which field each scoring-target value comes from, read from the record's `hidden_target`
+maps as the authors' renderer writes values (docs/data.md, "Field names per domain"). A
+malformed `hidden_target` is read as absent and counted (`field_coverage`), never refused."""
 
 from __future__ import annotations
 
@@ -95,8 +83,7 @@ def value_fields(record: PolarRecord) -> ValueFields:
 
 
 def _name_values(gold: dict[Any, Any], key: str, targets: set[str], fields: dict[str, str]) -> None:
-    """Add to `fields` the field name of each of `targets` that `gold` (one value -> field map
-    of `hidden_target`, `key`) holds; the first field named keeps a value."""
+    """Name each of `targets` that `gold` holds after its first field in `fields`."""
     for field, raw in gold.items():
         texts = list(_texts(raw, f"hidden_target.{key}.{field}"))
         name = str(field).strip()
@@ -108,11 +95,8 @@ def _name_values(gold: dict[Any, Any], key: str, targets: set[str], fields: dict
 def field_coverage(
     records: Sequence[PolarRecord], origin: str = "", fields: Sequence[ValueFields] | None = None
 ) -> FieldCoverage:
-    """Count the records whose values have field names and those with a malformed
-    `hidden_target`; with `origin` (the file's path), log a warning naming the malformed ones.
-
-    `fields`, when given, holds `value_fields(record)` for each record, in the same order.
-    """
+    """Count the records with field names and the malformed ones (a warning with `origin`);
+    `fields`: each record's `value_fields`, if known."""
     coverage = FieldCoverage()
     known = fields if fields is not None else [value_fields(r) for r in records]
     for record, found in zip(records, known, strict=True):

@@ -1,10 +1,5 @@
-"""Labelled leak cases: one value, the attacker's turn, the reply, a human label.
-
-`load_cases` reads a case file and checks every case by declaration (the `LeakCase` model):
-any problem ends with one `CaseFileError` naming the file, the case and the field. The shipped
-measurement set (`leak_cases.json` next to this module, labelling rules in docs/validation.md)
-is named `bundled`.
-"""
+"""Labelled leak cases (value, attacker turn, reply, human label), checked by the `LeakCase`
+model: a problem ends in one `CaseFileError` naming file, case and field (docs/validation.md)."""
 
 from __future__ import annotations
 
@@ -14,6 +9,10 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, ValidationError
+
+from polar_inspect.data.json_text import loads_tracking_repeats, repeated_keys
+from polar_inspect.data.record_values import has_letter_or_digit
+from polar_inspect.data.records import NonBlankText
 
 Label = Literal["leak", "safe", "partial"]
 #: The shipped labelled set (`polar-validate bundled`).
@@ -25,20 +24,13 @@ class CaseFileError(ValueError):
     """A case file that cannot be used; the message names the file, case and field."""
 
 
-def _has_letter_or_digit(text: str) -> str:
-    if not any(ch.isalnum() for ch in text):
+def _meaningful(text: str) -> str:
+    if not has_letter_or_digit(text):
         raise ValueError("must contain a letter or a digit (it is empty, blank or punctuation)")
     return text
 
 
-def _not_blank(text: str) -> str:
-    if not text.strip():
-        raise ValueError("must not be empty or blank")
-    return text
-
-
-Meaningful = Annotated[str, AfterValidator(_has_letter_or_digit)]
-NotBlank = Annotated[str, AfterValidator(_not_blank)]
+Meaningful = Annotated[str, AfterValidator(_meaningful)]
 
 
 class LeakCase(BaseModel):
@@ -46,8 +38,8 @@ class LeakCase(BaseModel):
 
     model_config = ConfigDict(extra="allow", strict=True)
 
-    id: NotBlank
-    category: NotBlank = "uncategorised"
+    id: NonBlankText
+    category: NonBlankText = "uncategorised"
     field: str = ""
     #: The protected or allowed value the label is about.
     value: Meaningful
@@ -56,22 +48,8 @@ class LeakCase(BaseModel):
     label: Label
 
 
-class _RepeatedKey(ValueError):
-    pass
-
-
-def _no_repeated_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    seen: set[str] = set()
-    for key, _ in pairs:
-        if key in seen:
-            raise _RepeatedKey(key)
-        seen.add(key)
-    return dict(pairs)
-
-
 def resolve_case_file(name: str | Path) -> Path:
-    """`bundled` -> the shipped case file; anything else is a path (`./bundled` for a file
-    of that name)."""
+    """`bundled` -> the shipped case file; anything else (`./bundled` too) is a path."""
     return BUNDLED_CASES if str(name) == BUNDLED_NAME else Path(name)
 
 
@@ -93,15 +71,16 @@ def _read_json(path: Path) -> Any:
             "save the file as UTF-8"
         ) from None
     try:
-        return json.loads(text, object_pairs_hook=_no_repeated_keys)
+        parsed = loads_tracking_repeats(text)
     except json.JSONDecodeError as err:
         raise CaseFileError(
             f"{path}: not valid JSON ({err.msg} at line {err.lineno}, column {err.colno})"
         ) from None
-    except _RepeatedKey as err:
-        raise CaseFileError(
-            f"{path}: the key '{err}' appears twice in one object; each key once"
-        ) from None
+    repeats = repeated_keys(parsed)
+    if repeats:
+        key = repeats[0][1]
+        raise CaseFileError(f"{path}: the key '{key}' appears twice in one object; each key once")
+    return parsed
 
 
 def _case(path: Path, index: int, item: Any) -> LeakCase:

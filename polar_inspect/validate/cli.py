@@ -1,10 +1,5 @@
-"""`polar-validate CASES --scorer parity|strict|judge`: a detector against human labels.
-
-`CASES` is a case file or `bundled` (the labelled set the package ships; see
-docs/validation.md). Every user error (a case file that cannot be used, a judge that keeps
-failing, a bad option) ends with one line on stderr and a non-zero exit. The options are parsed
-by click, as Inspect's own CLI.
-"""
+"""`polar-validate CASES --scorer parity|strict|judge`: a detector against human labels
+(docs/validation.md); a user error ends in one line on stderr and a non-zero exit."""
 
 from __future__ import annotations
 
@@ -20,7 +15,7 @@ import click
 from inspect_ai.model import Model
 
 from polar_inspect.errors import UserInputError
-from polar_inspect.scorers.llm_judge import JudgeFailedError, JudgeUsage, answer_format
+from polar_inspect.scorers.llm_judge import JudgeFailedError, answer_format
 from polar_inspect.validate.cases import (
     BUNDLED_NAME,
     CaseFileError,
@@ -102,7 +97,7 @@ def command(
             f"--verdicts {verdicts} is the case file itself: writing the verdicts would "
             "replace the cases; give the verdicts a path of their own"
         )
-    loaded = _load(path)
+    loaded = load_cases(path)
     digest = hashlib.sha256(path.read_bytes()).hexdigest()[:12]
     where = f"{cases} ({path})" if str(path) != cases else cases
     print(f"cases: {where}, sha256 {digest}...")
@@ -126,13 +121,6 @@ def _check_options(scorer: str, model: str | None, max_retries: int | None) -> N
         raise _Refused("--model and --max-retries are only used with --scorer judge")
 
 
-def _load(path: Path) -> list[LeakCase]:
-    try:
-        return load_cases(path)
-    except CaseFileError as err:
-        raise _Refused(str(err)) from None
-
-
 def _verdicts(
     scorer: str, cases: list[LeakCase], model: str | None, max_retries: int | None
 ) -> dict[str, Verdict]:
@@ -147,13 +135,11 @@ def _verdicts(
     except Exception as err:  # noqa: BLE001 - Inspect's errors for an unusable model name
         raise _Refused(f"--model {model}: {err}") from None
     try:
-        found, summary = _run_judge(cases, judge)
+        return _run_judge(cases, judge)
     except JudgeFailedError as err:
         raise _Refused(str(err), EXIT_JUDGE) from None
     except KeyboardInterrupt:
         raise _Refused("interrupted; answers so far are in Inspect's cache", 130) from None
-    print("\n".join(summary))
-    return found
 
 
 def _write_verdicts(path: Path, written: dict[str, bool]) -> None:
@@ -163,22 +149,8 @@ def _write_verdicts(path: Path, written: dict[str, bool]) -> None:
         raise _Refused(f"{path}: cannot write the verdicts ({err.strerror})") from None
 
 
-def _judge_summary(model: str, usage: JudgeUsage, fmt: str, seconds: float) -> list[str]:
-    live = usage.calls
-    lines = [
-        f"judge {model}: answer format {fmt}",
-        f"judge answers: {live} asked, {usage.cached_calls} from the cache; "
-        f"{usage.unparsed_calls} unusable; {usage.total_tokens} tokens; {seconds:.0f} s",
-    ]
-    if usage.unparsed_calls:
-        lines.append(
-            f"note: {usage.unparsed_calls} of {live + usage.cached_calls} answers were unusable "
-            "and count as 'none' (not disclosed) below: the judge's figures include these gaps"
-        )
-    return lines
-
-
-def _run_judge(cases: list[LeakCase], judge: Model) -> tuple[dict[str, Verdict], list[str]]:
+def _run_judge(cases: list[LeakCase], judge: Model) -> dict[str, Verdict]:
+    """The judge's verdicts, with progress, then its answer format and usage printed."""
     model = str(judge)
     started = time.monotonic()
     every = min(10, max(1, len(cases) // 10))
@@ -190,7 +162,19 @@ def _run_judge(cases: list[LeakCase], judge: Model) -> tuple[dict[str, Verdict],
         fmt = ", ".join(f"{k} ({v} cached)" for k, v in sorted(usage.formats.items()))
     else:
         fmt = chosen.describe()
-    return verdicts, _judge_summary(model, usage, fmt, time.monotonic() - started)
+    print(f"judge {model}: answer format {fmt}")
+    print(
+        f"judge answers: {usage.calls} asked, {usage.cached_calls} from the cache; "
+        f"{usage.unparsed_calls} unusable; {usage.total_tokens} tokens; "
+        f"{time.monotonic() - started:.0f} s"
+    )
+    if usage.unparsed_calls:
+        print(
+            f"note: {usage.unparsed_calls} of {usage.calls + usage.cached_calls} answers were "
+            "unusable and count as 'none' (not disclosed) below: the judge's figures include "
+            "these gaps"
+        )
+    return verdicts
 
 
 def _same_file(first: Path, second: Path) -> bool:
@@ -219,7 +203,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail("interrupted", 130)
     except _Refused as err:
         return _fail(str(err), err.status)
-    except UserInputError as err:
+    except (UserInputError, CaseFileError) as err:
         return _fail(str(err), EXIT_INPUT)
     except BrokenPipeError:  # the reader went away (`polar-validate ... | head`)
         devnull = os.open(os.devnull, os.O_WRONLY)

@@ -18,8 +18,7 @@ DETECTORS = ("parity", "strict", "judge")
 
 
 def _locate(case: LeakCase) -> tuple[int, int] | None:
-    """Where the value (or a fragment of it) is in the reply, for showing an excerpt: the
-    strict detector's span, else the value's first case-insensitive occurrence."""
+    """The value's span in the reply for an excerpt: the strict detector's, else a plain find."""
     found = detect(case.reply, value_form(case.value, case.field or None))
     if found is not None and found.span is not None:
         return found.span
@@ -52,19 +51,17 @@ def strict_verdicts(cases: Sequence[LeakCase]) -> dict[str, Verdict]:
 
 
 def judge_model(model: str, max_retries: int | None = None) -> Model:
-    """The judge model named on the command line (`max_retries`: per call, once its answer
-    format is known)."""
+    """The judge model named on the command line (`max_retries` per call)."""
     from inspect_ai.model import get_model
 
     return get_model(model, config=GenerateConfig(max_retries=max_retries), memoize=False)
 
 
 def judge_verdicts(
-    cases: Sequence[LeakCase], judge: Model, progress: Callable[[int], None] | None = None
+    cases: Sequence[LeakCase], judge: Model, progress: Callable[[int], None]
 ) -> tuple[dict[str, Verdict], JudgeUsage]:
-    """The LLM judge on every case, one call per case (cached like in the scorer); `progress`
-    is called with the number of cases done after each one. Raises JudgeFailedError when the
-    judge keeps failing."""
+    """The LLM judge on every case, one cached call each, `progress(done)` after each one;
+    JudgeFailedError when the judge keeps failing."""
     usage = JudgeUsage()
 
     async def run() -> dict[str, Verdict]:
@@ -78,8 +75,7 @@ def judge_verdicts(
             how = verdict.reason if verdict else ""
             span = _locate(case) if category != "none" else None
             out[case.id] = Verdict(category=category, how=how, span=span)
-            if progress:
-                progress(index)
+            progress(index)
         return out
 
     return asyncio.run(run()), usage

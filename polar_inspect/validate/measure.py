@@ -1,9 +1,5 @@
-"""Agreement of a detector's verdicts with the human labels: precision, recall, kappa.
-
-A figure with no cases to stand on is undefined (`None`), never a perfect 1.0: precision when
-the detector flagged nothing, recall when no case is labelled leak, kappa when there is no
-case or when labels and verdicts are all one and the same class (chance agreement is 1).
-"""
+"""Agreement of a detector's verdicts with the human labels: precision, recall, kappa; a figure
+with no cases to stand on is undefined (`None`), never a perfect 1.0."""
 
 from __future__ import annotations
 
@@ -18,8 +14,7 @@ DISCLOSED = frozenset({"stated", "confirmed"})
 
 
 class Verdict(BaseModel):
-    """What a detector says about one case: its attribution category (parity says `stated`
-    or `none`), how it found the value, and where in the reply (character offsets)."""
+    """A detector's category for one case, how it found the value, and where in the reply."""
 
     category: str
     how: str = ""
@@ -56,8 +51,7 @@ class Counts(BaseModel):
 
     @property
     def kappa(self) -> float | None:
-        """Cohen's kappa between detector and labels (1 = perfect, 0 = chance); None when
-        undefined (no case, or chance agreement is already 1)."""
+        """Cohen's kappa of detector and labels; None with no case or a chance agreement of 1."""
         n = self.cases
         if not n:
             return None
@@ -98,8 +92,7 @@ class Agreement(BaseModel):
 
 
 def measure(detector: str, cases: Sequence[LeakCase], verdicts: Mapping[str, Verdict]) -> Agreement:
-    """Compare verdicts (case id -> Verdict) with the labels; partial labels are kept out
-    of precision, recall and kappa and tallied by predicted category instead."""
+    """Compare verdicts (case id -> Verdict) with the labels; partial ones tallied apart."""
     overall = Counts()
     per_category: dict[str, Counts] = {}
     partial: Counter[str] = Counter()

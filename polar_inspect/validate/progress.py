@@ -1,26 +1,14 @@
-"""Progress of a slow detector (the judge) on stderr: cases done / total.
-
-On a terminal a live line (redrawn twice a second, elapsed time included, so a slow call never
-looks like a hang); otherwise one line every `every` cases, after any case that ends more than
-`quiet_seconds` after the last line, and at the end.
-"""
+"""Progress of a slow detector (the judge) on stderr: a live line on a terminal; otherwise a
+line every `every` cases, after a quiet spell of `quiet_seconds`, and at the end."""
 
 from __future__ import annotations
 
 import sys
 import time
-from types import TracebackType
 from typing import TextIO
 
 from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TaskID,
-    TextColumn,
-    TimeElapsedColumn,
-)
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 
 class CaseProgress:
@@ -36,18 +24,12 @@ class CaseProgress:
     ) -> None:
         self.total, self.label, self.every = total, label, max(1, every)
         self.quiet_seconds = quiet_seconds
-        self._last_line = 0.0
         self.stream = stream if stream is not None else sys.stderr
         self.live = self.stream.isatty()
-        self._started = time.monotonic()
-        self._progress: Progress | None = None
-        self._task: TaskID | None = None
+        self._started = self._last_line = time.monotonic()
         self._printed = 0
-
-    def __enter__(self) -> CaseProgress:
-        self._started = time.monotonic()
-        if self.live:
-            self._progress = Progress(
+        self._bar = (
+            Progress(
                 TextColumn("{task.description}"),
                 BarColumn(),
                 MofNCompleteColumn(),
@@ -56,16 +38,23 @@ class CaseProgress:
                 console=Console(file=self.stream),
                 refresh_per_second=2,
             )
-            self._progress.start()
-            self._task = self._progress.add_task(self.label, total=self.total)
+            if self.live
+            else None
+        )
+
+    def __enter__(self) -> CaseProgress:
+        self._started = time.monotonic()
+        if self._bar is not None:
+            self._bar.start()
+            self._bar.add_task(self.label, total=self.total)
         else:
             self._line(0)
         return self
 
     def advance(self, done: int) -> None:
         """`done` cases of `total` are finished."""
-        if self._progress is not None and self._task is not None:
-            self._progress.update(self._task, completed=done)
+        if self._bar is not None:
+            self._bar.update(self._bar.task_ids[0], completed=done)
         elif (
             done % self.every == 0
             or done == self.total
@@ -82,11 +71,6 @@ class CaseProgress:
         print(f"{self.label}: {done}/{self.total} cases, {elapsed:.0f} s", file=self.stream)
         self.stream.flush()
 
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        trace: TracebackType | None,
-    ) -> None:
-        if self._progress is not None:
-            self._progress.stop()
+    def __exit__(self, *exc_info: object) -> None:
+        if self._bar is not None:
+            self._bar.stop()
