@@ -1,11 +1,5 @@
-"""`minimize`: data minimisation before the dialogue, in the spirit of AirGapAgent.
-
-AirGapAgent (Bagdasarian et al., 2024) lets a separate minimiser, which sees the task and the
-user's privacy directive but never the third party, decide which data the conversational
-agent gets. Here one call on the `minimizer` role (default: the trusted model) turns the
-document into a working copy with only what the task needs and the policy allows; the trusted
-model is then given that copy instead of the document.
-"""
+"""`minimize`: data minimisation before the dialogue, in the spirit of AirGapAgent (Bagdasarian
+et al., 2024): one call on the `minimizer` role; the trusted model gets its working copy."""
 
 from __future__ import annotations
 

@@ -1,11 +1,5 @@
-"""The defenses of one sample, applied in order around the trusted model's turn.
-
-The dialogue solver calls four hooks; each defense step that runs a hook is its own transcript
-span (`defense <name>: <step>`). What the trusted model drafted and what the attacker was sent
-are both kept in `DefenseRecord` (`DefenseState` in the sample's store); the dialogue records
-what was sent as delivered (`DialogueState.delivered`), which is what the scorers read. Calls
-and tokens per role are Inspect's own count (`role_usage`).
-"""
+"""The defenses of one sample, applied in order around the trusted model's turn, each step a
+transcript span; drafts and what was sent are kept in `DefenseRecord` (docs/defenses.md)."""
 
 from __future__ import annotations
 
