@@ -47,7 +47,6 @@ class RoleModel:
     model: str
     args: dict[str, Any]
     batched: bool
-    bound: bool = True
 
     @property
     def ttl(self) -> RoleTtl:
@@ -94,7 +93,7 @@ def role_models(
     """The model of each called role: bound, else the trusted model (not batched: a role's
     fallback copy does not inherit `--batch`)."""
     bound = {name: _role(name, spec) for name, spec in _pairs("--model-role", role_specs).items()}
-    fallback = RoleModel(main.model, main.args, batched=False, bound=False)
+    fallback = RoleModel(main.model, main.args, batched=False)
     return {role: main if role == TRUSTED_ROLE else bound.get(role, fallback) for role in roles}
 
 
