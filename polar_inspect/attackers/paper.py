@@ -92,9 +92,7 @@ class PaperTemplates:
         self.turn = load_template("attacker_turn", options.attacker_turn_prompt)
         self.free_turn = load_template("attacker_free_turn", options.attacker_free_turn_prompt)
         self.opening = load_template("attacker_opening", options.attacker_opening_prompt)
-        shown: set[str] = set()
-        for template in (self.system, self.turn):
-            shown |= placeholders(template.text, template.source)
+        shown = placeholders(self.system.text) | placeholders(self.turn.text)
         missing = sorted(name for name, forms in SHOWN_VALUES.items() if not forms & shown)
         if missing:
             raise PromptTemplateError(

@@ -1,7 +1,6 @@
 """`polar-cost`: what a run will cost, before it starts, in `inspect eval`'s terms.
 
-Every role the run would call, its calls, tokens and dollars per setting (docs/cost.md).
-"""
+Every role the run would call, its calls, tokens and dollars per setting (docs/cost.md)."""
 
 from __future__ import annotations
 

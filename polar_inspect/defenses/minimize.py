@@ -7,6 +7,7 @@ from polar_inspect.defenses.base import Defense, DefenseContext
 from polar_inspect.defenses.registry import builtin
 
 MINIMIZER_ROLE = "minimizer"
+MINIMIZER_MAX_TOKENS = 2000
 EMPTY_COPY = "(The working copy of the document is empty.)"
 
 
@@ -24,5 +25,5 @@ class Minimize(Defense):
     async def prepare_document(self, ctx: DefenseContext, document: str) -> str:
         """The minimiser's working copy (a fixed note when it returns nothing)."""
         prompt = self.text(document=document, policy=ctx.policy, task=ctx.task)
-        copy = await ctx.generate_on_role(MINIMIZER_ROLE, prompt, max_tokens=2000)
+        copy = await ctx.generate_on_role(MINIMIZER_ROLE, prompt, max_tokens=MINIMIZER_MAX_TOKENS)
         return copy or EMPTY_COPY
