@@ -97,14 +97,3 @@ def parse_defense(spec: str | Sequence[str] | None) -> list[DefenseSpec]:
     if len(set(names)) != len(names):
         raise DefenseSpecError(f"defense: a defense is listed twice in {spec!r}")
     return parsed
-
-
-def build_defenses(specs: Sequence[DefenseSpec]) -> list[Defense]:
-    """Instantiate the defenses of a stack (prompt templates are read and checked here)."""
-    known = available_defenses()
-    return [known[spec.name](prompt=spec.prompt) for spec in specs]
-
-
-def stack_label(specs: Sequence[DefenseSpec]) -> str:
-    """The stack as written on the command line, `none` when empty."""
-    return ",".join(spec.label() for spec in specs) or NO_DEFENSE

@@ -9,7 +9,7 @@ from inspect_ai.util import span
 from pydantic import BaseModel
 
 from polar_inspect.defenses.base import Defense, DefenseContext
-from polar_inspect.defenses.registry import DefenseSpec, build_defenses, stack_label
+from polar_inspect.defenses.registry import NO_DEFENSE, DefenseSpec, available_defenses
 
 
 class ReplyRecord(BaseModel):
@@ -37,8 +37,9 @@ class DefenseStack:
 
     def __init__(self, specs: Sequence[DefenseSpec]) -> None:
         self.specs = list(specs)
-        self.defenses: list[Defense] = build_defenses(self.specs)
-        self.label = stack_label(self.specs)
+        known = available_defenses()  # each defense's template is read and checked here
+        self.defenses: list[Defense] = [known[s.name](prompt=s.prompt) for s in self.specs]
+        self.label = ",".join(spec.label() for spec in self.specs) or NO_DEFENSE
         self.oracle = any(d.oracle for d in self.defenses)
 
     def start(self, ctx: DefenseContext) -> SampleDefenses:
