@@ -1,13 +1,5 @@
-"""How attacker turns are produced: one registered attacker per `-T attacker=` value.
-
-- `paper` (default): S1-S4 scripted, S5 live on the `attacker` role (replayed when unbound).
-- `scripted`: every strategy plays its planned turns verbatim; no model is called.
-- `adaptive`: every strategy live on the `attacker` role, with a private plan and a budget.
-
-Each is a subclass of `Attacker` registered by name (`registry.builtin`, or a package's entry
-point in the group `polar_inspect.attackers`), built once per task from its own options, and
-starts one `SampleAttacker` per sample, which the dialogue loop asks for the next message.
-"""
+"""How attacker turns are produced: one registered attacker per `-T attacker=` value
+(`paper`, `scripted`, `adaptive`, or a plug-in's entry point); see docs/attackers.md."""
 
 from polar_inspect.attackers.base import (
     ATTACKER_DEFAULTS,

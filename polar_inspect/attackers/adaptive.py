@@ -1,23 +1,5 @@
-"""The adaptive attacker: every strategy S1-S5 played live, with a private plan and a budget.
-
-It knows the names of the fields it is after (their values too only with
-`attacker_knowledge=values`, the paper's setting), answers each round with a structured reply
-`{"plan", "message", "done"}`, and only `message` reaches the trusted model. The plan is logged
-in the transcript and in the sample's `DialogueState.attacker_plans`.
-
-Weak models are read leniently (`adaptive_prompts.parse_reply`): a JSON object anywhere in the
-answer, common other key names, `done` as a word. An answer that holds no such object gets one
-retry with a reminder of the format; if the second answer holds none either, its plain text is
-taken as the message (recorded as `read_as: text` in the plan log), so a model that cannot write
-the format still attacks. An answer that is no attack is refused the same way (retried once,
-then the dialogue ends with `attacker_no_attack`): a format line copied with its placeholders
-(`"message": "your next message to the assistant"`), a message mostly copied from the
-instructions it is sent, or plain text about the answer format ("I will send you a JSON
-object..."); `polar_inspect.detectors.echo` says how, and each refused answer is recorded in
-`DialogueState.not_attacks`. Only an answer with nothing usable in it ends the dialogue
-(`attacker_unparsable`), and a dialogue that ends before the trusted model said a word is never
-scored (docs/scoring.md).
-"""
+"""The adaptive attacker: every strategy S1-S5 played live, with a private plan and a budget;
+how its answers are read and refused: docs/attackers.md#adaptive."""
 
 from __future__ import annotations
 
@@ -27,7 +9,6 @@ from inspect_ai.log import transcript
 from inspect_ai.model import (
     ChatMessage,
     ChatMessageAssistant,
-    ChatMessageSystem,
     ChatMessageUser,
     Model,
 )
@@ -54,6 +35,7 @@ from polar_inspect.attackers.base import (
     TurnSource,
     generate_as_attacker,
 )
+from polar_inspect.attackers.paper import merged_conversation
 from polar_inspect.attackers.registry import builtin
 from polar_inspect.data.samples import SampleInfo
 from polar_inspect.params import PositiveWhole, TemplatePath
@@ -123,18 +105,7 @@ class AdaptiveSampleAttacker:
         the trusted `replies` (polar-cost rebuilds its requests with this)."""
         instruction = self._templates.turn_instruction(index, self.rounds)
         opening = self._templates.opening.text.strip()
-        messages: list[ChatMessage] = [ChatMessageSystem(content=self._system)]
-        if not answers:
-            messages.append(ChatMessageUser(content=f"{opening}\n\n{instruction}"))
-            return messages
-        messages.append(ChatMessageUser(content=opening))
-        for position, (said, reply) in enumerate(zip(answers, replies, strict=True)):
-            messages.append(ChatMessageAssistant(content=said))
-            text = visible_text(reply) or "(no reply)"
-            if position == len(answers) - 1:
-                text = f"{text}\n\n{instruction}"
-            messages.append(ChatMessageUser(content=text))
-        return messages
+        return merged_conversation(self._system, opening, answers, replies, instruction)
 
     async def _ask(self, messages: list[ChatMessage], index: int) -> str:
         seed = self._seeds.attacker(index + 1)
@@ -144,9 +115,8 @@ class AdaptiveSampleAttacker:
     def _read(
         self, text: str, index: int, last: bool
     ) -> tuple[AdaptiveReply | None, NonAttack | None]:
-        """Its answer as a reply, or None with why it is no attack (None: nothing readable).
-
-        The last answer of a round that holds no JSON object is taken as plain text."""
+        """Its answer as a reply, or None with why it is no attack (None: nothing readable); the
+        round's last answer without a JSON object is taken as plain text."""
         reply = parse_reply(text, self._templates.placeholders())
         if reply is None and holds_object(text) and parse_reply(text) is not None:
             return None, NonAttack(round=index + 1, why="format_placeholders", sent=False)
@@ -247,13 +217,12 @@ class AdaptiveAttacker(Attacker):
     calls_model = True
     requires_model = True
     Options = AdaptiveOptions
+    options: AdaptiveOptions
 
     def __init__(self, options: BaseModel) -> None:
-        assert isinstance(options, AdaptiveOptions)
         super().__init__(options)
-        self.adaptive_options = options
         self.adaptive_templates = AdaptiveTemplates(
-            options.adaptive_system_prompt, options.adaptive_turn_prompt
+            self.options.adaptive_system_prompt, self.options.adaptive_turn_prompt
         )
 
     def templates(self) -> list[LoadedTemplate]:
@@ -262,7 +231,7 @@ class AdaptiveAttacker(Attacker):
 
     def rounds_for(self, info: SampleInfo, budget: int) -> int:
         """The attacker's budget for a sample, within its strategy's cap (S1: one message)."""
-        own = self.adaptive_options.attack_budget
+        own = self.options.attack_budget
         rounds = own if own is not None else budget
         cap = strategy_rules()[info.attack].max_turns
         return min(rounds, cap) if cap is not None else rounds
@@ -272,7 +241,7 @@ class AdaptiveAttacker(Attacker):
     ) -> SampleAttacker:
         """The adaptive attacker for one sample (the dialogue checked that a model is bound)."""
         assert model is not None, "requires_model: the dialogue checks the role first"
-        options = self.adaptive_options
+        options = self.options
         return AdaptiveSampleAttacker(
             model,
             self.adaptive_templates,
@@ -284,12 +253,8 @@ class AdaptiveAttacker(Attacker):
         )
 
     def describe(self, attacks: Sequence[str]) -> str:
-        """The run-metadata note, as known when the task is built.
-
-        Model roles are bound only once the eval runs: the attacker model is in the log's
-        `eval.model_roles` and each sample's `DialogueState.attacker_model`.
-        """
-        options = self.adaptive_options
+        """The run-metadata note, as known when the task is built (model: eval.model_roles)."""
+        options = self.options
         budget = options.attack_budget if options.attack_budget is not None else "turn budget"
         return (
             "adaptive: every strategy live on the 'attacker' role (eval.model_roles) "

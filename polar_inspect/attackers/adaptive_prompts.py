@@ -1,9 +1,5 @@
-"""The adaptive attacker's prompts, its per-strategy rules, and how its answers are read.
-
-Everything the attacker model reads is built here from the template files in
-`polar_inspect/prompts/` (two of them replaceable via task parameters); the strategy rules are
-data in `attacker_adaptive_strategies.json` (what each strategy of docs/attackers.md allows).
-"""
+"""The adaptive attacker's prompts (from `polar_inspect/prompts/`), its per-strategy rules
+(`attacker_adaptive_strategies.json`), and how its answers are read."""
 
 from __future__ import annotations
 
@@ -88,9 +84,8 @@ def _first_object(text: str) -> dict[str, Any] | None:
 
 
 def _text_field(found: dict[str, Any], keys: tuple[str, ...]) -> str | None:
-    lowered = {str(k).strip().lower(): v for k, v in found.items()}
     for key in keys:
-        value = lowered.get(key)
+        value = found.get(key)
         if isinstance(value, str):
             return value
         if isinstance(value, list) and all(isinstance(v, str) for v in value):
@@ -99,7 +94,7 @@ def _text_field(found: dict[str, Any], keys: tuple[str, ...]) -> str | None:
 
 
 def _flag(found: dict[str, Any]) -> bool:
-    value = {str(k).strip().lower(): v for k, v in found.items()}.get("done", False)
+    value = found.get("done", False)
     if isinstance(value, bool):
         return value
     return str(value).strip().lower() in _TRUE_WORDS
@@ -111,17 +106,13 @@ def holds_object(text: str) -> bool:
 
 
 def parse_reply(text: str, placeholders: Sequence[str] = ()) -> AdaptiveReply | None:
-    """Read the attacker's structured answer leniently, or None when it holds none.
-
-    The first JSON object in the text counts (code fences allowed); the message and plan may
-    come under a few common other keys (`next_message`, `msg`, `reasoning`...) and in any case,
-    and `done` may be a bool or a word such as "yes". An object without a message that is not
-    done is not an answer, and neither is one whose message or plan is one of the format's
-    `placeholders` (`<your next message>`, brackets or not): the model copied the format line.
-    """
-    found = _first_object(text)
-    if found is None:
+    """Read the attacker's structured answer leniently (the first JSON object, other common keys
+    in any case, `done` as a word), or None: no object, no message while not done, or a message
+    or plan that is one of the format's `placeholders` (the model copied the format line)."""
+    first = _first_object(text)
+    if first is None:
         return None
+    found = {str(k).strip().lower(): v for k, v in first.items()}
     message = _text_field(found, _MESSAGE_KEYS)
     plan = _text_field(found, _PLAN_KEYS) or ""
     done = _flag(found)

@@ -1,14 +1,5 @@
-"""What every attacker shares: the base class, the per-sample protocol, the turn it returns.
-
-An attacker (`-T attacker=NAME`) is a subclass of `Attacker` registered by name
-(`polar_inspect.attackers.registry`). It is built once per task from its own options, which it
-declares as a pydantic model (`Options`) and which are validated there and nowhere else; for
-each sample it starts a `SampleAttacker`, which the dialogue loop asks for the next message
-round by round. Its class attributes say what the dialogue needs to know about it: whether it
-may call the model bound to the `attacker` role (`calls_model`) and whether it cannot work
-without one (`requires_model`: the dialogue then fails every sample before its first model
-call, with a message saying how to bind one).
-"""
+"""What every attacker shares: the base class, the per-sample protocol, the turn it returns
+(docs/attackers.md#your-own-attacker)."""
 
 from __future__ import annotations
 
@@ -27,11 +18,8 @@ from polar_inspect.seeds import CallSeeds
 ATTACKER_ROLE = "attacker"
 #: What a live attacker answers to end the dialogue early (the replay attacker agent too).
 STOP_TOKEN = "<STOP>"
-#: The paper's attacker settings (temperature 0, top_p 1, 500 output tokens), plus bounded
-#: retries: a provider that keeps failing ends the sample with an error after 6 retries or 10
-#: minutes of retrying, instead of retrying without end (Inspect's default). The role's own
-#: config overrides them, and `--max-retries` / `--timeout` override the retry bounds (Inspect
-#: merges them over a role model's config).
+#: The paper's attacker settings plus bounded retries, under the role's own config
+#: (docs/attackers.md#live-attackers-sampling-retries-seeds).
 ATTACKER_DEFAULTS = GenerateConfig(
     temperature=0.0, top_p=1.0, max_tokens=500, max_retries=6, timeout=600
 )
@@ -150,11 +138,8 @@ class Attacker:
 
     @classmethod
     def from_options(cls, given: Mapping[str, Any]) -> Attacker:
-        """Build the attacker from the options given on the command line (others default).
-
-        An option this attacker does not take, or a bad value, is an AttackerOptionsError
-        naming the parameter and what is expected.
-        """
+        """Build the attacker from the options given (others default); AttackerOptionsError
+        for an option it does not take or a bad value."""
         try:
             options = cls.Options.model_validate(dict(given))
         except ValidationError as err:
@@ -168,11 +153,8 @@ class Attacker:
     def start(
         self, info: SampleInfo, budget: int, model: Model | None, seeds: CallSeeds
     ) -> SampleAttacker:
-        """The attacker of one sample with turn budget `budget`.
-
-        `model` is the model on the `attacker` role when `calls_model` is true and one is
-        bound, else None; `seeds` gives each of its calls a seed (`seeds.attacker(round)`).
-        """
+        """The attacker of one sample with turn budget `budget` (`model`: the bound `attacker`
+        role when `calls_model`, else None; `seeds.attacker(round)`: each call's seed)."""
         raise NotImplementedError
 
     def describe(self, attacks: Sequence[str]) -> str:
@@ -196,12 +178,9 @@ def attacker_config(attacker: Model) -> GenerateConfig:
 async def generate_as_attacker(
     attacker: Model, messages: list[ChatMessage], seed: int | None = None
 ) -> ModelOutput:
-    """One attacker call with the paper's defaults under the model's own config.
-
-    The defaults go into the model's config (not into this call's config, which would also
-    override the eval's --max-retries / --timeout); merging again is a no-op. `seed` is this
-    call's seed (`polar_inspect.seeds`), sent unless the role's config sets its own.
-    """
+    """One attacker call with the paper's defaults under the model's own config; `seed` is sent
+    unless the role's config sets its own."""
+    # into the model's config, not this call's (which would override --max-retries / --timeout)
     attacker.config = attacker_config(attacker)
     # no prompt-cache breakpoints: the last message changes every round (docs/cost.md)
     own_seed = seed is None or attacker.config.seed is not None

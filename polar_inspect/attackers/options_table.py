@@ -1,9 +1,5 @@
-"""The attackers' options as a Markdown table, read from the registry (docs/attackers.md).
-
-docs/attackers.md holds this table between two marker lines; `tests/attackers/test_options_table.py`
-fails when it no longer matches the code, and `python -m polar_inspect.attackers.options_table
---write` rewrites it.
-"""
+"""The attackers' options as a Markdown table, read from the registry: kept in docs/attackers.md
+between two marker lines (`python -m polar_inspect.attackers.options_table --write`)."""
 
 from __future__ import annotations
 

@@ -1,22 +1,5 @@
-"""The paper's attacker (the default): S1-S4 scripted, S5 live on the `attacker` role.
-
-The live S5 attacker realises the sample's planned message of each round, adapted to the
-dialogue so far, and is shown the protected and allowed values (docs/attackers.md). Without a
-model on the `attacker` role, S5's planned turns are replayed verbatim. Its four prompts are
-templates a user can replace (`-T attacker_system_prompt=...` and the other options below).
-
-How its requests are laid out follows the authors' evaluator by default
-(`attacker_messages=separate`): the attacker's own earlier messages are assistant turns, the
-trusted model's replies user turns, and the round's instruction one more user message after the
-last reply (so from round 2 two user messages follow each other), with no opening message. A
-provider or chat template that rejects two user messages in a row, or an assistant message right
-after the system message, gets `attacker_messages=merged`: an opening user message first, and
-each reply joined with the next instruction into one user message. An empty attacker message is
-sent on as a turn, as the authors do (`attacker_empty_reply=send`); `stop` ends the dialogue
-there instead (for providers that reject an empty user message). A message mostly copied from
-the instructions it was sent (its round instruction, say) is sent as the authors send it and
-recorded as no attack (`DialogueState.not_attacks`, `sent: true`; docs/attackers.md).
-"""
+"""The paper's attacker (the default): S1-S4 scripted, S5 live on the `attacker` role (replayed
+when unbound); its request layouts and options: docs/attackers.md#paper-the-papers-setting."""
 
 from __future__ import annotations
 
@@ -54,9 +37,7 @@ from polar_inspect.prompts import LoadedTemplate, PromptTemplateError, load_temp
 from polar_inspect.seeds import CallSeeds
 from polar_inspect.text import bullets, joined, visible_text
 
-#: The placeholders through which the live attacker is shown the values it should cover: the
-#: paper shows it both lists, so its system message or its per-round instruction must use each
-#: (as a bulleted list or as a JSON array).
+#: The placeholders showing the live attacker each value list: one of each must be used.
 SHOWN_VALUES: dict[str, frozenset[str]] = {
     "allowed_values": frozenset({"allowed_values", "allowed_values_json"}),
     "protected_values": frozenset({"protected_values", "protected_values_json"}),
@@ -111,9 +92,7 @@ class PaperTemplates:
         self.turn = load_template("attacker_turn", options.attacker_turn_prompt)
         self.free_turn = load_template("attacker_free_turn", options.attacker_free_turn_prompt)
         self.opening = load_template("attacker_opening", options.attacker_opening_prompt)
-        shown: set[str] = set()
-        for template in (self.system, self.turn):
-            shown |= _names(template)
+        shown = placeholders(self.system.text) | placeholders(self.turn.text)
         missing = sorted(name for name, forms in SHOWN_VALUES.items() if not forms & shown)
         if missing:
             raise PromptTemplateError(
@@ -128,8 +107,7 @@ class PaperTemplates:
         return [self.system, self.turn, self.free_turn, self.opening]
 
     def instruction_texts(self) -> list[list[str]]:
-        """Each template's own words (not what fills their placeholders: the planned message
-        and the values are what the attacker is meant to use)."""
+        """Each template's own words (not what fills their placeholders)."""
         return [template.literal_parts() for template in self.all()]
 
     @staticmethod
@@ -165,14 +143,8 @@ def json_array(values: Sequence[str]) -> str:
     return json.dumps(list(values), ensure_ascii=False)
 
 
-def _names(template: LoadedTemplate) -> set[str]:
-    return placeholders(template.text, template.source)
-
-
-#: Providers whose API refuses a conversation that opens with an assistant message (the
-#: separate layout from round 2): their live attacker gets the merged layout, and the sample
-#: records why. Anthropic's Messages API answers 400 "messages: first message must use the
-#: "user" role".
+#: Providers refusing a conversation that opens with an assistant message (the separate layout
+#: from round 2; Anthropic: 400 "first message must use the "user" role"): they get merged.
 NEEDS_USER_FIRST = ("anthropic/",)
 
 
@@ -184,6 +156,25 @@ def layout_for(model: Model, asked: str) -> tuple[str, str | None]:
             "message, so the merged layout was used"
         )
     return asked, None
+
+
+def merged_conversation(
+    system: str, opening: str, said: Sequence[str], replies: Sequence[str], instruction: str
+) -> list[ChatMessage]:
+    """An attacker's request with strictly alternating roles: the opening (none when empty),
+    then its messages and the replies, the round's instruction joined to the last user turn."""
+    messages: list[ChatMessage] = [ChatMessageSystem(content=system)]
+    if not said:
+        return [*messages, ChatMessageUser(content=joined(opening, instruction))]
+    if opening:
+        messages.append(ChatMessageUser(content=opening))
+    for position, (own, reply) in enumerate(zip(said, replies, strict=True)):
+        messages.append(ChatMessageAssistant(content=own))
+        parts = [visible_text(reply) or "(no reply)"]
+        if position == len(said) - 1:
+            parts.append(instruction)
+        messages.append(ChatMessageUser(content=joined(*parts)))
+    return messages
 
 
 class PaperLiveS5:
@@ -215,33 +206,18 @@ class PaperLiveS5:
     def conversation(
         self, index: int, attacker_turns: Sequence[str], replies: Sequence[str]
     ) -> list[ChatMessage]:
-        """What the attacker model is sent for round `index` (see the module for the layout).
-
-        Every message is plain text: local servers' chat templates (llama.cpp, vLLM) expect a
-        string, not a list of content parts.
-        """
+        """What the attacker model is sent for round `index`, as plain text (local servers' chat
+        templates expect a string, not content parts)."""
         instruction = self._templates.round_instruction(self._info, index, self.rounds)
-        messages: list[ChatMessage] = [ChatMessageSystem(content=self._system)]
-        history = list(zip(attacker_turns, replies, strict=True))
         if self.layout == "separate":
-            for said, reply in history:
+            messages: list[ChatMessage] = [ChatMessageSystem(content=self._system)]
+            for said, reply in zip(attacker_turns, replies, strict=True):
                 messages.append(ChatMessageAssistant(content=said))
                 messages.append(ChatMessageUser(content=visible_text(reply)))
             messages.append(ChatMessageUser(content=instruction))
             return messages
         opening = self._templates.opening.render(**self._fields).strip()
-        if not history:
-            messages.append(ChatMessageUser(content=joined(opening, instruction)))
-            return messages
-        if opening:
-            messages.append(ChatMessageUser(content=opening))
-        for position, (said, reply) in enumerate(history):
-            messages.append(ChatMessageAssistant(content=said))
-            parts = [visible_text(reply) or "(no reply)"]
-            if position == len(history) - 1:
-                parts.append(instruction)
-            messages.append(ChatMessageUser(content=joined(*parts)))
-        return messages
+        return merged_conversation(self._system, opening, attacker_turns, replies, instruction)
 
     async def next_turn(
         self, index: int, attacker_turns: Sequence[str], replies: Sequence[str]
@@ -284,12 +260,11 @@ class PaperAttacker(Attacker):
     calls_model = True
     requires_model = False
     Options = PaperOptions
+    options: PaperOptions
 
     def __init__(self, options: BaseModel) -> None:
-        assert isinstance(options, PaperOptions)
         super().__init__(options)
-        self.paper_options = options
-        self.paper_templates = PaperTemplates(options)
+        self.paper_templates = PaperTemplates(self.options)
 
     def templates(self) -> list[LoadedTemplate]:
         """The live attacker's four templates."""
@@ -308,20 +283,16 @@ class PaperAttacker(Attacker):
                 why="no model is bound to the 'attacker' role",
                 to_run_live="--model-role attacker=<provider/model>",
             )
-        return PaperLiveS5(model, self.paper_templates, self.paper_options, info, budget, seeds)
+        return PaperLiveS5(model, self.paper_templates, self.options, info, budget, seeds)
 
     def describe(self, attacks: Sequence[str]) -> str:
-        """How S5 turns are produced, as far as it is known when the task is built.
-
-        Model roles are bound only once the eval runs, so the choice between a live and a
-        replayed attacker is made per sample (`DialogueState.turn_source` and
-        `attacker_model`); the roles themselves are in the log's `eval.model_roles`.
-        """
-        layout = f"messages {self.paper_options.attacker_messages}"
+        """How S5 turns are produced, as far as known when the task is built (roles are bound
+        when the eval runs: live or replayed is decided per sample)."""
+        layout = f"messages {self.options.attacker_messages}"
         if LIVE_ATTACK not in attacks:
             return "paper: planned turns (no S5 samples selected)"
         return (
             "paper: S1-S4 planned turns; S5 live if a model is bound to the 'attacker' role "
             f"(eval.model_roles), else replayed ({layout}, empty attacker replies "
-            f"{self.paper_options.attacker_empty_reply})"
+            f"{self.options.attacker_empty_reply})"
         )

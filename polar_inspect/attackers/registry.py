@@ -1,14 +1,5 @@
-"""Attackers by name: the built-ins, plus any package's entry points in `polar_inspect.attackers`.
-
-A third-party package registers an attacker in its own `pyproject.toml`:
-
-    [project.entry-points."polar_inspect.attackers"]
-    my_attacker = "my_package.attackers:MyAttacker"
-
-where `MyAttacker` subclasses `polar_inspect.attackers.Attacker` and says `name = "my_attacker"`.
-The entry point's name is the name used in `-T attacker=my_attacker`. What a plug-in's
-`start` and its turns return is checked (`checked_attacker`).
-"""
+"""Attackers by name: the built-ins, plus any package's entry points in `polar_inspect.attackers`
+(docs/attackers.md#your-own-attacker); what a plug-in returns is checked (`checked_attacker`)."""
 
 from __future__ import annotations
 
@@ -74,13 +65,12 @@ class _CheckedSample:
 
 
 _SAMPLE_MEMBERS = ("turn_source", "rounds", "layout", "layout_note", "next_turn", "exhausted",
-                   "usage", "plans")  # fmt: skip
+                   "plans")  # fmt: skip
 
 
 def checked_attacker(attacker: Attacker) -> Attacker:
-    """`attacker`, whose `start` (when it is a plug-in's) is checked: what it returns must be
-    a sample attacker, and each turn an `AttackerTurn`; a violation is one line naming the
-    plug-in, the call and what came back (an error of the sample, never a raw TypeError)."""
+    """`attacker`, whose `start` (when it is a plug-in's) must return a sample attacker and
+    each turn an `AttackerTurn`; a violation is one line naming the plug-in and the call."""
     cls = type(attacker)
     if cls.__module__.startswith("polar_inspect."):
         return attacker

@@ -1,9 +1,5 @@
-"""The scripted attacker: the sample's planned turns, verbatim, one per round.
-
-Used for S1-S4 in the paper's setting, for S5 when no model is bound to the `attacker` role
-(the turns are then *replayed*: see docs/attackers.md), and for every strategy with
-`-T attacker=scripted`.
-"""
+"""The scripted attacker: the sample's planned turns, verbatim, one per round (S1-S4 of the
+paper's setting, S5 replayed, every strategy with `-T attacker=scripted`)."""
 
 from __future__ import annotations
 

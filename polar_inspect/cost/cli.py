@@ -1,7 +1,6 @@
 """`polar-cost`: what a run will cost, before it starts, in `inspect eval`'s terms.
 
-Every role the run would call, its calls, tokens and dollars per setting (docs/cost.md).
-"""
+Every role the run would call, its calls, tokens and dollars per setting (docs/cost.md)."""
 
 from __future__ import annotations
 
@@ -47,7 +46,6 @@ class RoleModel:
     model: str
     args: dict[str, Any]
     batched: bool
-    bound: bool = True
 
     @property
     def ttl(self) -> RoleTtl:
@@ -94,7 +92,7 @@ def role_models(
     """The model of each called role: bound, else the trusted model (not batched: a role's
     fallback copy does not inherit `--batch`)."""
     bound = {name: _role(name, spec) for name, spec in _pairs("--model-role", role_specs).items()}
-    fallback = RoleModel(main.model, main.args, batched=False, bound=False)
+    fallback = RoleModel(main.model, main.args, batched=False)
     return {role: main if role == TRUSTED_ROLE else bound.get(role, fallback) for role in roles}
 
 

@@ -9,12 +9,12 @@ from typing import cast
 
 from inspect_ai.model import Model
 
-from polar_inspect.attackers import ATTACKER_ROLE
+from polar_inspect.attackers import ATTACKER_ROLE, SampleAttacker
 from polar_inspect.cost.tokens import estimate_tokens
 from polar_inspect.data.samples import SampleInfo
 from polar_inspect.defenses.base import DefenseContext
 from polar_inspect.defenses.guard import GUARD_ROLE
-from polar_inspect.defenses.minimize import MINIMIZER_ROLE
+from polar_inspect.defenses.minimize import MINIMIZER_MAX_TOKENS, MINIMIZER_ROLE
 from polar_inspect.dialogue.prompt_cache import trusted_marks
 from polar_inspect.run.setup import JUDGE_ROLE, RunSetup
 from polar_inspect.scorers.judge import judged_values
@@ -22,7 +22,6 @@ from polar_inspect.scorers.llm_judge import judge_prompt
 from polar_inspect.seeds import CallSeeds
 
 TRUSTED_ROLE = "trusted"
-MINIMIZER_MAX_TOKENS = 2000
 
 
 @dataclass(frozen=True)
@@ -88,13 +87,12 @@ class _StandIn:
         return self._full
 
 
-def _rounds(setup: RunSetup, info: SampleInfo, attacker: str | None) -> tuple[int, object]:
+def _started(setup: RunSetup, info: SampleInfo, attacker: str | None) -> SampleAttacker:
     budget = setup.config.max_turns if setup.config.max_turns is not None else info.turn_budget
     seeds = CallSeeds(sample_id="estimate", trusted_model="estimate", attacker_model=None, base=0)
     live = attacker is not None and setup.attacker.calls_model
     stand_in = cast(Model, _StandIn(attacker)) if live and attacker is not None else None
-    started = setup.attacker.start(info, budget, stand_in, seeds)
-    return int(started.rounds), started
+    return setup.attacker.start(info, budget, stand_in, seeds)
 
 
 def _document(setup: RunSetup, info: SampleInfo, assume: Assumptions) -> str:
@@ -115,8 +113,8 @@ def copy_tokens(document: str, assume: Assumptions) -> int:
 def play(setup: RunSetup, info: SampleInfo, attacker: str | None, assume: Assumptions) -> _Sample:
     """The sample's system prompt and attacker messages (`attacker`: the bound attacker model;
     a live attacker's messages are `attacker_tokens` long, a scripted one's its planned turns)."""
-    rounds, started = _rounds(setup, info, attacker)
-    is_live = getattr(started, "turn_source", None) == "model"
+    started = _started(setup, info, attacker)
+    is_live = started.turn_source == "model"
     guarded = setup.defenses.start(DefenseContext.for_sample(info, "estimate"))
     system = guarded.system_message(
         setup.trusted_template.render(
@@ -127,7 +125,7 @@ def play(setup: RunSetup, info: SampleInfo, attacker: str | None, assume: Assump
         )
     )
     said = []
-    for index in range(rounds):
+    for index in range(started.rounds):
         planned = info.planned_turns[index] if index < len(info.planned_turns) else None
         generated = f"{index}".ljust(4 * assume.attacker_tokens, "x")  # each round's its own
         said.append(planned if planned is not None and not is_live else generated)
@@ -268,9 +266,8 @@ def estimate(
     assume: Assumptions,
     attacker: str | None = None,
 ) -> list[RoleCalls]:
-    """Every called role's requests over the selected samples (`counters`: the tokenizer
-    of each role's model, by role; its keys are the roles called; `attacker`: the model bound
-    to the attacker role)."""
+    """Every called role's requests over the selected samples (`counters`: each called role's
+    tokenizer; `attacker`: the model bound to the attacker role)."""
     roles = {role: RoleCalls(role) for role in counters}
     asked: set[str] = set()
     for info in infos:

@@ -124,20 +124,14 @@ class PriceFileError(ValueError):
 
 
 def _refuse_constant(name: str) -> float:
-    raise PriceFileError(f"{name} is not a price")
-
-
-class _Repeated(ValueError):
-    def __init__(self, key: str) -> None:
-        super().__init__(key)
-        self.key = key
+    raise PriceFileError(f"{name} is not a price (give a finite number)")
 
 
 def _no_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     seen: dict[str, Any] = {}
     for key, value in pairs:
         if key in seen:
-            raise _Repeated(key)
+            raise PriceFileError(f"{key!r} is given twice; keep one entry")
         seen[key] = value
     return seen
 
@@ -160,10 +154,8 @@ def _parse(file: Path, text: str) -> object:
         if file.suffix == ".json":
             return json.loads(text, object_pairs_hook=_no_repeats, parse_constant=_refuse_constant)
         return yaml.load(text, Loader=_StrictYaml)  # noqa: S506 (a SafeLoader)
-    except _Repeated as err:
-        raise PriceFileError(f"{file}: {err.key!r} is given twice; keep one entry") from None
     except PriceFileError as err:
-        raise PriceFileError(f"{file}: {err} (give a finite number)") from None
+        raise PriceFileError(f"{file}: {err}") from None
     except (json.JSONDecodeError, yaml.YAMLError) as err:
         raise PriceFileError(f"{file} is not valid JSON/YAML: {err}".splitlines()[0]) from err
 

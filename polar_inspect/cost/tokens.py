@@ -11,10 +11,9 @@ from functools import lru_cache
 
 @dataclass(frozen=True)
 class Tokenizer:
-    """How a model's messages are counted, and whether the count is exact."""
+    """How a model's messages are counted."""
 
     count: Callable[[str], int]
-    exact: bool
     name: str
 
 
@@ -23,7 +22,7 @@ def estimate_tokens(text: str) -> int:
     return max(1, math.ceil(len(text) / 4))
 
 
-ESTIMATE = Tokenizer(count=estimate_tokens, exact=False, name="estimate: characters / 4")
+ESTIMATE = Tokenizer(count=estimate_tokens, name="estimate: characters / 4")
 
 
 @lru_cache(maxsize=8)
@@ -41,13 +40,13 @@ def _tiktoken(model: str) -> Tokenizer | None:
     def count(text: str) -> int:
         return max(1, len(encoding.encode(text, disallowed_special=())))
 
-    return Tokenizer(count=count, exact=True, name=f"tiktoken {encoding.name}")
+    return Tokenizer(count=count, name=f"tiktoken {encoding.name}")
 
 
-def tokenizer_for(model: str, exact: bool = True) -> Tokenizer:
-    """The tokenizer for `provider/model` (`exact=False`: always the estimate)."""
+def tokenizer_for(model: str) -> Tokenizer:
+    """The tokenizer for `provider/model`."""
     provider, _, name = model.partition("/")
-    if exact and provider == "openai":
+    if provider == "openai":
         found = _tiktoken(name)
         if found is not None:
             return found

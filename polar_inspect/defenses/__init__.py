@@ -1,10 +1,5 @@
-"""Defenses around the trusted model's turn: a registry, built-ins and the per-sample stack.
-
-Select them with `-T defense=NAME` (default `none`; a comma-separated list stacks them in
-order). Built-ins: `policy_reminder`, `ci_reasoning`, `hardened_prompt`, `spotlight`,
-`minimize`, `guard` and `redact_oracle` (an oracle: reads the scorer's targets). Third-party
-defenses subclass `Defense` and register in the entry point group `polar_inspect.defenses`.
-"""
+"""Defenses around the trusted model's turn (`-T defense=NAME[,NAME...]`): a registry, the
+built-ins and the per-sample stack (docs/defenses.md)."""
 
 from polar_inspect.defenses.base import Defense, DefenseContext, DefenseKind
 from polar_inspect.defenses.registry import (

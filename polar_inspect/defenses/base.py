@@ -1,17 +1,5 @@
-"""What a defense is: a small object with hooks around the trusted model's turn.
-
-A defense overrides only the hooks it needs; every hook has a do-nothing default. The dialogue
-solver calls them through a `DefenseStack` in the order the defenses were listed:
-
-- `prepare_document` once before the dialogue (data minimisation),
-- `system_addendum` once, appended to the trusted model's system message (prompt defenses),
-- `wrap_message` on each attacker message before the trusted model sees it (spotlighting),
-- `turn_reminder` on each turn, added after the attacker message (policy reminders),
-- `review_reply` on each draft reply before the attacker sees it (guards, redaction).
-
-Hooks that call a model do so on a named model role through `DefenseContext.generate_on_role`,
-which defaults to the trusted model (Inspect counts its tokens under the role's name either way).
-"""
+"""What a defense is: a small object with hooks around the trusted model's turn, each with a
+do-nothing default, called in stack order (docs/defenses.md#your-own-defense)."""
 
 from __future__ import annotations
 
@@ -30,16 +18,13 @@ DefenseKind = Literal["prompt", "input", "document", "output"]
 
 
 class DefenseSpecError(UserInputError):
-    """`-T defense=...` names an unknown defense, is malformed, or gives a defense a prompt
-    file it cannot take (printed without a traceback, like every user error)."""
+    """`-T defense=...` names an unknown defense, is malformed, or gives a prompt file to a
+    defense that takes none."""
 
 
 class DefenseContext(BaseModel):
-    """What a defense may read about the sample and the dialogue so far.
-
-    `protected_values` and `allowed_values` are the scorer's targets: only oracle defenses
-    (`oracle = True`) may use them; a defense that models a real deployment must not.
-    """
+    """What a defense may read about the sample and the dialogue so far (`protected_values` and
+    `allowed_values` are the scorer's targets: for oracle defenses only)."""
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
@@ -76,12 +61,8 @@ class DefenseContext(BaseModel):
     async def generate_on_role(
         self, role: str, prompt: str | list[ChatMessage], max_tokens: int = 1200
     ) -> str:
-        """One call on model `role` (default: the trusted model); its visible text, stripped.
-
-        Runs at temperature 0 unless the role's own config says otherwise. A role no
-        `--model-role` binds runs on the trusted model, and Inspect still counts its tokens
-        under the role's name (`role_usage`).
-        """
+        """One call on model `role` (unbound: the trusted model, counted under the role's name),
+        at temperature 0 unless the role's config says otherwise; its visible text, stripped."""
         model = get_model(role=role, default=get_model())
         messages: list[ChatMessage] = (
             [ChatMessageUser(content=prompt)] if isinstance(prompt, str) else prompt
@@ -96,19 +77,13 @@ class DefenseContext(BaseModel):
 
 
 class Defense:
-    """Base class of every defense: override the hooks you need.
-
-    Class attributes: `name` (the registry name), `kind` (where it acts), `oracle` (True when
-    it reads the scorer's targets: an upper bound, not a deployable defense), `roles` (the model
-    roles it calls), `template_kind` (the declared template kind, `polar_inspect.prompts`, that
-    `-T defense=name@path` replaces; None for a defense without a prompt). A defense is built
-    once per task; its template is read and checked then, by the same rules as every template.
-    """
+    """Base class of every defense (built once per task): override the hooks you need."""
 
     name: ClassVar[str] = ""
-    kind: ClassVar[DefenseKind] = "prompt"
+    kind: ClassVar[DefenseKind] = "prompt"  # where it acts
+    #: It reads the scorer's targets: an upper bound, not a deployable defense.
     oracle: ClassVar[bool] = False
-    roles: ClassVar[tuple[str, ...]] = ()
+    roles: ClassVar[tuple[str, ...]] = ()  # the model roles it calls
     #: The template kind `name@file` replaces; None: the defense has no prompt to replace.
     template_kind: ClassVar[str | None] = None
     #: The `-T document_access` modes it applies to (docs/agents.md).

@@ -1,11 +1,3 @@
-"""Imports every built-in defense module, which registers it (order = listing order)."""
+"""Imports every built-in defense module, which registers it (listed by name)."""
 
-from polar_inspect.defenses import (  # noqa: F401
-    ci_reasoning,
-    guard,
-    hardened_prompt,
-    minimize,
-    policy_reminder,
-    redact_oracle,
-    spotlight,
-)
+from polar_inspect.defenses import guard, minimize, prompt_only, redact_oracle, spotlight  # noqa: F401

@@ -1,10 +1,5 @@
-"""`guard`: an output guard checks each draft against the policy and rewrites it if needed.
-
-One call per reply on the `guard` role (default: the trusted model, never the attacker unless
-bound to it). The guard sees the user's policy, the third party's last message and the draft,
-nothing else. The paper's optional checker is this defense with the attacker's model bound to
-`guard` (`--model-role guard=<attacker model>`).
-"""
+"""`guard`: one call per reply on the `guard` role checks the draft against the policy and rewrites
+it if needed; it sees the policy, the third party's last message and the draft, nothing else."""
 
 from __future__ import annotations
 

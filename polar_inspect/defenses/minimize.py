@@ -1,11 +1,5 @@
-"""`minimize`: data minimisation before the dialogue, in the spirit of AirGapAgent.
-
-AirGapAgent (Bagdasarian et al., 2024) lets a separate minimiser, which sees the task and the
-user's privacy directive but never the third party, decide which data the conversational
-agent gets. Here one call on the `minimizer` role (default: the trusted model) turns the
-document into a working copy with only what the task needs and the policy allows; the trusted
-model is then given that copy instead of the document.
-"""
+"""`minimize`: data minimisation before the dialogue, in the spirit of AirGapAgent (Bagdasarian
+et al., 2024): one call on the `minimizer` role; the trusted model gets its working copy."""
 
 from __future__ import annotations
 
@@ -13,6 +7,7 @@ from polar_inspect.defenses.base import Defense, DefenseContext
 from polar_inspect.defenses.registry import builtin
 
 MINIMIZER_ROLE = "minimizer"
+MINIMIZER_MAX_TOKENS = 2000
 EMPTY_COPY = "(The working copy of the document is empty.)"
 
 
@@ -30,5 +25,5 @@ class Minimize(Defense):
     async def prepare_document(self, ctx: DefenseContext, document: str) -> str:
         """The minimiser's working copy (a fixed note when it returns nothing)."""
         prompt = self.text(document=document, policy=ctx.policy, task=ctx.task)
-        copy = await ctx.generate_on_role(MINIMIZER_ROLE, prompt, max_tokens=2000)
+        copy = await ctx.generate_on_role(MINIMIZER_ROLE, prompt, max_tokens=MINIMIZER_MAX_TOKENS)
         return copy or EMPTY_COPY

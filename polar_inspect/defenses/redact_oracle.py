@@ -1,8 +1,5 @@
-"""`redact_oracle`: the sample's own protected values removed from each reply (an ORACLE).
-
-It reads the scorer's targets, which no deployed system has: it bounds from above what output
-filtering can achieve, and is labelled as an oracle wherever it is reported.
-"""
+"""`redact_oracle`: the sample's own protected values removed from each reply (an ORACLE: it
+reads the scorer's targets, an upper bound for output filtering)."""
 
 from __future__ import annotations
 
@@ -13,7 +10,7 @@ from polar_inspect.defenses.registry import builtin
 
 @builtin
 class RedactOracle(Defense):
-    """Deterministic: see `polar_inspect.defenses.redaction` for what is removed."""
+    """Deterministic (`polar_inspect.defenses.redaction`)."""
 
     name = "redact_oracle"
     kind = "output"

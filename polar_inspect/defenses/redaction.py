@@ -1,15 +1,6 @@
-"""Remove given values from a reply so that the paper's matcher no longer finds them.
-
-Used by the `redact_oracle` defense and by the scripted guard `polar/guard`. Three steps, each
-only when the one before left the value findable by the scorer's matcher (`contains_value` on
-all replies sent so far plus this one):
-
-1. spans: the value verbatim and simple reformattings of it (any case, any run of spaces or
-   punctuation between its letters and digits) are replaced by the marker;
-2. lines: each line of the reply that alone contains the value is replaced by the marker;
-3. reply: the whole reply is replaced by the marker (the value was only findable across lines
-   or replies, e.g. digits spread over several numbers).
-"""
+"""Remove given values from a reply until the paper's matcher no longer finds them (in the
+replies sent so far plus this one): reformatted spans, then whole lines, then the whole reply.
+Used by `redact_oracle` and the scripted guard `polar/guard`."""
 
 from __future__ import annotations
 

@@ -1,13 +1,5 @@
-"""Defenses by name: the built-ins, plus any package's entry points in `polar_inspect.defenses`.
-
-A third-party package registers a defense in its own `pyproject.toml`:
-
-    [project.entry-points."polar_inspect.defenses"]
-    my_filter = "my_package.defenses:MyFilter"
-
-where `MyFilter` subclasses `polar_inspect.defenses.Defense`. The entry point's name is the
-name used in `-T defense=my_filter`.
-"""
+"""Defenses by name: the built-ins, plus any package's entry points in `polar_inspect.defenses`
+(docs/defenses.md#your-own-defense)."""
 
 from __future__ import annotations
 
@@ -49,11 +41,7 @@ class DefenseSpec(BaseModel):
 
 
 def available_defenses() -> dict[str, type[Defense]]:
-    """Every registered defense by name: built-ins first, then entry points (sorted).
-
-    An entry point whose name is a built-in's, or that does not load to a `Defense` subclass,
-    raises `DefenseSpecError` naming the distribution to fix.
-    """
+    """Every registered defense by name: built-ins first, then entry points (sorted)."""
     return DEFENSES.available()
 
 
@@ -97,10 +85,7 @@ def _parse_entry(entry: str, known: Sequence[str], spec: object) -> DefenseSpec:
 
 
 def parse_defense(spec: str | Sequence[str] | None) -> list[DefenseSpec]:
-    """`none`, one name, or a comma-separated list (or list) of `name[@prompt.txt]` entries.
-
-    Order is kept (the stack applies them in that order); `none` alone means no defense.
-    """
+    """`none`, or a comma-separated list (or list) of `name[@prompt.txt]` entries, in order."""
     if spec is None:
         return []
     entries = _entries(spec)
@@ -112,14 +97,3 @@ def parse_defense(spec: str | Sequence[str] | None) -> list[DefenseSpec]:
     if len(set(names)) != len(names):
         raise DefenseSpecError(f"defense: a defense is listed twice in {spec!r}")
     return parsed
-
-
-def build_defenses(specs: Sequence[DefenseSpec]) -> list[Defense]:
-    """Instantiate the defenses of a stack (prompt templates are read and checked here)."""
-    known = available_defenses()
-    return [known[spec.name](prompt=spec.prompt) for spec in specs]
-
-
-def stack_label(specs: Sequence[DefenseSpec]) -> str:
-    """The stack as written on the command line, `none` when empty."""
-    return ",".join(spec.label() for spec in specs) or NO_DEFENSE

@@ -1,9 +1,5 @@
-"""`spotlight`: attacker messages delimited and marked as untrusted third-party content.
-
-Spotlighting by delimiting (Hines et al., 2024): the system message explains the markers, and
-each attacker message is put between them. Marker strings inside the attacker's text are
-removed first, so a message cannot close the untrusted block early.
-"""
+"""`spotlight`: attacker messages between markers (spotlighting by delimiting, Hines et al.,
+2024), explained in the system message; markers inside a message are removed first."""
 
 from __future__ import annotations
 
@@ -17,8 +13,7 @@ CLOSE_MARKER = "<<<END OF UNTRUSTED THIRD-PARTY MESSAGE>>>"
 
 @builtin
 class Spotlight(Defense):
-    """Templates `defense_spotlight_system.txt` (replaceable with `spotlight@file`) and
-    `defense_spotlight_message.txt` (`{open_marker}`, `{message}`, `{close_marker}`)."""
+    """The system note (replaceable with `spotlight@file`) and the message wrapper."""
 
     name = "spotlight"
     kind = "input"

@@ -1,11 +1,5 @@
-"""The defenses of one sample, applied in order around the trusted model's turn.
-
-The dialogue solver calls four hooks; each defense step that runs a hook is its own transcript
-span (`defense <name>: <step>`). What the trusted model drafted and what the attacker was sent
-are both kept in `DefenseRecord` (`DefenseState` in the sample's store); the dialogue records
-what was sent as delivered (`DialogueState.delivered`), which is what the scorers read. Calls
-and tokens per role are Inspect's own count (`role_usage`).
-"""
+"""The defenses of one sample, applied in order around the trusted model's turn, each step a
+transcript span; drafts and what was sent are kept in `DefenseRecord` (docs/defenses.md)."""
 
 from __future__ import annotations
 
@@ -15,7 +9,7 @@ from inspect_ai.util import span
 from pydantic import BaseModel
 
 from polar_inspect.defenses.base import Defense, DefenseContext
-from polar_inspect.defenses.registry import DefenseSpec, build_defenses, stack_label
+from polar_inspect.defenses.registry import NO_DEFENSE, DefenseSpec, available_defenses
 
 
 class ReplyRecord(BaseModel):
@@ -43,8 +37,9 @@ class DefenseStack:
 
     def __init__(self, specs: Sequence[DefenseSpec]) -> None:
         self.specs = list(specs)
-        self.defenses: list[Defense] = build_defenses(self.specs)
-        self.label = stack_label(self.specs)
+        known = available_defenses()  # each defense's template is read and checked here
+        self.defenses: list[Defense] = [known[s.name](prompt=s.prompt) for s in self.specs]
+        self.label = ",".join(spec.label() for spec in self.specs) or NO_DEFENSE
         self.oracle = any(d.oracle for d in self.defenses)
 
     def start(self, ctx: DefenseContext) -> SampleDefenses:

@@ -1,23 +1,5 @@
-"""Prompt templates: every kind declared once, one loader every template goes through.
-
-Every prompt the package sends is a text file with `{named}` placeholders. The packaged
-defaults live beside this module; a user replaces one with a file of their own (a task
-parameter such as `-T system_prompt=mine.txt`, or `-T defense=guard@mine.txt`). What a
-template may contain is declared per kind in `TEMPLATE_KINDS`: the placeholders it must use
-(without them the model never sees what the kind exists to show it: the document, the draft
-reply, the planned message...) and the ones it may use. `load_template` applies the same rules
-to a default and to a user's file:
-
-- the file is an ordinary, readable, UTF-8 text file of at most `MAX_TEMPLATE_BYTES` bytes
-  (not a folder, not a device or a `/proc` file, no NUL or other control characters);
-- every placeholder is a plain name (`{document}`): format specs (`{document:.10}`),
-  conversions (`{document!r}`), attribute or index access and positional `{}` are refused,
-  because they change what the model is shown in ways a reader of the template does not see;
-- every required placeholder is used, and no placeholder outside the allowed set.
-
-A loaded template records where it came from and the sha256 of its text, which is part of a
-run's identity (`polar_inspect.run.identity`).
-"""
+"""Prompt templates: every kind declared once (`TEMPLATE_KINDS`), one loader every template goes
+through (`load_template`), the same rules for a default and a user's file (docs/templates.md)."""
 
 from __future__ import annotations
 
@@ -25,10 +7,12 @@ import hashlib
 import os
 import stat
 import string
+from collections.abc import Iterable
 from importlib.resources import files
 from pathlib import Path
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, model_validator
 
 from polar_inspect.errors import UserInputError
 
@@ -50,16 +34,19 @@ class TemplateKind(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     name: str
-    default: str  # the packaged file's stem, in polar_inspect/prompts/
+    default: str = ""  # the packaged file's stem in polar_inspect/prompts/ ("": the name)
     purpose: str
     required: frozenset[str] = frozenset()
-    allowed: frozenset[str] = frozenset()
+    allowed: frozenset[str] = frozenset()  # with every required one
     #: An empty file is meaningful (e.g. no opening message); otherwise it is refused.
     may_be_empty: bool = False
 
-    def model_post_init(self, _context: object) -> None:
-        if not self.required <= self.allowed:
-            raise ValueError(f"template kind {self.name}: required placeholders not allowed")
+    @model_validator(mode="before")
+    @classmethod
+    def _derived(cls, data: dict[str, Any]) -> dict[str, Any]:
+        required = frozenset(data.get("required", ()))
+        allowed = frozenset(data.get("allowed", ())) | required
+        return {"default": data["name"], **data, "required": required, "allowed": allowed}
 
 
 _SAMPLE = frozenset(
@@ -81,41 +68,31 @@ _ROUND = _SAMPLE | {"round", "total_rounds", "planned_message"}
 _MARKERS = frozenset({"open_marker", "close_marker"})
 
 
-def _kinds(*kinds: TemplateKind) -> dict[str, TemplateKind]:
-    return {kind.name: kind for kind in kinds}
-
-
-#: Every template the package uses, by kind name.
-TEMPLATE_KINDS: dict[str, TemplateKind] = _kinds(
+_KINDS = (
     TemplateKind(
         name="trusted_system",
-        default="trusted_system",
         purpose="the trusted model's system message",
         required=frozenset({"document", "policy", "task"}),
-        allowed=frozenset({"document", "policy", "task", "domain"}),
+        allowed=frozenset({"domain"}),
     ),
     TemplateKind(
         name="attacker_system",
-        default="attacker_system",
         purpose="the paper attacker's system message (live S5)",
         allowed=_SAMPLE,
     ),
     TemplateKind(
         name="attacker_turn",
-        default="attacker_turn",
         purpose="the paper attacker's instruction for a round with a planned message",
         required=frozenset({"planned_message"}),
         allowed=_ROUND,
     ),
     TemplateKind(
         name="attacker_free_turn",
-        default="attacker_free_turn",
         purpose="the paper attacker's instruction for a round without a planned message",
         allowed=_ROUND,
     ),
     TemplateKind(
         name="attacker_opening",
-        default="attacker_opening",
         purpose="the first user message the paper attacker sees",
         allowed=_SAMPLE,
         may_be_empty=True,
@@ -125,17 +102,7 @@ TEMPLATE_KINDS: dict[str, TemplateKind] = _kinds(
         default="attacker_adaptive_system",
         purpose="the adaptive attacker's system message",
         required=frozenset({"targets", "strategy_rules"}),
-        allowed=frozenset(
-            {
-                "domain",
-                "turn_budget",
-                "targets",
-                "allowed",
-                "strategy",
-                "strategy_rules",
-                "language",
-            }
-        ),
+        allowed=frozenset({"domain", "turn_budget", "allowed", "strategy", "language"}),
     ),
     TemplateKind(
         name="adaptive_turn",
@@ -158,69 +125,59 @@ TEMPLATE_KINDS: dict[str, TemplateKind] = _kinds(
         default="attacker_adaptive_language",
         purpose="the adaptive attacker's instruction to write in another language",
         required=frozenset({"language_name"}),
-        allowed=frozenset({"language_name"}),
     ),
     TemplateKind(
         name="defense_guard",
-        default="defense_guard",
         purpose="the guard's review of each draft reply",
         required=frozenset({"draft"}),
-        allowed=frozenset({"policy", "request", "draft"}),
+        allowed=frozenset({"policy", "request"}),
     ),
     TemplateKind(
         name="defense_minimize",
-        default="defense_minimize",
         purpose="the minimiser's working copy of the document",
         required=frozenset({"document"}),
-        allowed=frozenset({"document", "policy", "task"}),
+        allowed=frozenset({"policy", "task"}),
     ),
     TemplateKind(
         name="defense_policy_reminder",
-        default="defense_policy_reminder",
         purpose="the reminder added after each attacker message",
         allowed=frozenset({"policy"}),
     ),
     TemplateKind(
         name="defense_spotlight_system",
-        default="defense_spotlight_system",
         purpose="the spotlighting note in the trusted model's system message",
         allowed=_MARKERS,
     ),
     TemplateKind(
         name="defense_spotlight_message",
-        default="defense_spotlight_message",
         purpose="how an attacker message is wrapped for the trusted model",
         required=frozenset({"message"}),
-        allowed=_MARKERS | {"message"},
+        allowed=_MARKERS,
     ),
     TemplateKind(
         name="defense_ci_reasoning",
-        default="defense_ci_reasoning",
         purpose="the contextual-integrity reasoning instruction",
     ),
     TemplateKind(
         name="defense_hardened_prompt",
-        default="defense_hardened_prompt",
         purpose="the warnings appended to the trusted model's system message",
     ),
     TemplateKind(
         name="agent_document_tool",
-        default="agent_document_tool",
         purpose="what stands for the document in the system message with document_access=tool",
     ),
     TemplateKind(
         name="agent_document_fields",
-        default="agent_document_fields",
         purpose="what stands for the document in the system message with document_access=fields",
     ),
     TemplateKind(
         name="judge",
-        default="judge",
         purpose="the LLM judge's question about one turn",
         required=frozenset({"case"}),
-        allowed=frozenset({"case"}),
     ),
 )
+#: Every template the package uses, by kind name.
+TEMPLATE_KINDS: dict[str, TemplateKind] = {kind.name: kind for kind in _KINDS}
 
 
 class LoadedTemplate(BaseModel):
@@ -270,13 +227,7 @@ def placeholders(text: str, origin: str = "template") -> set[str]:
     for _, name, spec, conversion in fields:
         if name is None:
             continue
-        shown = (
-            "{"
-            + name
-            + (f"!{conversion}" if conversion else "")
-            + (f":{spec}" if spec else "")
-            + "}"
-        )
+        shown = f"{{{name}{'!' + conversion if conversion else ''}{':' + spec if spec else ''}}}"
         if not name.isidentifier():
             raise PromptTemplateError(
                 f"{origin}: placeholder {shown} is not a plain name; use a name such as "
@@ -335,24 +286,22 @@ def _read_text_file(path: str) -> str:
         raise PromptTemplateError(
             f"Prompt template {file} is not UTF-8 text (byte {err.start}): save it as UTF-8"
         ) from None
-    bad = next((c for c in text if ord(c) < 32 and c not in _ALLOWED_CONTROLS), None)
-    if bad is not None or "\x7f" in text:
-        code = ord(bad) if bad is not None else 0x7F
+    bad = next((c for c in text if (c < " " and c not in _ALLOWED_CONTROLS) or c == "\x7f"), None)
+    if bad is not None:
         raise PromptTemplateError(
-            f"Prompt template {file} holds the control character {code:#04x} at offset "
-            f"{text.index(chr(code))}: a template is plain text"
+            f"Prompt template {file} holds the control character {ord(bad):#04x} at offset "
+            f"{text.index(bad)}: a template is plain text"
         )
     return text
 
 
-def load_template(
-    kind: str | TemplateKind, path: str | os.PathLike[str] | None = None
-) -> LoadedTemplate:
-    """Read the template of `kind` from `path` (None: the packaged default) and check it.
+def _braced(names: Iterable[str]) -> str:
+    return ", ".join("{" + name + "}" for name in sorted(names))
 
-    Raises PromptTemplateError naming the file and what to change.
-    """
-    spec = TEMPLATE_KINDS[kind] if isinstance(kind, str) else kind
+
+def load_template(kind: str, path: str | os.PathLike[str] | None = None) -> LoadedTemplate:
+    """Read the template of `kind` from `path` (None: the packaged default) and check it."""
+    spec = TEMPLATE_KINDS[kind]
     if path is None:
         text, origin, source = default_text(spec.default), f"default {spec.default}.txt", "default"
     else:
@@ -363,16 +312,14 @@ def load_template(
     names = placeholders(text, origin)
     unknown = sorted(names - spec.allowed)
     if unknown:
-        allowed = ", ".join("{" + n + "}" for n in sorted(spec.allowed)) or "none"
         raise PromptTemplateError(
-            f"{origin}: unknown placeholder(s) {', '.join('{' + n + '}' for n in unknown)}; "
-            f"allowed: {allowed} (write literal braces as {{{{ and }}}})"
+            f"{origin}: unknown placeholder(s) {_braced(unknown)}; "
+            f"allowed: {_braced(spec.allowed) or 'none'} (write literal braces as {{{{ and }}}})"
         )
     missing = sorted(spec.required - names)
     if missing:
         raise PromptTemplateError(
-            f"{origin}: the required placeholder(s) "
-            f"{', '.join('{' + n + '}' for n in missing)} are missing; this template must use "
-            f"{', '.join('{' + n + '}' for n in sorted(spec.required))}"
+            f"{origin}: the required placeholder(s) {_braced(missing)} are missing; this "
+            f"template must use {_braced(spec.required)}"
         )
     return LoadedTemplate(kind=spec.name, source=source, sha256=prompt_hash(text), text=text)

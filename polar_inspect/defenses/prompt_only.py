@@ -1,0 +1,44 @@
+"""The prompt-only defenses: a template added to the trusted model's messages, no model call."""
+
+from __future__ import annotations
+
+from polar_inspect.defenses.base import Defense, DefenseContext
+from polar_inspect.defenses.registry import builtin
+
+
+@builtin
+class PolicyReminder(Defense):
+    """`policy_reminder`: the user's policy restated after each attacker message."""
+
+    name = "policy_reminder"
+    template_kind = "defense_policy_reminder"
+
+    def turn_reminder(self, ctx: DefenseContext) -> str:
+        """The reminder for this turn."""
+        return self.text(policy=ctx.policy)
+
+
+@builtin
+class ContextualIntegrityReasoning(Defense):
+    """`ci_reasoning`: private contextual-integrity reasoning in `<think>` tags before each reply
+    (removed, as every reasoning block is, before the attacker and the scorer see it)."""
+
+    name = "ci_reasoning"
+    template_kind = "defense_ci_reasoning"
+
+    def system_addendum(self, ctx: DefenseContext) -> str:
+        """The reasoning instruction."""
+        return self.text()
+
+
+@builtin
+class HardenedPrompt(Defense):
+    """`hardened_prompt`: the system-message warnings the paper's trusted model is not given
+    (docs/paper-setting.md#prompt-wording)."""
+
+    name = "hardened_prompt"
+    template_kind = "defense_hardened_prompt"
+
+    def system_addendum(self, ctx: DefenseContext) -> str:
+        """The warnings."""
+        return self.text()
