@@ -1,11 +1,8 @@
-"""Defense comparison: each model's runs under different defense stacks against its `none` run.
+"""Defense comparison: each model's runs under different defense stacks against its `none` run
+(`defenses.md` / `defenses.csv` and `defense_frontier*.png`; docs/report/README.md).
 
-Written when the runs of a comparison group use more than one defense stack: a table
-(`defenses.md` / `defenses.csv`: privacy, utility and overall with 95% CIs and the change
-against the same model's `none` run) and a frontier figure (`defense_frontier*.png`: one point
-per model x defense, an arrow from each model's `none` point). Runs that read the scorer's
-targets (an oracle defense, or a scripted oracle agent in the guard or minimizer role: see
-`report.oracles`) are marked `ORACLE` in every row and drawn hollow.
+An oracle trusted agent is marked `[ORACLE]` on its model, as in the leaderboard's labels; an
+oracle defense stack `(ORACLE)` on its defense (`report.oracles`).
 """
 
 from __future__ import annotations
@@ -31,7 +28,12 @@ from polar_inspect.report.figstyle import (
 )
 from polar_inspect.report.inventory import ORACLE_TAG, RunHeader
 from polar_inspect.report.markdown import md_text
-from polar_inspect.report.oracles import oracle_reasons
+from polar_inspect.report.oracles import (
+    MARK,
+    agent_is_oracle,
+    defense_is_oracle,
+    oracle_reasons,
+)
 from polar_inspect.report.stats import Group, score_cell, scores_x100
 from polar_inspect.report.tables import TextTable
 from polar_inspect.report.usage import role_totals
@@ -47,12 +49,14 @@ def has_defenses(runs: Sequence[RunHeader], group: Group) -> bool:
 
 def _run_record(row: Any, run: RunHeader) -> dict[str, object]:
     reasons = oracle_reasons(run)
+    model = run.base_label or run.label
     record: dict[str, object] = {
         "group": row.group,
-        "model": run.base_label or run.label,
+        "model": f"{model} {MARK}" if agent_is_oracle(run) and MARK not in model else model,
         "identity": run.identity,
         "defense": run.defense,
         "oracle": bool(reasons),
+        "defense_oracle": defense_is_oracle(run),
         "oracle_reason": "; ".join(reasons),
         "n": row.n,
         **scores_x100(row),
@@ -89,10 +93,11 @@ def _cell(row: pd.Series, key: str) -> str:
 
 DEFENSE_NOTE = (
     "Scores x100 with 95% CIs; in brackets after them, the change against the same model "
-    f"without defense (`{NO_DEFENSE}`). Rows marked {ORACLE_TAG} read the scorer's targets (an "
-    "oracle defense such as `redact_oracle`, or a scripted reference agent such as "
-    "`polar/guard` in the guard role): upper bounds, not deployable defenses. Tokens are per "
-    "sample, by model role."
+    f"without defense (`{NO_DEFENSE}`). A model marked [{ORACLE_TAG}] is a scripted reference "
+    f"agent that reads the scorer's targets (such as `polar/oracle`); a defense marked "
+    f"({ORACLE_TAG}) is a stack that reads them (an oracle defense such as `redact_oracle`, or "
+    "a scripted reference agent such as `polar/guard` in the guard role): upper bounds, not "
+    "deployable models or defenses. Tokens are per sample, by model role."
 )
 ROLE_TITLES = {"trusted": "trusted model", "other": "other models"}
 
@@ -117,7 +122,8 @@ def defense_rows(frame: pd.DataFrame) -> list[tuple[str, TextTable]]:
         header = ["Model", "Defense", "Privacy", "Utility", "Overall", "n", *titles]
         lines, keys = [], []
         for _, row in rows.iterrows():
-            defense = f"{row['defense']} ({ORACLE_TAG})" if row["oracle"] else row["defense"]
+            oracle = row.get("defense_oracle", row["oracle"])  # older defenses.csv: no column
+            defense = f"{row['defense']} ({ORACLE_TAG})" if oracle else row["defense"]
             tokens = [row.get(f"tokens_per_sample_{role}", math.nan) for role in roles]
             names = [str(row["model"]), str(defense)]
             lines.append([*names, *(_cell(row, key) for key in SCORE_KEYS), str(row["n"]),
@@ -134,7 +140,8 @@ def oracle_lines(frame: pd.DataFrame) -> list[str]:
     """Why each ORACLE row of the defense table is one (`model + defense: reason`)."""
     marked = frame[frame["oracle"].astype(bool)]
     return [
-        f"{row['model']} + {row['defense']}: {row['oracle_reason']}" for _, row in marked.iterrows()
+        f"{str(row['model']).removesuffix(' ' + MARK)} + {row['defense']}: {row['oracle_reason']}"
+        for _, row in marked.iterrows()
     ]
 
 

@@ -22,6 +22,18 @@ def oracle_reasons(run: RunHeader) -> list[str]:
     return reasons + oracle_agent_reasons(roles)
 
 
+def agent_is_oracle(run: RunHeader) -> bool:
+    """True when the trusted agent itself (not its defense stack) reads the scorer's targets."""
+    return bool(oracle_agent_reasons([(TRUSTED_ROLE, run.model)]))
+
+
+def defense_is_oracle(run: RunHeader) -> bool:
+    """True when the defense stack reads the scorer's targets: an oracle defense, or a scripted
+    oracle agent in one of its roles (`guard`, `minimizer`)."""
+    roles = [(u.role, u.model) for u in run.usage if u.role != TRUSTED_ROLE]
+    return run.defense_oracle or bool(oracle_agent_reasons(roles))
+
+
 def is_oracle(run: RunHeader) -> bool:
     """True when the run reads the scorer's targets (see `oracle_reasons`)."""
     return bool(oracle_reasons(run))
