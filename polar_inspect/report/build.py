@@ -97,15 +97,10 @@ def build_report(
     progress: bool = False,
     prices: Mapping[str, ModelPrice] | None = None,
 ) -> ReportResult:
-    """Read polar_inspect logs (files or folders, local or `s3://`) and write tables, figures
-    and HTML into `out_dir`. The options are `polar-report`'s (`--help`; `figures=False` is
-    `--tables-only`, `progress` the bars on stderr, `prices` from `load_prices`).
+    """Read polar_inspect logs and write the report into `out_dir` (`polar-report`'s options).
 
-    Built in a staging folder swapped into `out_dir` at the end (`report.outdir`): a report that
-    fails or is interrupted leaves `out_dir` as it was. Raises ReportInputError (an input that
-    does not exist or holds no log file, an unwritable `out_dir`) or NoUsableLogsError (no log
-    is usable; nothing is written).
-    """
+    Raises ReportInputError (a missing input, an unwritable `out_dir`) or NoUsableLogsError
+    (nothing written); a failed report leaves `out_dir` as it was (`report.outdir`)."""
     lambdas = list(iso_lambdas) if iso_lambdas is not None else [weight]
     _check(weight, lambdas)
     paths = expand_inputs(inputs)  # a missing input is refused before --out is made
@@ -168,8 +163,7 @@ def _draw(
     inputs: SectionInputs,
     timings: Timings,
 ) -> None:
-    """File the drawn figures under their section and group (and all of a group's in
-    `inputs.drawn`, in plan order); add their drawing time to `timings`."""
+    """File the drawn figures under their section and group; add their time to `timings`."""
     inputs.drawn.update({group.name: [] for group in inputs.groups})
     for (output, (name, job)), (figure, seconds) in zip(planned, drawn, strict=True):
         output.figures.setdefault(name, []).append(figure)
@@ -228,8 +222,7 @@ def _build(paths: list[str], out: Path, settings: _Settings) -> _Built:
 
 
 def write_page(done: Sequence[SectionOutput], inputs: SectionInputs, files: list[str]) -> Path:
-    """Write `index.html`: each group's part made of the sections' fragments, then the
-    sections' own parts, then the list of files."""
+    """Write `index.html`: each group's fragments, the sections' own parts, the files."""
     html = [
         (output.section, output.section.html(output, inputs))
         for output in done

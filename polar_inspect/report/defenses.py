@@ -67,11 +67,7 @@ def _run_record(row: Any, run: RunHeader) -> dict[str, object]:
 
 
 def defense_frame(summary: pd.DataFrame, runs: Sequence[RunHeader]) -> pd.DataFrame:
-    """One row per run: group, model, defense, oracle, scores x100 with CIs and deltas.
-
-    `delta_<score>` is the run's score minus that of the same model's `none` run in the same
-    group (empty when the group has no `none` run of that model).
-    """
+    """One row per run: scores x100 with CIs and deltas against the model's `none` run."""
     frame = pd.DataFrame([_run_record(row, runs[row.run]) for row in summary.itertuples()])
     if frame.empty:
         return frame
@@ -103,18 +99,14 @@ ROLE_TITLES = {"trusted": "trusted model", "other": "other models"}
 
 
 def _used_roles(rows: pd.DataFrame) -> list[str]:
-    """The model roles that used tokens in some of `rows`, the trusted model first: a role no
-    run of the group used gets no column."""
+    """The roles that used tokens in some of `rows`, the trusted model first."""
     columns = [c for c in rows if c.startswith("tokens_per_sample_") and rows[c].notna().any()]
     roles = [c.removeprefix("tokens_per_sample_") for c in columns]
     return sorted(roles, key=lambda role: (role != "trusted", role))
 
 
 def defense_rows(frame: pd.DataFrame) -> list[tuple[str, TextTable]]:
-    """The defense table as text: `(group, table)` per comparison group.
-
-    The Markdown file and the HTML page both render these, so they show the same table.
-    """
+    """The defense table as text (`(group, table)` per group), for Markdown and the page."""
     tables = []
     for group, rows in frame.groupby("group", sort=False):
         roles = _used_roles(rows)
@@ -148,8 +140,7 @@ def oracle_lines(frame: pd.DataFrame) -> list[str]:
 def grouped_markdown(
     title: str, note: str, tables: list[tuple[str, TextTable]], notes: Callable[[str], list[str]]
 ) -> str:
-    """A Markdown section of one table per comparison group, each followed by its `notes`
-    (Markdown list items)."""
+    """A Markdown section of one table per comparison group, each followed by its `notes`."""
     lines = [f"# {title}\n", md_text(note) + "\n"]
     for group, table in tables:
         lines += [f"## Group {md_text(group)}\n", table.markdown()]
@@ -198,12 +189,7 @@ def _draw_model(
 
 
 def frontier_figure(frame: pd.DataFrame, out_dir: Path, name: str, heading: str) -> FigureFile:
-    """Privacy against utility, one point per model x defense, arrows from each `none` point.
-
-    Colour names the model, marker shape the defense; ORACLE runs are hollow and drawn on top.
-    Runs with the same scores are set on a small circle around their shared position (a dot),
-    so that none hides another.
-    """
+    """Privacy against utility, one point per model x defense, arrows from each `none`."""
     fig = new_figure(11, 7)
     ax = fig.add_subplot(1, 1, 1)
     defenses = list(dict.fromkeys(frame["defense"]))

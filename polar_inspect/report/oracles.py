@@ -1,6 +1,4 @@
-"""Which runs read the scorer's targets (an oracle defense, or a scripted reference agent from
-`agents.ORACLE_AGENTS` in a role the log's usage shows was called): marked `[ORACLE]` everywhere.
-"""
+"""Which runs read the scorer's targets, marked `[ORACLE]` (docs/report/README.md#oracle-runs)."""
 
 from __future__ import annotations
 
@@ -28,8 +26,7 @@ def agent_is_oracle(run: RunHeader) -> bool:
 
 
 def defense_is_oracle(run: RunHeader) -> bool:
-    """True when the defense stack reads the scorer's targets: an oracle defense, or a scripted
-    oracle agent in one of its roles (`guard`, `minimizer`)."""
+    """True when the defense stack reads the targets (an oracle defense, or role agent)."""
     roles = [(u.role, u.model) for u in run.usage if u.role != TRUSTED_ROLE]
     return run.defense_oracle or bool(oracle_agent_reasons(roles))
 
