@@ -112,13 +112,13 @@ def build_report(
     settings = _Settings(weight, lambdas, paper_points, keep, jobs, figures, progress, prices)
     try:
         with staged_report(out) as staged:
-            result = _build(paths, staged.path, settings)
-            staged.commit(result.files)
+            result, files = _build(paths, staged.path, settings)
+            staged.commit(files)
     except NoUsableLogsError:
         if made:
             shutil.rmtree(out, ignore_errors=True)  # made by this call, and nothing written
         raise
-    return result.report.model_copy(update={"out_dir": str(out)})
+    return result.model_copy(update={"out_dir": str(out)})
 
 
 GIVE_LOGS = "give the .eval/.json logs of polar_inspect runs, or the folder Inspect wrote them to"
@@ -133,13 +133,6 @@ def no_runs_message(skipped: Sequence[SkippedLog]) -> str:
     detail = first.detail.replace(first.path, name)[:80]
     first_one = f"first: {name}: {detail}"
     return f"no usable polar_inspect log: {count}, none usable: {why} ({first_one}); {GIVE_LOGS}"
-
-
-class _Built(BaseModel):
-    """A report built in a staging folder: what it wrote there."""
-
-    report: ReportResult
-    files: list[str]
 
 
 @dataclass(frozen=True)
@@ -173,8 +166,8 @@ def _draw(
             inputs.drawn[group.name] += output.figures.get(group.name, [])
 
 
-def _build(paths: list[str], out: Path, settings: _Settings) -> _Built:
-    """Write the whole report into `out` (the staging folder) from the log files `paths`."""
+def _build(paths: list[str], out: Path, settings: _Settings) -> tuple[ReportResult, list[str]]:
+    """Write the whole report into `out` (the staging folder); return it and the files written."""
     workers = settings.jobs or default_jobs()
     timings = Timings()
     with _progress(settings.progress) as step, worker_pool(workers) as pool:
@@ -218,7 +211,7 @@ def _build(paths: list[str], out: Path, settings: _Settings) -> _Built:
         html=page.name,
         seconds=timings.seconds,
     )
-    return _Built(report=report, files=[*written, page.name, *(f.path for f in figures)])
+    return report, [*written, page.name, *(f.path for f in figures)]
 
 
 def write_page(done: Sequence[SectionOutput], inputs: SectionInputs, files: list[str]) -> Path:
