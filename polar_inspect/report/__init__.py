@@ -1,7 +1,5 @@
-"""Reports from polar_inspect logs: leaderboard, the paper's figures, HTML (`polar-report`).
-
-The names below are imported on first use, so that worker processes importing one
-submodule do not pay for the whole package, and so that a missing `[report]` extra is named.
+"""Reports from polar_inspect logs (`polar-report`); names are imported on first use, so that
+workers pay only for what they import and a missing `[report]` extra is named.
 """
 
 from __future__ import annotations

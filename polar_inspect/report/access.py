@@ -1,11 +1,5 @@
 """Access-mode comparison: the same model as a bare model call and as an agent reaching the
-document through tools (`-T trusted_agent`, `-T document_access`; docs/agents.md).
-
-Written when the runs of a comparison group differ in how the trusted party is set up: a table
-(`access.md` / `access.csv`) with one row per run: the model, its defense stack, the agent and
-the access mode, privacy, utility and overall with 95% CIs and the change against the same
-model's paper setting (no agent, document in the prompt, same defense stack; else the same
-agent with `prompt`), and the agent channel's means (`fetch_protected`, `internal_leak`).
+document through tools (`access.md` / `access.csv`; docs/agents.md).
 """
 
 from __future__ import annotations
@@ -27,6 +21,7 @@ from polar_inspect.scorers.parity import SCORE_KEYS
 NO_AGENT = "none"
 PAPER_ACCESS = "prompt"
 ACCESS_ORDER = {"prompt": 0, "tool": 1, "fields": 2}
+ACCESS_TITLE = "Trusted agent and document access"
 ACCESS_NOTE = (
     "Scores x100 with 95% CIs; in brackets, the change against the same model and defense "
     "stack in the paper's setting (no agent, the document in the system prompt), else against "
@@ -86,8 +81,7 @@ def _add_deltas(frame: pd.DataFrame) -> None:
 
 
 def access_frame(summary: pd.DataFrame, runs: Sequence[RunHeader]) -> pd.DataFrame:
-    """One row per run: group, model, defense, agent, access, scores x100 with CIs, deltas
-    against the baseline (see the module), and the agent channel's means x100."""
+    """One row per run: setup, scores x100 with CIs, deltas against its baseline, agent means."""
     frame = pd.DataFrame([_run_record(row, runs[row.run]) for row in summary.itertuples()])
     if frame.empty:
         return frame
@@ -134,5 +128,4 @@ def access_rows(frame: pd.DataFrame) -> list[tuple[str, TextTable]]:
 
 def access_markdown(frame: pd.DataFrame) -> str:
     """The access table as Markdown, one section per comparison group."""
-    title = "Trusted agent and document access"
-    return grouped_markdown(title, ACCESS_NOTE, access_rows(frame), lambda group: [])
+    return grouped_markdown(ACCESS_TITLE, ACCESS_NOTE, access_rows(frame), lambda group: [])

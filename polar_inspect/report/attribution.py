@@ -1,12 +1,5 @@
-"""Attribution per attack: when the first leak happens and how much of what the replies repeat
-is only an echo of the attacker.
-
-Read from the strict scorer's per-sample metadata (its scalar keys, kept in the sample
-summaries and the header's reduced scores) (logs written before it existed have none and
-are listed as such). Per run and attack strategy: samples with a strict leak, the mean and
-median first-leak turn over those samples, the echo share (protected values only echoed, over
-values echoed or disclosed) and the mean reasoning-leak rate. The echo share makes S5 live and
-replayed comparable: a live attacker that is shown the values gets echoes a replay does not.
+"""Attribution per attack, from the strict scorer's per-sample metadata: first-leak turn, echo
+share and reasoning-only leaks (docs/results.md; logs older than the strict scorer have none).
 """
 
 from __future__ import annotations
@@ -24,11 +17,7 @@ COLUMNS = ["model", "attack", "samples", "leaking_samples", "first_leak_turn_mea
 
 
 def attribution_frame(runs: Sequence[RunHeader], samples: pd.DataFrame) -> pd.DataFrame:
-    """One row per run and attack strategy (runs without strict scores are left out).
-
-    `samples` is the report's sample frame (`run` = position in `runs`); its strict columns
-    come from the sample summaries or the header's reduced scores, never from the messages.
-    """
+    """One row per run and attack strategy (runs without strict scores are left out)."""
     out: list[dict[str, object]] = []
     strict = samples[samples["strict"].astype(bool)] if "strict" in samples else samples.iloc[:0]
     for index, run in enumerate(runs):

@@ -1,6 +1,4 @@
-"""The leaderboard and the breakdowns sections: each group's ranked table with its setup and
-footnotes, ranking and Pareto figures; its surfaces, heatmaps, breakdown tables and per-model
-details (`leaderboard.*`, `breakdown.csv`, `surfaces.md`)."""
+"""The leaderboard and breakdowns sections (`leaderboard.*`, `breakdown.csv`, `surfaces.md`)."""
 
 from __future__ import annotations
 
@@ -17,8 +15,6 @@ from polar_inspect.report.paired_section import neighbour_marks, paired_frame
 from polar_inspect.report.section import Section, SectionInputs, SectionOutput
 from polar_inspect.report.stats import Group
 from polar_inspect.scorers.parity import SCORE_KEYS
-
-__all__ = ["BOARD_SECTION", "BREAKDOWN_SECTION", "NOT_ONE_RANKING", "leaderboard_notes", "ranked"]
 
 
 def _caveat_notes(rows: pd.DataFrame) -> list[str]:
@@ -55,8 +51,7 @@ def oracle_note(rows: pd.DataFrame) -> str | None:
 
 
 def neighbour_note(rows: pd.DataFrame) -> list[str]:
-    """The note saying which neighbours of a ranking are distinguishable (the `vs_next`
-    column of the paired comparisons), or none."""
+    """Which neighbours of a ranking are distinguishable (the `vs_next` column), or none."""
     if "vs_next" not in rows or len(rows) < 2:
         return []
     pairs = [
@@ -67,8 +62,7 @@ def neighbour_note(rows: pd.DataFrame) -> list[str]:
 
 
 def leaderboard_notes(rows: pd.DataFrame, weight: float) -> list[str]:
-    """Footnotes of one group's leaderboard: oracle runs, distinguishable neighbours, sampling
-    caveats, truncated replies, recomputed overall, errored samples, epochs."""
+    """Footnotes of one group's leaderboard (oracles, neighbours, caveats, recomputed...)."""
     oracle = oracle_note(rows)
     notes = [oracle] if oracle else []
     notes += neighbour_note(rows)
@@ -97,8 +91,7 @@ def leaderboard_notes(rows: pd.DataFrame, weight: float) -> list[str]:
 
 
 def group_heading(group: Group, many: bool, shared: Sequence[tuple[str, str]] = ()) -> str:
-    """Markdown heading and setup bullets of one comparison group: its setup, then the facts
-    all its runs share."""
+    """Markdown heading and setup bullets of one comparison group."""
     title = f"### Group {group.name}" if many else "### Setup"
     facts = [*tables.setup_facts(group), *shared]
     return title + "\n\n" + "\n".join(f"- **{md_text(k)}**: {md_text(v)}" for k, v in facts)
@@ -110,19 +103,13 @@ NOT_ONE_RANKING = (
 )
 
 
-def comparability_note(groups: Sequence[Group]) -> str:
-    """A warning when runs fall into several groups that must not be ranked together."""
-    if len(groups) <= 1:
-        return ""
-    return f"> **Not one ranking.** {NOT_ONE_RANKING.format(count=len(groups))}\n"
-
-
 def leaderboard_markdown(board: pd.DataFrame, groups: Sequence[Group], weight: float) -> str:
-    """The leaderboard, one ranked table per comparison group: the facts its runs share as
-    bullets, then a table of what differs between them, then its footnotes."""
+    """The leaderboard: per group its shared facts, a table of what differs, footnotes."""
     parts = [
         f"## Leaderboard (x100; overall at λ = {weight:g}; 95% confidence intervals)\n",
-        comparability_note(groups),
+        f"> **Not one ranking.** {NOT_ONE_RANKING.format(count=len(groups))}\n"
+        if len(groups) > 1
+        else "",
     ]
     for group in groups:
         rows = board[board["group"] == group.name]
@@ -133,8 +120,7 @@ def leaderboard_markdown(board: pd.DataFrame, groups: Sequence[Group], weight: f
 
 
 def ranked(inputs: SectionInputs) -> pd.DataFrame:
-    """The summary with its `vs_next` column: is each run distinguishable from the next one
-    in its group's ranking (`paired_section.neighbour_marks`)?"""
+    """The summary with `vs_next`: is each run distinguishable from the next in its group?"""
     marks = neighbour_marks(inputs.once("paired", paired_frame), inputs)
     summary = inputs.summary
     return summary.assign(vs_next=[marks.get(int(r), "") for r in summary["run"]])

@@ -97,15 +97,10 @@ def build_report(
     progress: bool = False,
     prices: Mapping[str, ModelPrice] | None = None,
 ) -> ReportResult:
-    """Read polar_inspect logs (files or folders, local or `s3://`) and write tables, figures
-    and HTML into `out_dir`. The options are `polar-report`'s (`--help`; `figures=False` is
-    `--tables-only`, `progress` the bars on stderr, `prices` from `load_prices`).
+    """Read polar_inspect logs and write the report into `out_dir` (`polar-report`'s options).
 
-    Built in a staging folder swapped into `out_dir` at the end (`report.outdir`): a report that
-    fails or is interrupted leaves `out_dir` as it was. Raises ReportInputError (an input that
-    does not exist or holds no log file, an unwritable `out_dir`) or NoUsableLogsError (no log
-    is usable; nothing is written).
-    """
+    Raises ReportInputError (a missing input, an unwritable `out_dir`) or NoUsableLogsError
+    (nothing written); a failed report leaves `out_dir` as it was (`report.outdir`)."""
     lambdas = list(iso_lambdas) if iso_lambdas is not None else [weight]
     _check(weight, lambdas)
     paths = expand_inputs(inputs)  # a missing input is refused before --out is made
@@ -117,13 +112,13 @@ def build_report(
     settings = _Settings(weight, lambdas, paper_points, keep, jobs, figures, progress, prices)
     try:
         with staged_report(out) as staged:
-            result = _build(paths, staged.path, settings)
-            staged.commit(result.files)
+            result, files = _build(paths, staged.path, settings)
+            staged.commit(files)
     except NoUsableLogsError:
         if made:
             shutil.rmtree(out, ignore_errors=True)  # made by this call, and nothing written
         raise
-    return result.report.model_copy(update={"out_dir": str(out)})
+    return result.model_copy(update={"out_dir": str(out)})
 
 
 GIVE_LOGS = "give the .eval/.json logs of polar_inspect runs, or the folder Inspect wrote them to"
@@ -138,13 +133,6 @@ def no_runs_message(skipped: Sequence[SkippedLog]) -> str:
     detail = first.detail.replace(first.path, name)[:80]
     first_one = f"first: {name}: {detail}"
     return f"no usable polar_inspect log: {count}, none usable: {why} ({first_one}); {GIVE_LOGS}"
-
-
-class _Built(BaseModel):
-    """A report built in a staging folder: what it wrote there."""
-
-    report: ReportResult
-    files: list[str]
 
 
 @dataclass(frozen=True)
@@ -168,8 +156,7 @@ def _draw(
     inputs: SectionInputs,
     timings: Timings,
 ) -> None:
-    """File the drawn figures under their section and group (and all of a group's in
-    `inputs.drawn`, in plan order); add their drawing time to `timings`."""
+    """File the drawn figures under their section and group; add their time to `timings`."""
     inputs.drawn.update({group.name: [] for group in inputs.groups})
     for (output, (name, job)), (figure, seconds) in zip(planned, drawn, strict=True):
         output.figures.setdefault(name, []).append(figure)
@@ -179,8 +166,8 @@ def _draw(
             inputs.drawn[group.name] += output.figures.get(group.name, [])
 
 
-def _build(paths: list[str], out: Path, settings: _Settings) -> _Built:
-    """Write the whole report into `out` (the staging folder) from the log files `paths`."""
+def _build(paths: list[str], out: Path, settings: _Settings) -> tuple[ReportResult, list[str]]:
+    """Write the whole report into `out` (the staging folder); return it and the files written."""
     workers = settings.jobs or default_jobs()
     timings = Timings()
     with _progress(settings.progress) as step, worker_pool(workers) as pool:
@@ -224,12 +211,11 @@ def _build(paths: list[str], out: Path, settings: _Settings) -> _Built:
         html=page.name,
         seconds=timings.seconds,
     )
-    return _Built(report=report, files=[*written, page.name, *(f.path for f in figures)])
+    return report, [*written, page.name, *(f.path for f in figures)]
 
 
 def write_page(done: Sequence[SectionOutput], inputs: SectionInputs, files: list[str]) -> Path:
-    """Write `index.html`: each group's part made of the sections' fragments, then the
-    sections' own parts, then the list of files."""
+    """Write `index.html`: each group's fragments, the sections' own parts, the files."""
     html = [
         (output.section, output.section.html(output, inputs))
         for output in done

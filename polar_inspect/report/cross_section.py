@@ -1,18 +1,20 @@
-"""The domain x policy and domain x attack section: `cross_tables.csv`, per run a table of
-each score in `report.md` and on the page (`cross_tables.cross_breakdown`)."""
+"""The domain x policy and domain x attack section (`cross_tables.csv`, `report.md`, the page)."""
 
 from __future__ import annotations
 
 import pandas as pd
 
-from polar_inspect.report.cross_tables import CROSS_TABLES, cross_breakdown, cross_markdown
+from polar_inspect.report.cross_tables import (
+    CROSS_TABLES,
+    cross_breakdown,
+    cross_grid,
+    cross_markdown,
+)
 from polar_inspect.report.html import render
 from polar_inspect.report.markdown import md_text
 from polar_inspect.report.section import Section, SectionInputs, SectionOutput
 from polar_inspect.report.tables import TextTable, key_title
 from polar_inspect.scorers.parity import SCORE_KEYS
-
-__all__ = ["CROSS_SECTION", "cross_csv_frame"]
 
 NOTE = (
     "Each cell is the mean of its samples' scores (each sample's scores reduced over epochs by "
@@ -64,17 +66,13 @@ def _markdown(table: pd.DataFrame, inputs: SectionInputs) -> str:
 
 def cross_text_table(table: pd.DataFrame, run: int, name: str, score: str) -> TextTable | None:
     """One run's cross table for one score as shown on the page (None: no cells)."""
-    part = table[(table["run"] == run) & (table["table"] == name) & (table["score"] == score)]
-    if part.empty:
+    grid = cross_grid(table, run, name, score)
+    if grid is None:
         return None
     row_axis, column_axis = name.split("_x_")
-    grid = part.pivot(index="row", columns="column", values="value")
-    rows_in_order = list(dict.fromkeys(part["row"]))
-    columns = sorted(grid.columns)
-    header = [row_axis.capitalize(), *(key_title(column_axis, str(c)) for c in columns)]
+    header = [row_axis.capitalize(), *(key_title(column_axis, str(c)) for c in grid.columns)]
     cells, keys = [], []
-    for row in rows_in_order:
-        values = [grid.at[row, c] for c in columns]
+    for row, values in zip(grid.index, grid.to_numpy(), strict=True):
         cells.append([str(row), *("–" if pd.isna(v) else f"{100 * v:.1f}" for v in values)])
         keys.append([str(row), *(None if pd.isna(v) else float(100 * v) for v in values)])
     return TextTable(header, cells, keys, numeric=set(header[1:]))

@@ -1,9 +1,5 @@
-"""Domain x policy and domain x attack tables: the two the paper's authors publish beside the
-policy x attack surface (10 x 5 cells each, privacy, utility and overall: 300 numbers a run).
-
-Each cell is the arithmetic mean of its samples' scores (a sample's scores reduced over epochs
-by their mean first), the same aggregation as the headline and the other breakdowns
-(docs/scoring.md). `overall` is the mean of the samples' overall values at the report's weight.
+"""Domain x policy and domain x attack tables: each cell the mean of its samples' scores (each
+reduced over epochs first), overall at the report's weight (docs/results.md).
 """
 
 from __future__ import annotations
@@ -11,9 +7,8 @@ from __future__ import annotations
 import pandas as pd
 
 from polar_inspect.axes import DOMAINS
+from polar_inspect.report.markdown import md_table
 from polar_inspect.scorers.parity import SCORE_KEYS
-
-__all__ = ["CROSS_COLUMNS", "CROSS_TABLES", "cross_breakdown", "cross_markdown"]
 
 #: The tables: (row axis, column axis), each named `<row>_x_<column>`.
 CROSS_TABLES: tuple[tuple[str, str], ...] = (("domain", "policy"), ("domain", "attack"))
@@ -25,10 +20,7 @@ def _domain_order(value: str) -> tuple[int, str]:
 
 
 def cross_breakdown(reduced: pd.DataFrame) -> pd.DataFrame:
-    """Long table of every run's cross tables (CROSS_COLUMNS; values 0-1).
-
-    `reduced`: one row per run and sample with `domain`, `policy`, `attack` and the scores,
-    `overall` already at the report's weight."""
+    """Every run's cross tables from the per-sample frame (CROSS_COLUMNS; values 0-1)."""
     rows: list[tuple[object, ...]] = []
     scored = reduced.dropna(subset=["privacy"])
     for row_axis, column_axis in CROSS_TABLES:
@@ -51,19 +43,22 @@ def cross_breakdown(reduced: pd.DataFrame) -> pd.DataFrame:
     )
 
 
-def cross_markdown(table: pd.DataFrame, run: int, name: str, score: str) -> str:
-    """One run's cross table for one score as a markdown table (x100, one decimal)."""
+def cross_grid(table: pd.DataFrame, run: int, name: str, score: str) -> pd.DataFrame | None:
+    """One run's cross table for one score: domains (in order) x columns, values 0-1."""
     part = table[(table["run"] == run) & (table["table"] == name) & (table["score"] == score)]
     if part.empty:
-        return ""
+        return None
     grid = part.pivot(index="row", columns="column", values="value")
-    rows_in_order = sorted(grid.index, key=_domain_order)
-    columns = sorted(grid.columns)
-    header = f"| {name.split('_x_')[0]} | " + " | ".join(columns) + " |"
-    lines = [header, "|---|" + "---:|" * len(columns)]
-    for row in rows_in_order:
-        cells = [
-            "" if pd.isna(grid.at[row, c]) else f"{100 * grid.at[row, c]:.1f}" for c in columns
-        ]
-        lines.append(f"| {row} | " + " | ".join(cells) + " |")
-    return "\n".join(lines)
+    return grid.loc[sorted(grid.index, key=_domain_order), sorted(grid.columns)]
+
+
+def cross_markdown(table: pd.DataFrame, run: int, name: str, score: str) -> str:
+    """One run's cross table for one score as a markdown table (x100, one decimal)."""
+    grid = cross_grid(table, run, name, score)
+    if grid is None:
+        return ""
+    rows = [
+        [row, *("" if pd.isna(v) else f"{100 * v:.1f}" for v in values)]
+        for row, values in zip(grid.index, grid.to_numpy(), strict=True)
+    ]
+    return md_table([name.split("_x_")[0], *grid.columns], rows, list(grid.columns))

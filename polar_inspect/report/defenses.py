@@ -1,11 +1,8 @@
-"""Defense comparison: each model's runs under different defense stacks against its `none` run.
+"""Defense comparison: each model's runs under different defense stacks against its `none` run
+(`defenses.md` / `defenses.csv` and `defense_frontier*.png`; docs/report/README.md).
 
-Written when the runs of a comparison group use more than one defense stack: a table
-(`defenses.md` / `defenses.csv`: privacy, utility and overall with 95% CIs and the change
-against the same model's `none` run) and a frontier figure (`defense_frontier*.png`: one point
-per model x defense, an arrow from each model's `none` point). Runs that read the scorer's
-targets (an oracle defense, or a scripted oracle agent in the guard or minimizer role: see
-`report.oracles`) are marked `ORACLE` in every row and drawn hollow.
+An oracle trusted agent is marked `[ORACLE]` on its model, as in the leaderboard's labels; an
+oracle defense stack `(ORACLE)` on its defense (`report.oracles`).
 """
 
 from __future__ import annotations
@@ -31,7 +28,12 @@ from polar_inspect.report.figstyle import (
 )
 from polar_inspect.report.inventory import ORACLE_TAG, RunHeader
 from polar_inspect.report.markdown import md_text
-from polar_inspect.report.oracles import oracle_reasons
+from polar_inspect.report.oracles import (
+    MARK,
+    agent_is_oracle,
+    defense_is_oracle,
+    oracle_reasons,
+)
 from polar_inspect.report.stats import Group, score_cell, scores_x100
 from polar_inspect.report.tables import TextTable
 from polar_inspect.report.usage import role_totals
@@ -47,12 +49,14 @@ def has_defenses(runs: Sequence[RunHeader], group: Group) -> bool:
 
 def _run_record(row: Any, run: RunHeader) -> dict[str, object]:
     reasons = oracle_reasons(run)
+    model = run.base_label or run.label
     record: dict[str, object] = {
         "group": row.group,
-        "model": run.base_label or run.label,
+        "model": f"{model} {MARK}" if agent_is_oracle(run) and MARK not in model else model,
         "identity": run.identity,
         "defense": run.defense,
         "oracle": bool(reasons),
+        "defense_oracle": defense_is_oracle(run),
         "oracle_reason": "; ".join(reasons),
         "n": row.n,
         **scores_x100(row),
@@ -63,11 +67,7 @@ def _run_record(row: Any, run: RunHeader) -> dict[str, object]:
 
 
 def defense_frame(summary: pd.DataFrame, runs: Sequence[RunHeader]) -> pd.DataFrame:
-    """One row per run: group, model, defense, oracle, scores x100 with CIs and deltas.
-
-    `delta_<score>` is the run's score minus that of the same model's `none` run in the same
-    group (empty when the group has no `none` run of that model).
-    """
+    """One row per run: scores x100 with CIs and deltas against the model's `none` run."""
     frame = pd.DataFrame([_run_record(row, runs[row.run]) for row in summary.itertuples()])
     if frame.empty:
         return frame
@@ -89,27 +89,24 @@ def _cell(row: pd.Series, key: str) -> str:
 
 DEFENSE_NOTE = (
     "Scores x100 with 95% CIs; in brackets after them, the change against the same model "
-    f"without defense (`{NO_DEFENSE}`). Rows marked {ORACLE_TAG} read the scorer's targets (an "
-    "oracle defense such as `redact_oracle`, or a scripted reference agent such as "
-    "`polar/guard` in the guard role): upper bounds, not deployable defenses. Tokens are per "
-    "sample, by model role."
+    f"without defense (`{NO_DEFENSE}`). A model marked [{ORACLE_TAG}] is a scripted reference "
+    f"agent that reads the scorer's targets (such as `polar/oracle`); a defense marked "
+    f"({ORACLE_TAG}) is a stack that reads them (an oracle defense such as `redact_oracle`, or "
+    "a scripted reference agent such as `polar/guard` in the guard role): upper bounds, not "
+    "deployable models or defenses. Tokens are per sample, by model role."
 )
 ROLE_TITLES = {"trusted": "trusted model", "other": "other models"}
 
 
 def _used_roles(rows: pd.DataFrame) -> list[str]:
-    """The model roles that used tokens in some of `rows`, the trusted model first: a role no
-    run of the group used gets no column."""
+    """The roles that used tokens in some of `rows`, the trusted model first."""
     columns = [c for c in rows if c.startswith("tokens_per_sample_") and rows[c].notna().any()]
     roles = [c.removeprefix("tokens_per_sample_") for c in columns]
     return sorted(roles, key=lambda role: (role != "trusted", role))
 
 
 def defense_rows(frame: pd.DataFrame) -> list[tuple[str, TextTable]]:
-    """The defense table as text: `(group, table)` per comparison group.
-
-    The Markdown file and the HTML page both render these, so they show the same table.
-    """
+    """The defense table as text (`(group, table)` per group), for Markdown and the page."""
     tables = []
     for group, rows in frame.groupby("group", sort=False):
         roles = _used_roles(rows)
@@ -117,7 +114,8 @@ def defense_rows(frame: pd.DataFrame) -> list[tuple[str, TextTable]]:
         header = ["Model", "Defense", "Privacy", "Utility", "Overall", "n", *titles]
         lines, keys = [], []
         for _, row in rows.iterrows():
-            defense = f"{row['defense']} ({ORACLE_TAG})" if row["oracle"] else row["defense"]
+            oracle = row.get("defense_oracle", row["oracle"])  # older defenses.csv: no column
+            defense = f"{row['defense']} ({ORACLE_TAG})" if oracle else row["defense"]
             tokens = [row.get(f"tokens_per_sample_{role}", math.nan) for role in roles]
             names = [str(row["model"]), str(defense)]
             lines.append([*names, *(_cell(row, key) for key in SCORE_KEYS), str(row["n"]),
@@ -134,15 +132,15 @@ def oracle_lines(frame: pd.DataFrame) -> list[str]:
     """Why each ORACLE row of the defense table is one (`model + defense: reason`)."""
     marked = frame[frame["oracle"].astype(bool)]
     return [
-        f"{row['model']} + {row['defense']}: {row['oracle_reason']}" for _, row in marked.iterrows()
+        f"{str(row['model']).removesuffix(' ' + MARK)} + {row['defense']}: {row['oracle_reason']}"
+        for _, row in marked.iterrows()
     ]
 
 
 def grouped_markdown(
     title: str, note: str, tables: list[tuple[str, TextTable]], notes: Callable[[str], list[str]]
 ) -> str:
-    """A Markdown section of one table per comparison group, each followed by its `notes`
-    (Markdown list items)."""
+    """A Markdown section of one table per comparison group, each followed by its `notes`."""
     lines = [f"# {title}\n", md_text(note) + "\n"]
     for group, table in tables:
         lines += [f"## Group {md_text(group)}\n", table.markdown()]
@@ -191,12 +189,7 @@ def _draw_model(
 
 
 def frontier_figure(frame: pd.DataFrame, out_dir: Path, name: str, heading: str) -> FigureFile:
-    """Privacy against utility, one point per model x defense, arrows from each `none` point.
-
-    Colour names the model, marker shape the defense; ORACLE runs are hollow and drawn on top.
-    Runs with the same scores are set on a small circle around their shared position (a dot),
-    so that none hides another.
-    """
+    """Privacy against utility, one point per model x defense, arrows from each `none`."""
     fig = new_figure(11, 7)
     ax = fig.add_subplot(1, 1, 1)
     defenses = list(dict.fromkeys(frame["defense"]))

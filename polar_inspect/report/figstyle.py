@@ -1,8 +1,5 @@
-"""Shared figure plumbing: the Agg backend, fixed sizes, colours, label shortening, saving,
-and spreading points that would hide each other.
-
-Text in figures is drawn as written: model names and file names with `$` never turn into
-mathtext (`text.parse_math` is off for every figure the report draws).
+"""Shared figure plumbing: the Agg backend (no mathtext: `$` in a name stays as written), fixed
+sizes, colours, label shortening, saving, and spreading points that would hide each other.
 """
 
 from __future__ import annotations
@@ -91,17 +88,16 @@ def slug(label: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", label.lower()).strip("-")[:60].strip("-") or "model"
 
 
-def text_colour(value: float, vmin: float = 0.0, vmax: float = 100.0) -> str:
-    """Black on the light end of viridis, white on the dark end."""
-    return "black" if (value - vmin) / (vmax - vmin) > 0.55 else "white"
+def text_colour(value: float) -> str:
+    """Black on the light end of viridis (0-100), white on the dark end."""
+    return "black" if value / 100.0 > 0.55 else "white"
 
 
 Offset = tuple[float, float]
 
 
 def coincident_clusters(points: Sequence[tuple[float, float]], tolerance: float) -> list[list[int]]:
-    """Indices of points grouped with the first point of a group within `tolerance` (data
-    units), in order of first appearance; a lone point is a group of one."""
+    """Indices of points grouped with the first of a group within `tolerance`."""
     clusters: list[list[int]] = []
     for index, (x, y) in enumerate(points):
         for members in clusters:
@@ -117,9 +113,7 @@ def coincident_clusters(points: Sequence[tuple[float, float]], tolerance: float)
 def spread_offsets(
     points: Sequence[tuple[float, float]], tolerance: float, marker_points: float = 9.0
 ) -> list[Offset]:
-    """Display offsets (typographic points) that set points which would cover each other on a
-    small circle around the first one of their group, so every marker shows; lone points keep
-    (0, 0). The circle grows with the group so neighbours on it do not touch."""
+    """Offsets (points) setting coinciding points on a small circle around their spot."""
     offsets: list[Offset] = [(0.0, 0.0)] * len(points)
     for members in coincident_clusters(points, tolerance):
         count = len(members)
@@ -139,8 +133,7 @@ def shifted(ax: Axes, offset: Offset) -> Transform:
 
 
 def mark_spread(ax: Axes, points: list[tuple[float, float]], offsets: list[Offset]) -> bool:
-    """A dot at each shared position and a thin spoke to every marker spread around it;
-    True when any point was spread."""
+    """A dot at each shared position and a spoke to each spread marker; True if any."""
     moved = [i for i, offset in enumerate(offsets) if offset != (0.0, 0.0)]
     spoke = {"arrowstyle": "-", "color": "#555555", "linewidth": 0.8, "shrinkA": 0, "shrinkB": 0}
     for i in moved:
@@ -158,8 +151,7 @@ def palette(count: int) -> list:
 
 
 def run_marker(marker: str, colour: Any, oracle: bool) -> dict[str, Any]:
-    """A run's marker style: filled with a black edge, or hollow with a thick edge in its colour
-    for an [ORACLE] run (it reads the scorer's targets)."""
+    """A run's marker style: filled, or hollow in its colour for an [ORACLE] run."""
     style: dict[str, Any] = {"marker": marker, "color": colour, "markeredgecolor": "black"}
     if oracle:
         style |= {"markerfacecolor": "white", "markeredgecolor": colour, "markeredgewidth": 2.2}

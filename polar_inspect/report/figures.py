@@ -15,13 +15,7 @@ from polar_inspect.scorers.parity import SCORE_KEYS
 
 
 def run_slug(run: RunHeader) -> str:
-    """A run's name in file names: the model and its defense stack, `oracle` said once.
-
-    `polar/leaky` with `redact_oracle` (an oracle) is `polar-leaky-redact-oracle`, not the
-    `...-redact-oracle-oracle` that its display label (`... [ORACLE]`) would give; a stack
-    that is an oracle through its role's model (`guard` run by `polar/guard`) ends in
-    `-oracle`.
-    """
+    """A run's name in file names: the model and its defense stack, `oracle` said once."""
     words = slug(run.base_label or run.label)
     if run.defense != "none":
         stack = slug(run.defense)

@@ -74,8 +74,7 @@ SURFACE_COLORBAR = (0.925, 0.2, 0.016, 0.63)
 def surface_figure(
     cells: pd.DataFrame, out_dir: Path, name: str, title: str, model: str | None = None
 ) -> FigureFile:
-    """Privacy and utility as 5x5 policy x attack heatmaps with value and sample count; the
-    surface of one `model` (run label), or of a mean over models when None."""
+    """Privacy and utility 5x5 heatmaps of one `model`, or of the mean when None."""
     fig = new_figure(*SURFACE_SIZE, layout=None)
     axes = [fig.add_axes(rect) for rect in SURFACE_PANELS]
     for ax, score in zip(axes, ("privacy", "utility"), strict=True):

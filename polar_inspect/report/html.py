@@ -1,8 +1,5 @@
-"""The self-contained HTML page, rendered from the Jinja2 templates in `templates/`.
-
-Autoescape is on: every value from a log (model names and arguments, file names, task
-arguments, error messages) is HTML-escaped. Figures are embedded as base64 PNG and the
-stylesheet and sorting script are inline, so the page works offline and from a copied folder.
+"""The self-contained HTML page, rendered from the autoescaped Jinja2 templates in `templates/`
+(figures embedded as base64 PNG, style and sorting script inline: it works offline).
 """
 
 from __future__ import annotations
@@ -41,8 +38,7 @@ def _macro(name: str) -> Any:
 
 
 def _cell_html(text: str) -> Markup:
-    """A cell's text: a score's CI in a muted span, its change against the baseline on the
-    next line; the ORACLE mark emphasised."""
+    """A cell's text: a score's CI muted, its change below; the ORACLE mark emphasised."""
     found = _CI.match(text)
     if found:
         change = found.group(3)
@@ -58,8 +54,7 @@ def _classes(table: TextTable, name: str) -> str:
 
 
 def render_table(table: TextTable, sortable: bool = True) -> Markup:
-    """A `TextTable` as an HTML table in a scrolling box; every cell escaped. A column name
-    may break after an underscore, a cell with a numeric sort key carries it as `data-sort`."""
+    """A `TextTable` as a sortable HTML table in a scrolling box; every cell escaped."""
     head = [(_classes(table, c), Markup("_<wbr>").join(c.split("_"))) for c in table.header]
     rows = []
     for index, cells in enumerate(table.rows):

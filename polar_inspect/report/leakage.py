@@ -1,9 +1,5 @@
-"""Leakage per turn: the share of protected values disclosed by the end of each turn.
-
-Each sample's score metadata carries `leaked_by_turn` (cumulative count after turn 1..N) and
-`protected_count`. A dialogue that ended before turn t keeps its final leakage at t (the
-attacker stopped spending; nothing more was disclosed), so every curve is over all samples.
-Curves are per run (model) and attack strategy, plus `all`, as a mean with a 95% interval.
+"""Leakage per turn: the share of protected values disclosed by the end of each turn, per run and
+attack strategy, as a mean with a 95% interval (docs/results.md).
 """
 
 from __future__ import annotations
@@ -32,8 +28,7 @@ CURVE_COLUMNS = ["run", "label", "attack", "turn", "leakage", "low", "high", "n"
 
 
 def curve_frames(samples: pd.DataFrame, runs: int) -> dict[int, pd.DataFrame]:
-    """Each run's per-sample leakage curves (`id`, `fractions`); samples without a curve are
-    left out (the CSV's `n` counts the rest), a run with none gets an empty frame."""
+    """Each run's per-sample leakage curves (`id`, `fractions`); an empty frame if none."""
     with_curve = samples[samples["curve"].notna()]
     parts = dict(iter(with_curve.groupby("run", sort=True)))
     frames: dict[int, pd.DataFrame] = {}
@@ -55,8 +50,7 @@ def leakage_curves(
     samples: pd.DataFrame,
     groups: Sequence[Group],
 ) -> pd.DataFrame:
-    """Mean leakage (0-1) with 95% CI per run, attack (and `all`) and turn, to the longest
-    dialogue of the run's group; epochs of one sample are averaged turn by turn."""
+    """Mean leakage (0-1) with 95% CI per run, attack (and `all`) and turn."""
     axes = samples[["run", "id", "attack"]].drop_duplicates(["run", "id"])
     horizon = _horizons(frames, groups)
     rows = []
@@ -101,8 +95,7 @@ def _run_rows(index: int, label: str, frame: pd.DataFrame, turns: int) -> list[t
 
 
 def same_curves(curves: pd.DataFrame) -> list[list[int]]:
-    """Runs grouped by identical curves (every attack and turn: mean and interval), in order of
-    first appearance: runs in one group would draw on top of each other."""
+    """Runs grouped by identical curves, in order of first appearance."""
     groups: dict[tuple, list[int]] = {}
     for run, part in curves.groupby("run", sort=False):
         ordered = part.sort_values(["attack", "turn"])
@@ -121,9 +114,7 @@ def _legend_name(labels: list[str]) -> str:
 def _draw_family(
     line_of_run: pd.DataFrame, axes: Any, panels: list[str], style: dict, drawn: dict
 ) -> None:
-    """One run's curve (with its CI band) in every panel of an attack it has. A curve equal to
-    one already drawn in that panel (`drawn`: per panel, values -> times seen) is drawn on top
-    dashed with smaller markers, so the one under it stays visible."""
+    """One run's curves; a curve equal to one drawn in a panel goes on top, dashed."""
     for ax, attack in zip(axes, panels, strict=True):
         line = line_of_run[line_of_run["attack"] == attack]
         if line.empty:
@@ -150,8 +141,7 @@ def _format_panels(axes: Any, panels: list[str], last_turn: int) -> None:
 
 
 def leakage_figure(curves: pd.DataFrame, out_dir: Path, name: str, heading: str) -> FigureFile:
-    """One panel per attack strategy (and all): mean leakage by turn per model, with 95% CI;
-    runs with identical curves everywhere share one line and legend entry."""
+    """One panel per attack strategy (and all): mean leakage by turn per model, 95% CI."""
     panels = ["all", *sorted(a for a in curves["attack"].unique() if a != "all")]
     columns = min(3, len(panels))
     lines = -(-len(panels) // columns)

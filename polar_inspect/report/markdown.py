@@ -1,9 +1,5 @@
-"""Markdown for the report's `.md` files: every value is written as text, never as markup.
-
-Model names, model arguments, file names, task arguments and error messages come from the
-user's logs. Each one goes through `md_text` (or a table through `md_table`, which applies it
-to every cell) so that `<script>`, `|`, `*`, `[...](...)` or `$...$` in them show as written
-and never become HTML, a table column, emphasis, a link or math in a Markdown viewer.
+"""Markdown for the report's `.md` files: every value from a log (names, arguments, errors) is
+written as text, never as markup, HTML, a table column, a link or math.
 """
 
 from __future__ import annotations
@@ -24,8 +20,7 @@ _LINE_BREAKS = re.compile(r"[\r\n]+")
 
 
 def md_text(value: object) -> str:
-    """`value` as inline Markdown text: on one line, every character that would be markup
-    escaped, so that it shows exactly as written."""
+    """`value` as inline Markdown text on one line, every markup character escaped."""
     text = _ALWAYS.sub(r"\\\1", _LINE_BREAKS.sub(" ", str(value)))
     text = _EDGE_UNDERSCORE.sub(r"\\_", text)
     return _LINK_TAIL.sub(r"]\\(", text)
@@ -36,8 +31,7 @@ def md_table(
     rows: Sequence[Sequence[object]],
     numeric: Collection[str] = (),
 ) -> str:
-    """A GitHub-flavoured table; every header and cell is escaped with `md_text`. Columns
-    named in `numeric` are right-aligned."""
+    """A GitHub-flavoured table, every cell escaped; `numeric` columns right-aligned."""
     rule = "|" + "|".join("---:" if name in numeric else "---" for name in header) + "|"
     lines = ["| " + " | ".join(md_text(name) for name in header) + " |", rule]
     lines += ["| " + " | ".join(md_text(cell) for cell in row) + " |" for row in rows]

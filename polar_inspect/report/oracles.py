@@ -1,6 +1,4 @@
-"""Which runs read the scorer's targets (an oracle defense, or a scripted reference agent from
-`agents.ORACLE_AGENTS` in a role the log's usage shows was called): marked `[ORACLE]` everywhere.
-"""
+"""Which runs read the scorer's targets, marked `[ORACLE]` (docs/report/README.md#oracle-runs)."""
 
 from __future__ import annotations
 
@@ -20,6 +18,17 @@ def oracle_reasons(run: RunHeader) -> list[str]:
         reasons.append(f"defense {run.defense} reads the scorer's targets")
     roles = [(TRUSTED_ROLE, run.model)] + [(u.role, u.model) for u in run.usage]
     return reasons + oracle_agent_reasons(roles)
+
+
+def agent_is_oracle(run: RunHeader) -> bool:
+    """True when the trusted agent itself (not its defense stack) reads the scorer's targets."""
+    return bool(oracle_agent_reasons([(TRUSTED_ROLE, run.model)]))
+
+
+def defense_is_oracle(run: RunHeader) -> bool:
+    """True when the defense stack reads the targets (an oracle defense, or role agent)."""
+    roles = [(u.role, u.model) for u in run.usage if u.role != TRUSTED_ROLE]
+    return run.defense_oracle or bool(oracle_agent_reasons(roles))
 
 
 def is_oracle(run: RunHeader) -> bool:

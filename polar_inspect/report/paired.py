@@ -1,7 +1,5 @@
-"""Paired comparisons of two runs on exactly the same sample ids (epochs reduced by their
-mean): a paired bootstrap interval of the mean difference A - B, a two-sided sign-flip test
-(exact up to 16 non-zero differences, else random flips; above 500 samples the paired z-test),
-and per cell p-values adjusted with Holm's method. docs/results.md#paired-comparisons.
+"""Paired comparisons of two runs on the same sample ids: bootstrap interval, sign-flip test and
+Holm-adjusted cells (docs/results.md#paired-comparisons).
 """
 
 from __future__ import annotations
@@ -13,9 +11,6 @@ import numpy as np
 import pandas as pd
 
 from polar_inspect.scorers.parity import SCORE_KEYS
-
-__all__ = ["ALPHA", "PAIRED_COLUMNS", "bootstrap_interval", "holm_adjust", "paired_differences",
-           "paired_p_value", "compare_pair", "sign_flip_p_value"]  # fmt: skip
 
 ALPHA = 0.05
 BOOTSTRAP_RESAMPLES = 2000
@@ -34,16 +29,14 @@ def _chunks(total: int, n: int) -> list[int]:
     return [min(size, total - start) for start in range(0, total, size)]
 
 
-def bootstrap_interval(
-    differences: np.ndarray, *, resamples: int = BOOTSTRAP_RESAMPLES, seed: int = SEED
-) -> tuple[float, float]:
+def bootstrap_interval(differences: np.ndarray) -> tuple[float, float]:
     """The paired bootstrap's 95% percentile interval of the mean difference."""
     n = len(differences)
     if n == 0:
         return (float("nan"), float("nan"))
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(SEED)
     means = []
-    for count in _chunks(resamples, n):
+    for count in _chunks(BOOTSTRAP_RESAMPLES, n):
         picks = rng.integers(0, n, size=(count, n))
         means.append(differences[picks].mean(axis=1))
     low, high = np.percentile(np.concatenate(means), [2.5, 97.5])
@@ -59,18 +52,14 @@ def _z_test_p_value(differences: np.ndarray) -> float:
 
 
 def paired_p_value(differences: np.ndarray) -> float:
-    """Two-sided p-value of a mean difference of 0: sign flips for up to 500 samples, the
-    paired z-test above (see the module)."""
+    """Two-sided p-value of a zero mean difference: sign flips, or z-test above 500."""
     if len(differences) > EXACT_TEST_LIMIT:
         return _z_test_p_value(differences)
     return sign_flip_p_value(differences)
 
 
-def sign_flip_p_value(
-    differences: np.ndarray, *, resamples: int = PERMUTATION_RESAMPLES, seed: int = SEED
-) -> float:
-    """Two-sided p-value of a mean difference of 0 by sign flips: exact up to
-    EXACT_FLIP_LIMIT non-zero differences, else random with the +1 correction."""
+def sign_flip_p_value(differences: np.ndarray, *, resamples: int = PERMUTATION_RESAMPLES) -> float:
+    """Two-sided sign-flip p-value: exact up to EXACT_FLIP_LIMIT non-zero differences."""
     n = len(differences)
     observed = abs(float(differences.mean())) if n else 0.0
     if n == 0 or not np.any(differences):
@@ -78,7 +67,7 @@ def sign_flip_p_value(
     nonzero = differences[differences != 0]
     if len(nonzero) <= EXACT_FLIP_LIMIT:
         return _exact_sign_flip_p_value(nonzero)
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(SEED)
     extreme = 0
     for count in _chunks(resamples, n):
         signs = rng.integers(0, 2, size=(count, n), dtype=np.int8) * 2 - 1
@@ -107,8 +96,7 @@ def holm_adjust(p_values: Sequence[float]) -> list[float]:
 
 
 def paired_differences(reduced: pd.DataFrame, run_a: int, run_b: int) -> pd.DataFrame | None:
-    """Both runs' per-sample scores side by side (`<score>_a`, `<score>_b`), with the sample's
-    cell; None when the two runs did not score exactly the same sample ids."""
+    """Both runs' per-sample scores side by side; None unless on the same sample ids."""
     a = reduced[reduced["run"] == run_a].set_index("id")
     b = reduced[reduced["run"] == run_b].set_index("id")
     if a.empty or set(a.index) != set(b.index):
@@ -130,8 +118,7 @@ def _row(run_a: int, run_b: int, scope: str, score: str, frame: pd.DataFrame) ->
 
 
 def compare_pair(reduced: pd.DataFrame, run_a: int, run_b: int) -> pd.DataFrame:
-    """Every score's paired difference A - B, over all samples ("all") and per cell; empty
-    when the runs are not on the same samples. Columns: PAIRED_COLUMNS."""
+    """Each score's paired difference A - B, over all samples and per cell (PAIRED_COLUMNS)."""
     frame = paired_differences(reduced, run_a, run_b)
     if frame is None or frame.empty:
         return pd.DataFrame(columns=PAIRED_COLUMNS)

@@ -1,6 +1,4 @@
-"""The paired comparisons section: every two runs adjacent in a group's ranking, compared on
-the same sample ids (`paired.compare_pair`), in `paired.csv` (every scope), `report.md` and
-the page (the overall scope), and the leaderboard's "vs next" mark."""
+"""The paired comparisons section (`paired.csv`) and the leaderboard's "vs next" mark."""
 
 from __future__ import annotations
 
@@ -11,8 +9,6 @@ from polar_inspect.report.markdown import md_text
 from polar_inspect.report.paired import PAIRED_COLUMNS, compare_pair
 from polar_inspect.report.section import Section, SectionInputs, SectionOutput
 from polar_inspect.report.tables import TextTable
-
-__all__ = ["PAIRED_SECTION", "neighbour_marks", "p_text", "paired_frame"]
 
 NOTE = (
     "Each run against the next one in its group's ranking, on the same sample ids: the "
@@ -34,8 +30,7 @@ def _neighbours(inputs: SectionInputs) -> list[tuple[str, int, int]]:
 
 
 def paired_frame(inputs: SectionInputs) -> pd.DataFrame:
-    """`paired.compare_pair` of every neighbour pair that scored the same samples, with the
-    group (PAIRED_COLUMNS after `group`)."""
+    """`paired.compare_pair` of every neighbour pair on the same samples, with group."""
     parts = [
         compare_pair(inputs.reduced, a, b).assign(group=name) for name, a, b in _neighbours(inputs)
     ]
@@ -70,8 +65,7 @@ def _cells_text(frame: pd.DataFrame, row: pd.Series) -> str:
 
 
 def paired_view(frame: pd.DataFrame, inputs: SectionInputs) -> TextTable:
-    """The overall-scope rows as shown: A, B, n, score, difference with its interval, p,
-    distinguishable and the cells distinguishable (Holm)."""
+    """The overall-scope rows of the paired comparisons as shown."""
     labels = inputs.summary.set_index("run")["label"]
     overall = frame[frame["scope"] == "all"]
     rows, keys = [], []
@@ -99,8 +93,7 @@ def _html(output: SectionOutput, inputs: SectionInputs) -> str:
 
 
 def neighbour_marks(frame: pd.DataFrame, inputs: SectionInputs) -> dict[int, str]:
-    """Per run with a next run in its group's ranking: whether the two are distinguishable on
-    overall (`distinguishable (p=...)`, `not distinguishable (p=...)` or not paired)."""
+    """Per run with a next run in its ranking: distinguishable on overall, with p."""
     overall = frame[(frame["scope"] == "all") & (frame["score"] == "overall")]
     found = {(int(r.run_a), int(r.run_b)): r for r in overall.itertuples(index=False)}
     marks = {}

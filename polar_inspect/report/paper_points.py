@@ -1,10 +1,4 @@
-"""The paper's published points on the Pareto plot (`polar-report --paper-points`).
-
-Grey stars at the privacy / utility (x100) the paper published for two models, named beside
-them on a side where the name covers no run's marker, rank label or other name. They are
-published numbers for orientation, not runs of the report, and comparable with a run only when
-its setup matches the paper's (docs/report/README.md).
-"""
+"""The paper's published points on the Pareto plot (`--paper-points`; docs/report/README.md)."""
 
 from __future__ import annotations
 
@@ -40,9 +34,7 @@ CLEARANCE = 3.0
 
 
 def draw_paper_points(ax: Axes) -> list[Line2D]:
-    """Draw the paper's points as grey stars; return their legend handles (named there as
-    published numbers, not runs). Their names are written by `name_paper_points`, once the
-    figure has its final size."""
+    """Draw the paper's points as grey stars; return their legend handles."""
     handles = []
     for model, p, u in PAPER_POINTS:
         ax.plot([p], [u], linestyle="none", zorder=3, **PAPER_STYLE)
@@ -52,9 +44,7 @@ def draw_paper_points(ax: Axes) -> list[Line2D]:
 
 
 def name_paper_points(ax: Axes, taken: Sequence[Text], markers: Sequence[np.ndarray]) -> None:
-    """Write `<model> (paper)` beside each star, on the first side (`LABEL_SIDES`) where it
-    stays inside the axes and covers none of the `taken` texts (the runs' rank labels), no run
-    marker (display positions, pixels) and no name already written."""
+    """Name each star on the first side that covers no text, run marker or name."""
     fig = ax.figure
     renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]  # Agg canvas
     half, clearance = MARKER_HALF * fig.dpi / 72, CLEARANCE * fig.dpi / 72

@@ -1,5 +1,4 @@
-"""The Pareto plot's geometry, apart from the drawing: the Pareto front, an iso-score line's
-segment inside the plot, and labels pushed apart."""
+"""The Pareto plot's geometry: its front, iso-score segments, labels pushed apart."""
 
 from __future__ import annotations
 
@@ -7,8 +6,6 @@ import math
 from collections.abc import Sequence
 
 import numpy as np
-
-__all__ = ["Point", "axis_limits", "iso_end", "iso_segment", "pareto_front", "spread"]
 
 
 def pareto_front(privacy: Sequence[float], utility: Sequence[float]) -> list[int]:
@@ -28,8 +25,7 @@ Point = tuple[float, float]
 
 
 def iso_segment(lam: float, level: float, low: float, high: float) -> tuple[Point, Point] | None:
-    """The part of the line `lam * x + (1 - lam) * y = level` inside the square
-    [low, high]^2, upper-left end first; None if the line misses the square."""
+    """The part of `lam*x + (1-lam)*y = level` inside [low, high]^2, or None."""
     a, b = lam, 1.0 - lam
     found: list[Point] = []
     for edge in (low, high):
@@ -48,8 +44,7 @@ def iso_segment(lam: float, level: float, low: float, high: float) -> tuple[Poin
 
 
 def iso_end(segment: tuple[Point, Point], high: float, close: float) -> tuple[str, float]:
-    """The edge an iso line's level is written at, and where along it: the right or top edge
-    where the line leaves the plot there (within `close`), else the bottom edge."""
+    """The edge (right, top or bottom) an iso line's level is written at, and where."""
     (x0, y0), (x1, y1) = segment
     if x1 >= high - close:
         return "right", y1
@@ -73,8 +68,7 @@ def spread(positions: list[float], gap: float, low: float, high: float) -> list[
 def axis_limits(
     values: list[np.ndarray], errors: list[np.ndarray], pad: float = 2.0
 ) -> tuple[float, float]:
-    """One range for both axes: from a round number below every CI to just above 100, with
-    `pad` (data units) beyond both (room for markers spread around a point at an edge)."""
+    """One range for both axes: a round number below every CI to 100, padded."""
     lows = [float(np.nanmin(v - e[0])) for v, e in zip(values, errors, strict=True) if len(v)]
     low = min(lows, default=0.0)
     low = math.floor((low - 3) / 10) * 10 if low > 10 else 0.0

@@ -60,8 +60,7 @@ def _errors(table: pd.DataFrame, key: str) -> np.ndarray:
 def _write_values(
     ax: Axes, positions: np.ndarray, values: np.ndarray, oracle: list[bool], colour: str
 ) -> None:
-    """Each bar's value: inside a long bar in white bold (on a backing over the hatching of an
-    [ORACLE] bar), else after it."""
+    """Each bar's value: inside a long bar in white bold, else after it."""
     backing = {"facecolor": colour, "edgecolor": "none", "pad": 1.5}
     for y, value, marked in zip(positions, values, oracle, strict=True):
         inside = value >= 18
@@ -146,8 +145,7 @@ def _write_levels(
 
 
 def _iso_lines(ax: Axes, lambdas: Sequence[float], limits: tuple[float, float]) -> list:
-    """Dashed lines of equal overall score at ISO_LEVELS, one colour and dash per lambda, each
-    with its level written at one end (`iso_end`). Returns one legend handle per lambda."""
+    """Iso-score lines at ISO_LEVELS per lambda, labelled; one legend handle per lambda."""
     low, high = limits
     span = high - low
     ends: dict[str, list[tuple[float, str, str]]] = {edge: [] for edge in ISO_LABELS}
@@ -181,8 +179,7 @@ def _oracle_flags(rows: pd.DataFrame) -> list[bool]:
 def _pareto_frame(
     privacy: np.ndarray, utility: np.ndarray, errors: list[np.ndarray], paper_points: bool
 ) -> tuple[tuple[float, float], list[Offset]]:
-    """The axis limits (room for every CI, the paper's points when drawn, and the markers spread
-    around a shared spot) and each run's spread offset."""
+    """The axis limits (every CI, the paper's points, spread markers) and run offsets."""
     extra = [(p, u) for _, p, u in PAPER_POINTS] if paper_points else []
     values = [privacy, utility, np.array([p for p, _ in extra]), np.array([u for _, u in extra])]
     errors = [*errors, np.zeros((2, len(extra))), np.zeros((2, len(extra)))]
@@ -272,12 +269,7 @@ def pareto_figure(
     heading: str,
     paper_points: bool = False,
 ) -> FigureFile:
-    """Utility against privacy per model with 95% CIs, the Pareto front and iso-score lines
-    (one family per lambda in `lambdas`); the paper's published points when asked.
-
-    Rows are numbered by their rank (ties share a number, as in the tables); `[ORACLE]` runs
-    have hollow markers; runs on the same spot are spread around it and joined to it.
-    """
+    """Utility against privacy per run with 95% CIs, the Pareto front and iso lines."""
     rows = table.sort_values(["rank", "label"]).reset_index(drop=True)
     privacy = 100 * rows["privacy"].to_numpy(dtype=float)
     utility = 100 * rows["utility"].to_numpy(dtype=float)
@@ -311,8 +303,7 @@ def pareto_figure(
 
 
 def _place(fig: Figure, ax: Axes, legend: Legend) -> None:
-    """Size the figure to its content: margins, the square axes, its level labels and the legend
-    beside them (width in whole quarter inches, so that pixel sizes stay exact)."""
+    """Size the figure to its margins, square axes and legend (whole quarter inches)."""
     left, bottom, top, gap, right = PARETO_MARGINS
     height = fig.get_size_inches()[1]
     side = height - bottom - top
@@ -331,9 +322,7 @@ def _number_points(
     offsets: list[Offset],
     limits: tuple[float, float],
 ) -> list[Text]:
-    """Write each point's rank beside it; points closer than a few percent of the axis share
-    one label (`#1 ×2, #3`), so that labels never sit on top of each other. Returns the
-    labels."""
+    """Write each point's rank beside it, one label per cluster (`#1 ×2, #3`)."""
     span = limits[1] - limits[0]
     labels: list[Text] = []
     points = list(zip(privacy, utility, strict=True))

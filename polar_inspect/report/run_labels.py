@@ -1,10 +1,5 @@
-"""Which logs are the same experiment, and what each shown run is called.
-
-Two runs are duplicates only when their full run identities (`run.identity`) are equal; among
-duplicates a run whose dialogues all finished is kept over one with dialogues cut by a limit or
-unfinished samples, then the newest. Runs shown side by side get labels that say what sets them
-apart, and a run with dialogues cut by a limit says so in its label. No label shows a secret
-(`redaction`): runs that differ only in one are told apart by their log's file name.
+"""Which logs are the same experiment (equal run identities), and what each shown run is called:
+labels that say what sets runs apart, and never show a secret (docs/results.md).
 """
 
 from __future__ import annotations
@@ -24,8 +19,7 @@ from polar_inspect.scorers.strict import ATTACKED_FLOOR
 
 
 def resolve_duplicates(inventory: Inventory, keep: KeepPolicy = "newest") -> Inventory:
-    """Keep one run per run identity (see the module), or with `keep="all"` all, relabelled;
-    runs whose identities differ in anything are different experiments, all kept."""
+    """Keep one run per run identity (or all, relabelled, with `keep="all"`)."""
     by_identity: dict[str, list[RunHeader]] = {}
     for run in inventory.runs:
         by_identity.setdefault(run.run_digest or run.path, []).append(run)
@@ -64,9 +58,7 @@ def _one_identity(
 
 
 def label_runs(runs: list[RunHeader]) -> list[RunHeader]:
-    """Make every shown run's label unique and telling: `[prompt ...]` for runs whose model and
-    setup recur with another trusted prompt, then, for runs that still share a label, the
-    identity parts that set them apart (a role's model, a limit, the task version...)."""
+    """Make every shown run's label unique and telling (prompt, identity parts, marks)."""
     prompts: dict[tuple[str, str], set[str]] = {}
     for run in runs:
         prompts.setdefault((run.label, run.group_key), set()).add(run.prompt_key)
@@ -108,16 +100,9 @@ def _marked(run: RunHeader) -> RunHeader:
     return run if label == run.label else run.model_copy(update={"label": label})
 
 
-def _identity_parts(run: RunHeader) -> dict[str, str]:
-    if run.run_identity is None:
-        return {"log": Path(run.path).name}
-    return run.run_identity.parts()
-
-
 def _distinguishing_tags(runs: list[RunHeader]) -> list[str]:
-    """One different tag per run sharing a label: the fewest identity parts telling them apart
-    (`_fewest_telling_parts`), else the log's file name (equal identities, `--keep all`)."""
-    parts = [_identity_parts(run) for run in runs]
+    """One tag per run sharing a label: telling identity parts, else the file name."""
+    parts = [r.run_identity.parts() if r.run_identity else {"log": Path(r.path).name} for r in runs]
     chosen = _fewest_telling_parts(parts)
     tags = ["; ".join(f"{n}: {p.get(n, '(none)')}" for n in chosen) for p in parts]
     if len(set(tags)) < len(runs):

@@ -1,10 +1,5 @@
-"""The shape of a report section: one theme's frame, files, figures, Markdown and HTML.
-
-A `Section` is computed once from what every section shares (`SectionInputs`), then its
-figures are drawn (all sections' at once, on the worker pool), then it is written: its files,
-its part of `report.md`, its fragment in each group of `index.html` and its own part of the
-page. The build loops over `SECTIONS` (`report.sections`); a new theme, table or figure is one
-`Section` there (docs/architecture.md).
+"""The shape of a report section: one theme's frame, files, figures, Markdown and HTML; the build
+loops over `sections.SECTIONS` (docs/architecture.md).
 """
 
 from __future__ import annotations
@@ -21,8 +16,6 @@ from polar_inspect.report.figstyle import FigureFile
 from polar_inspect.report.inventory import RunHeader
 from polar_inspect.report.stats import Group, per_sample_at
 from polar_inspect.report.usage import ModelPrice
-
-__all__ = ["Planned", "Section", "SectionInputs", "SectionOutput", "compute_sections"]
 
 Job = tuple[Callable[..., Any], tuple[Any, ...]]
 #: A figure to draw: the group it belongs to and its `(function, args)` job.
@@ -77,12 +70,8 @@ class SectionInputs:
 
 @dataclass(frozen=True)
 class Section:
-    """One theme of the report.
-
-    `compute` gives its frame (empty: nothing to show, unless `always`); `files` the files it
-    writes (name -> frame for a CSV, or text); `figures` the figures it draws; `markdown` its
-    part of `report.md`; `group_html` its fragment in a group's part of the page and `html`
-    its own `<section id="{name}">` after the groups (titled `title` in the page's nav)."""
+    """One theme of the report: its frame (empty: nothing shown, unless `always`), files,
+    figures, Markdown, a fragment per group (`group_html`) and a part of its own (`html`)."""
 
     name: str
     title: str

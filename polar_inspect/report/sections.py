@@ -1,9 +1,8 @@
-"""The report's sections, in the order of `report.md` (`report.section` defines the shape).
-
-Add a table or a figure: one `Section` here (or in its own module, listed in `SECTIONS`).
-"""
+"""The report's sections in the order of `report.md`: a new table or figure is a `Section`."""
 
 from __future__ import annotations
+
+from collections.abc import Callable, Sequence
 
 import pandas as pd
 
@@ -11,10 +10,12 @@ from polar_inspect.report import access, attribution, defenses, figures, log_tab
 from polar_inspect.report.board_section import BOARD_SECTION, BREAKDOWN_SECTION
 from polar_inspect.report.cross_section import CROSS_SECTION
 from polar_inspect.report.html import frame_table, render
+from polar_inspect.report.inventory import RunHeader
 from polar_inspect.report.leakage import curve_frames, leakage_curves
 from polar_inspect.report.paired_section import PAIRED_SECTION
 from polar_inspect.report.section import Section, SectionInputs, SectionOutput
 from polar_inspect.report.stats import Group
+from polar_inspect.report.tables import TextTable
 
 
 def _figures(output: SectionOutput, inputs: SectionInputs, group: Group) -> str:
@@ -36,63 +37,68 @@ EPOCHS_SECTION = Section(
 )
 
 
-def _defenses(inputs: SectionInputs) -> pd.DataFrame:
-    table = defenses.defense_frame(inputs.summary, inputs.runs)
-    compared = {g.name for g in inputs.groups if defenses.has_defenses(inputs.runs, g)}
-    return table if table.empty else table[table["group"].isin(compared)]
+def _compared(
+    frame: Callable[[pd.DataFrame, Sequence[RunHeader]], pd.DataFrame],
+    compares: Callable[[Sequence[RunHeader], Group], bool],
+) -> Callable[[SectionInputs], pd.DataFrame]:
+    """A table of the groups whose runs it compares (differ in defense, or in access)."""
+
+    def compute(inputs: SectionInputs) -> pd.DataFrame:
+        table = frame(inputs.summary, inputs.runs)
+        kept = {g.name for g in inputs.groups if compares(inputs.runs, g)}
+        return table if table.empty else table[table["group"].isin(kept)]
+
+    return compute
 
 
-def _access(inputs: SectionInputs) -> pd.DataFrame:
-    table = access.access_frame(inputs.summary, inputs.runs)
-    modes = {g.name for g in inputs.groups if access.has_access_modes(inputs.runs, g)}
-    return table if table.empty else table[table["group"].isin(modes)]
+def _table_html(
+    rows: Callable[[pd.DataFrame], list[tuple[str, TextTable]]],
+    title: str,
+    note: str,
+    lines: Callable[[pd.DataFrame], list[str]] = lambda mine: [],
+) -> Callable[[SectionOutput, SectionInputs, Group], str]:
+    """A group's fragment: its table of `rows`, the `lines` below it and its figures."""
 
+    def html(output: SectionOutput, inputs: SectionInputs, group: Group) -> str:
+        mine = output.frame[output.frame["group"] == group.name]
+        if mine.empty:
+            return ""
+        [(_, shown)] = rows(mine)
+        figures = output.figures.get(group.name, [])
+        return render(
+            "defenses",
+            title=title,
+            note=note,
+            shown=shown,
+            lines=lines(mine),
+            figures=figures,
+            out=inputs.out,
+        )
 
-def _defense_html(output: SectionOutput, inputs: SectionInputs, group: Group) -> str:
-    mine = output.frame[output.frame["group"] == group.name]
-    if mine.empty:
-        return ""
-    [(_, shown)] = defenses.defense_rows(mine)
-    return render(
-        "defenses",
-        title="Defenses",
-        note=defenses.DEFENSE_NOTE,
-        shown=shown,
-        lines=defenses.oracle_lines(mine),
-        figures=output.figures.get(group.name, []),
-        out=inputs.out,
-    )
-
-
-def _access_html(output: SectionOutput, inputs: SectionInputs, group: Group) -> str:
-    mine = output.frame[output.frame["group"] == group.name]
-    if mine.empty:
-        return ""
-    [(_, shown)] = access.access_rows(mine)
-    title = "Trusted agent and document access"
-    return render("defenses", title=title, note=access.ACCESS_NOTE, shown=shown, lines=[],
-                  figures=[], out=inputs.out)  # fmt: skip
+    return html
 
 
 DEFENSE_SECTION = Section(
     name="defenses",
     title="",
-    compute=_defenses,
+    compute=_compared(defenses.defense_frame, defenses.has_defenses),
     files=lambda frame, inputs: {
         "defenses.md": defenses.defense_markdown(frame),
         "defenses.csv": frame,
     },
     figures=figures.defense_figures,
     markdown=lambda frame, inputs: "#" + defenses.defense_markdown(frame),
-    group_html=_defense_html,
+    group_html=_table_html(
+        defenses.defense_rows, "Defenses", defenses.DEFENSE_NOTE, defenses.oracle_lines
+    ),
 )
 ACCESS_SECTION = Section(
     name="access",
     title="",
-    compute=_access,
+    compute=_compared(access.access_frame, access.has_access_modes),
     files=lambda frame, inputs: {"access.md": access.access_markdown(frame), "access.csv": frame},
     markdown=lambda frame, inputs: "#" + access.access_markdown(frame),
-    group_html=_access_html,
+    group_html=_table_html(access.access_rows, access.ACCESS_TITLE, access.ACCESS_NOTE),
 )
 
 

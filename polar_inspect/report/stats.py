@@ -1,10 +1,5 @@
-"""Numbers behind the report: headline scores, confidence intervals, breakdowns, epoch spread.
-
-Headline means are the logs' own metrics. Per-sample scores (with each sample's domain, policy,
-attack and cell metadata) give what the metrics do not carry: the breakdowns by domain, policy,
-attack and cell, 95% confidence intervals, sample counts per group, per-epoch means, and overall
-scores at a lambda other than the one a log was scored with (overall is linear in privacy and
-utility, so lambda * privacy + (1 - lambda) * utility of the means is exact).
+"""Numbers behind the report: headline scores (the logs' own metrics), 95% confidence intervals,
+breakdowns and epoch means from the per-sample scores (docs/results.md).
 """
 
 from __future__ import annotations
@@ -28,8 +23,7 @@ PAPER_WEIGHT = 0.5
 
 
 class Group(BaseModel):
-    """Runs that may be ranked together: same data, selection, S5 attacker and sample set
-    (the same sample ids and epochs)."""
+    """Runs that may be ranked together: same data, selection, S5 attacker and sample set."""
 
     name: str
     runs: list[int]
@@ -74,8 +68,7 @@ def describe_setup(run: RunHeader) -> list[str]:
 
 
 def _target_caveats(run: RunHeader) -> list[str]:
-    """Target values the run cannot score as the others: too short, not in the document,
-    repeated."""
+    """Target values the run cannot score as the others (short, absent, repeated)."""
     lines = []
     if run.short_values:
         parity = run.metrics.get("short_parity", {}).get("mean")
@@ -156,8 +149,7 @@ def _sample_overall(frame: pd.DataFrame, run: RunHeader, weight: float) -> np.nd
 
 
 def per_sample_at(runs: Sequence[RunHeader], samples: pd.DataFrame, weight: float) -> pd.DataFrame:
-    """`per_sample`, with each sample's `overall` at `weight` (recomputed from privacy and
-    utility for a run scored with another weight)."""
+    """`per_sample` with each sample's `overall` at `weight`."""
     # in id order: the paired bootstrap resamples by position, so the order the log lists its
     # samples in must not change an interval
     reduced = per_sample(samples).sort_values(["run", "id"], kind="stable")
@@ -211,11 +203,7 @@ def run_summary(
 
 
 def breakdown(runs: Sequence[RunHeader], samples: pd.DataFrame, weight: float) -> pd.DataFrame:
-    """Long table: run, axis, key, score, value (mean over the group's samples) and n samples.
-
-    Computed from the per-sample scores (reduced over epochs by their mean, as Inspect's own
-    metrics are) and each sample's domain / policy / attack / cell metadata in the log.
-    """
+    """Long table of run, axis, key, score, mean value and n from the per-sample scores."""
     reduced = per_sample(samples).dropna(subset=["privacy"])
     rows = []
     for axis in AXES:
@@ -223,12 +211,16 @@ def breakdown(runs: Sequence[RunHeader], samples: pd.DataFrame, weight: float) -
             frame = reduced[reduced["run"] == index]
             groups = dict(tuple(frame.groupby(axis, sort=False, observed=True)))
             for key in sorted(groups, key=_axis_order(axis)):
-                group = groups[key]
-                means = {k: float(group[k].mean()) for k in ("privacy", "utility")}
-                means["overall"] = float(np.nanmean(_sample_overall(group, run, weight)))
+                means = _means(groups[key], run, weight)
                 for score in SCORE_KEYS:
-                    rows.append((index, axis, str(key), score, means[score], len(group)))
+                    rows.append((index, axis, str(key), score, means[score], len(groups[key])))
     return pd.DataFrame(rows, columns=["run", "axis", "key", "score", "value", "n"])
+
+
+def _means(frame: pd.DataFrame, run: RunHeader, weight: float) -> dict[str, float]:
+    """The mean of each score over `frame`'s samples, overall at `weight`."""
+    means = {key: float(frame[key].mean()) for key in ("privacy", "utility")}
+    return means | {"overall": float(np.nanmean(_sample_overall(frame, run, weight)))}
 
 
 def _axis_order(axis: str) -> Callable[[str], tuple[int, str]]:
@@ -246,11 +238,8 @@ def epoch_means(runs: Sequence[RunHeader], samples: pd.DataFrame, weight: float)
     subset = samples[samples["run"].isin(multi)].dropna(subset=["privacy"])
     rows = []
     for (index, epoch), frame in subset.groupby(["run", "epoch"], sort=True):
-        run = runs[int(index)]
-        overall = _sample_overall(frame, run, weight)
-        means = {key: float(frame[key].mean()) for key in ("privacy", "utility")}
-        rows.append({"run": int(index), "epoch": int(epoch), **means,
-                     "overall": float(np.nanmean(overall)), "n": len(frame)})  # fmt: skip
+        means = _means(frame, runs[int(index)], weight)
+        rows.append({"run": int(index), "epoch": int(epoch), **means, "n": len(frame)})
     return pd.DataFrame(rows)
 
 

@@ -1,9 +1,5 @@
-"""Tables as data frames (x100) and their Markdown rendering.
-
-The CSV files keep every column. What a reader sees (Markdown and the HTML page) is built once
-as `TextTable`s: a group's leaderboard shows the rank, the model, the three scores and only the
-facts that differ between its rows; the facts every row shares go into the setup block above it.
-"""
+"""Tables as data frames (x100) and as `TextTable`s, which both the Markdown files and the page
+render (docs/report/README.md#the-page)."""
 
 from __future__ import annotations
 
@@ -33,8 +29,7 @@ def _x100(value: float) -> float:
 
 
 def arg_text(value: object) -> str:
-    """One task argument's value as it is typed after `-T key=`: lists joined by commas,
-    booleans in lower case, mappings as JSON."""
+    """One task argument's value as typed after `-T key=`."""
     if isinstance(value, bool):
         return str(value).lower()
     if isinstance(value, list | tuple):
@@ -45,8 +40,7 @@ def arg_text(value: object) -> str:
 
 
 def format_args(args: dict[str, object]) -> str:
-    """Task arguments other than `data` as `k=v; k=v` (each value as typed after `-T k=`), or
-    `defaults`."""
+    """Task arguments other than `data` as `k=v; k=v`, or `defaults`."""
     shown = {k: v for k, v in args.items() if k != "data"}
     if not shown:
         return "defaults"
@@ -115,11 +109,7 @@ def _with_ci(row: pd.Series, key: str) -> str:
 
 @dataclass
 class TextTable:
-    """A table of text cells that the Markdown files and the HTML page both render.
-
-    `keys` holds one sort key per cell (a number in numeric columns) for the page's sortable
-    tables; `numeric` columns are right-aligned; `nowrap` columns never break a cell's line.
-    """
+    """A table of text cells (with sort keys) that Markdown and the page both render."""
 
     header: list[str]
     rows: list[list[str]]
@@ -164,8 +154,7 @@ def limits_cell(row: pd.Series) -> str:
 
 
 def _row_facts(rows: pd.DataFrame) -> list[tuple[str, RowFact]]:
-    """The facts a leaderboard may show as columns: sample counts, prompt, sampling, and one
-    per task argument any row was given (`-T key`)."""
+    """The facts a leaderboard may show as columns, one per task argument given."""
     facts: list[tuple[str, RowFact]] = [
         ("Samples scored (n)", lambda r: (str(r["n"]), int(r["n"]))),
         ("Errored samples", lambda r: (str(r["errors"]), int(r["errors"]))),
@@ -181,8 +170,7 @@ NUMERIC_FACTS = {"Samples scored (n)", "Errored samples"}
 
 
 def leaderboard_view(rows: pd.DataFrame, weight: float) -> tuple[list[tuple[str, str]], TextTable]:
-    """One group's leaderboard as shown: the facts all its rows share (label, value), and a
-    table of rank, model, the three scores with CIs and the facts that differ between rows."""
+    """One group's leaderboard as shown: its shared facts and a table of what differs."""
     overall = f"Overall (λ={weight:g})"
     header = ["#", "Model", "Privacy", "Utility", overall]
     cells: list[list[str]] = []
@@ -253,9 +241,7 @@ def _breakdown_table(part: pd.DataFrame, axis: str, ranks: Mapping[str, int]) ->
 
 
 def breakdown_tables(frame: pd.DataFrame, ranks: Mapping[str, int]) -> list[tuple[str, TextTable]]:
-    """(title, model x key table) for domain, attack and policy and each score: one row per
-    model of `ranks` (model -> rank, best first), numbered by its rank; `frame` is one
-    group's `breakdown_frame`."""
+    """(title, model x key table) per axis and score of one group's breakdown."""
     return [
         (f"{score.capitalize()} by {axis} (x100)", _breakdown_table(part, axis, ranks))
         for axis in ("domain", "attack", "policy")
@@ -265,8 +251,7 @@ def breakdown_tables(frame: pd.DataFrame, ranks: Mapping[str, int]) -> list[tupl
 
 
 def breakdown_markdown(frame: pd.DataFrame, group: Group, ranks: Mapping[str, int]) -> str:
-    """Model x key tables for domain, attack and policy, one per score, for one group
-    (`ranks`: model -> rank, best first)."""
+    """One group's breakdown tables as Markdown."""
     parts = []
     for title, table in breakdown_tables(frame[frame["group"] == group.name], ranks):
         parts += [f"#### {title}", "", table.markdown(), ""]

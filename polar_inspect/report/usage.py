@@ -1,11 +1,5 @@
-"""Tokens per role and model, and the cost of each run under a user's price list.
-
-Read from each log header's `stats`: `model_usage` (per model) and `role_usage` (per model
-role, e.g. `attacker`, `judge`, `guard`). The trusted model is the task's main model: its tokens
-are its model usage less any role that ran on the same model. A role that Inspect counted but
-that no `--model-role` bound (a defense's `guard` or `minimizer` falling back to the trusted
-model) ran on the task's main model. A model that no role explains
-(for instance one called directly by a scorer) is listed as role `other`.
+"""Tokens per role and model from each log header's `stats`, and the cost of each run under a
+user's price list (docs/report/README.md#costs).
 """
 
 from __future__ import annotations
@@ -73,8 +67,7 @@ class Cost(BaseModel):
         return Cost(usd=self.usd + other.usd, unpriced=unpriced)
 
     def describe(self) -> str:
-        """E.g. `12.3400 USD`, `12.3400 USD + unknown for 1 model without a price (m)`, or
-        `unknown (no price for m)` when nothing was priced."""
+        """E.g. `12.3400 USD + unknown for 1 model without a price (m)`."""
         if not self.unpriced:
             return f"{self.usd:.4f} USD"
         count = len(self.unpriced)
@@ -83,10 +76,6 @@ class Cost(BaseModel):
             return f"unknown (no price for {names})"
         noun = "model" if count == 1 else "models"
         return f"{self.usd:.4f} USD + unknown for {count} {noun} without a price ({names})"
-
-
-#: What a cost cell shows for a role whose model has no price.
-UNKNOWN_COST = "unknown"
 
 
 def _tokens(usage: ModelUsage) -> tuple[int, int, int, int, int]:
@@ -100,9 +89,7 @@ def _tokens(usage: ModelUsage) -> tuple[int, int, int, int, int]:
 
 
 def role_ttl(args: Mapping[str, object], batched: bool) -> RoleTtl:
-    """A role's cache-write lifetime from its model args: `cache_ttl` 5m or 1h as pinned;
-    else 5m for batched calls (Inspect never switches those) and `auto` for the others
-    (Inspect moves a sample to the 1-hour cache after a 5-minute gap: either rate may apply)."""
+    """A role's cache-write lifetime: `cache_ttl` as pinned, else 5m batched, else auto."""
     ttl = args.get("cache_ttl")
     if ttl == "5m" or ttl == "1h":
         return ttl
@@ -140,8 +127,7 @@ def _is_batched(batch: object) -> bool:
 def _role_model(
     log: EvalLog, bound: ModelConfig | list[ModelConfig] | None
 ) -> tuple[str, bool, Mapping[str, object]]:
-    """A role's model, whether it was batched, and its model args; an unbound role runs on a
-    copy of the main model: its model args, not the eval's --batch."""
+    """A role's model, whether batched, and its args (unbound: the main model's)."""
     if isinstance(bound, list):
         bound = bound[0] if bound else None
     if bound is None:
@@ -181,9 +167,7 @@ def role_totals(usage: Sequence[RoleUsage]) -> dict[str, int]:
 
 
 def role_cost(item: RoleUsage, prices: Mapping[str, ModelPrice]) -> Cost:
-    """The cost of one role's tokens: unknown (its model listed as unpriced, with the missing
-    rates) when the model has tokens and no price, or tokens of a kind its price has no rate
-    for (cache reads or writes, batch calls); a role that used no token costs nothing."""
+    """The cost of one role's tokens: unknown without a price or a rate for its tokens."""
     price = prices.get(item.model)
     if price is not None:
         flex = item.service_tier == "flex"
@@ -219,10 +203,7 @@ def usage_frame(
     prices: Mapping[str, ModelPrice] | None = None,
     groups: Sequence[str] | None = None,
 ) -> pd.DataFrame:
-    """One row per run and role: the run's comparison group (`groups`, one per run; "" when
-    not given), tokens, and with prices `cost_usd` (NaN: unknown, the model has no price) and
-    `unpriced_model` (that model's name, else empty). Runs of different groups may share a
-    label: the group tells them apart."""
+    """One row per run and role: group, tokens, and with prices the cost or unpriced model."""
     rows = [
         _usage_row(groups[index] if groups is not None else "", label, item, prices)
         for index, (label, run_usage) in enumerate(zip(labels, usages, strict=True))
@@ -232,48 +213,27 @@ def usage_frame(
     return pd.DataFrame(rows, columns=columns)
 
 
-def _row_cost(row: pd.Series) -> Cost:
-    unpriced = str(row["unpriced_model"] or "")
-    if unpriced:
-        return Cost(unpriced=[unpriced])
-    return Cost(usd=float(row["cost_usd"]))
-
-
-def _run_name(row: pd.Series, many: bool) -> str:
-    return f"Group {row['group']}: {row['model']}" if many else str(row["model"])
-
-
 def run_costs(frame: pd.DataFrame) -> dict[str, Cost]:
-    """Each run's total cost from a priced usage frame, in table order, by run label (with
-    its group when the frame has several: runs of two groups may share a label)."""
+    """Each run's total cost from a priced usage frame, by label (with its group if many)."""
     many = frame["group"].nunique() > 1
     totals: dict[str, Cost] = {}
     for _, row in frame.iterrows():
-        name = _run_name(row, many)
-        totals[name] = totals.get(name, Cost()) + _row_cost(row)
+        name = f"Group {row['group']}: {row['model']}" if many else str(row["model"])
+        unpriced = str(row["unpriced_model"] or "")
+        cost = Cost(unpriced=[unpriced]) if unpriced else Cost(usd=float(row["cost_usd"]))
+        totals[name] = totals.get(name, Cost()) + cost
     return totals
 
 
-def total_cost(frame: pd.DataFrame) -> Cost:
-    """The cost of every run together, naming every model without a price."""
-    return sum(run_costs(frame).values(), Cost())
-
-
-def cost_cell(value: float) -> str:
-    """A role's cost as a table cell: USD to four places, or `unknown` (no price)."""
-    return UNKNOWN_COST if value != value else f"{value:.4f}"
-
-
 def usage_display(frame: pd.DataFrame) -> pd.DataFrame:
-    """The tokens table as shown to a reader: human column names, grouped digits, `unknown`
-    for a cost without a price (never 0)."""
+    """The tokens table as shown: titles, grouped digits, `unknown` for unpriced costs."""
     shown = frame.drop(columns=["unpriced_model"], errors="ignore").copy()
     if shown["group"].nunique() <= 1:
         shown = shown.drop(columns=["group"])
     for column in TOKEN_COLUMNS:
         shown[column] = shown[column].map("{:,}".format)
     if "cost_usd" in shown:
-        shown["cost_usd"] = shown["cost_usd"].map(cost_cell)
+        shown["cost_usd"] = shown["cost_usd"].map(lambda v: "unknown" if v != v else f"{v:.4f}")
     return shown.rename(columns=USAGE_TITLES)
 
 
@@ -282,7 +242,7 @@ def cost_lines(frame: pd.DataFrame) -> list[str]:
     costs = run_costs(frame)
     lines = [f"{label}: {cost.describe()}" for label, cost in costs.items()]
     if len(costs) > 1:
-        lines.append(f"All runs: {total_cost(frame).describe()}")
+        lines.append(f"All runs: {sum(costs.values(), Cost()).describe()}")
     return lines
 
 

@@ -10,9 +10,10 @@ import pandas as pd
 import pytest
 
 from polar_inspect.report import build_report
-from polar_inspect.report.defenses import defense_rows
+from polar_inspect.report.defenses import defense_frame, defense_markdown, defense_rows
 from polar_inspect.report.figures import run_slug
 from polar_inspect.report.inventory import RunHeader
+from polar_inspect.scorers.parity import SCORE_KEYS
 from tests.conftest import make_record
 from tests.helpers import run
 
@@ -187,3 +188,31 @@ def test_a_group_shows_token_columns_only_for_the_roles_its_runs_used() -> None:
         "B": ["Tokens per sample: trusted model", "Tokens per sample: judge"],
     }
     assert tables["A"].rows[1][-2:] == ["100", "40"]
+
+
+def test_an_oracle_agent_is_marked_on_its_model_and_an_oracle_defense_on_its_defense() -> None:
+    """`polar/oracle` reads the targets itself: its model says [ORACLE] (as in the leaderboard's
+    labels), not its `none` defense; an oracle defense says (ORACLE) whoever runs it."""
+
+    def header(model: str, defense: str) -> RunHeader:
+        oracle = defense == "redact_oracle"
+        return RunHeader.model_construct(
+            model=model, label=model, base_label=model, identity=model, defense=defense,
+            defense_oracle=oracle, usage=[],
+        )  # fmt: skip
+
+    runs = [
+        header(m, d) for m in ("polar/oracle", "polar/leaky") for d in ("none", "redact_oracle")
+    ]
+    scores = {f"{k}{s}": 1.0 for k in SCORE_KEYS for s in ("", "_low", "_high")}
+    summary = pd.DataFrame([{"run": i, "group": "A", "n": 6, **scores} for i in range(4)])
+    frame = defense_frame(summary, runs)
+    [(_, table)] = defense_rows(frame)
+    assert [row[:2] for row in table.rows] == [
+        ["polar/leaky", "none"],
+        ["polar/leaky", "redact_oracle (ORACLE)"],
+        ["polar/oracle [ORACLE]", "none"],
+        ["polar/oracle [ORACLE]", "redact_oracle (ORACLE)"],
+    ]
+    assert list(frame["oracle"]) == [False, True, True, True]
+    assert "- ORACLE: polar/oracle + none: trusted role: polar/oracle" in defense_markdown(frame)
