@@ -1,10 +1,6 @@
-"""The trusted agent's own channel: what it fetched (`fetch_protected`, `fetch_allowed`) and
-what it wrote where the third party does not read (`internal_leak`), with `-T trusted_agent`.
-
-The parity and strict scorers read only the agent's final replies; this scorer reads its record
-(`dialogue.state.TrustedAgentState`) beside them. Its metadata says, for every protected value
-a final reply disclosed, the turn and where the agent had it from. Definitions: docs/agents.md.
-"""
+"""The trusted agent's own channel, with `-T trusted_agent`: what it fetched (`fetch_protected`,
+`fetch_allowed`) and what it wrote where the third party does not read (`internal_leak`), and
+where the agent had each disclosed protected value from. Definitions: docs/agents.md."""
 
 from __future__ import annotations
 
