@@ -36,10 +36,8 @@ def _fold_char(char: str) -> str:
 
 @dataclass(frozen=True)
 class Folded:
-    """A case-folded, accent-free, NFKC-compatible form of a text, with a map to the original.
-
-    `segments` lists (folded_start, original_start) at every point where lengths diverge.
-    """
+    """A case-folded, accent-free form of a text; `segments` map it back to the original:
+    (folded_start, original_start) at every point where lengths diverge."""
 
     original: str
     text: str
@@ -61,11 +59,7 @@ class Folded:
 
 @lru_cache(maxsize=512)
 def fold(text: str) -> Folded:
-    """Fold `text`: NFKD, combining marks dropped, casefolded, dashes/apostrophes unified.
-
-    ASCII text is only lowercased (same length, no map needed). Decomposed and composed
-    spellings of a name ("Zoe" + U+0301 and "Zoé") fold to the same string.
-    """
+    """Fold `text`: NFKD, combining marks dropped, casefolded, dashes/apostrophes unified."""
     if text.isascii():
         return Folded(text, text.lower(), ())
     parts: list[str] = []
@@ -148,13 +142,8 @@ _UNITS = {
 }  # fmt: skip
 _SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000}
 _POINT = {"point", "komma", "virgule", "virgola"}
-_NUMBER_WORD = re.compile(
-    r"\b(?:"
-    + "|".join(sorted([*_UNITS, *_SCALES, *_POINT, "and"], key=len, reverse=True))
-    + r")\b(?:[\s-]+\b(?:"
-    + "|".join(sorted([*_UNITS, *_SCALES, *_POINT, "and"], key=len, reverse=True))
-    + r")\b)*"
-)
+_ANY_NUMBER_WORD = "|".join(sorted([*_UNITS, *_SCALES, *_POINT, "and"], key=len, reverse=True))
+_NUMBER_WORD = re.compile(rf"\b(?:{_ANY_NUMBER_WORD})\b(?:[\s-]+\b(?:{_ANY_NUMBER_WORD})\b)*")
 
 
 def _words_to_numbers(words: list[str]) -> list[str]:
