@@ -1,9 +1,5 @@
-"""Text forms for the strict detector: Unicode folding, tokens, company names, numbers.
-
-Everything here is language data and pure functions over one text; the detector
-(`strict.py`) combines them, with the dates of `textdates.py`. Folding keeps a map back to the
-original text so that a finding can quote the span the reader saw.
-"""
+"""Text forms for the strict detector: Unicode folding (with a map back to the original text,
+so a finding quotes the span the reader saw), tokens, company names, numbers."""
 
 from __future__ import annotations
 
@@ -146,25 +142,19 @@ _ANY_NUMBER_WORD = "|".join(sorted([*_UNITS, *_SCALES, *_POINT, "and"], key=len,
 _NUMBER_WORD = re.compile(rf"\b(?:{_ANY_NUMBER_WORD})\b(?:[\s-]+\b(?:{_ANY_NUMBER_WORD})\b)*")
 
 
-def _words_to_numbers(words: list[str]) -> list[str]:
-    """Turn a run of number words into digit strings ("forty two thousand" -> ["42000"]).
+class _SpelledNumbers:
+    """A run of number words read as digit strings in `out` ("forty two thousand" -> ["42000"]).
 
     A unit directly after a unit or a teen ("seven seven") starts a new number, so spelled
     digit sequences become separate digits. "point" introduces decimals digit by digit.
     """
-    reader = _SpelledNumbers()
-    for word in words:
-        reader.read(word)
-    reader.flush()
-    return reader.out
 
-
-class _SpelledNumbers:
-    """`_words_to_numbers`' reading state over one run of number words."""
-
-    def __init__(self) -> None:
+    def __init__(self, words: list[str]) -> None:
         self.out: list[str] = []
         self._reset()
+        for word in words:
+            self.read(word)
+        self.flush()
 
     def _reset(self) -> None:
         self.total, self.current, self.seen, self.last_unit = 0, 0, False, -1
@@ -240,7 +230,7 @@ def numbers_as_digits(folded_text: str) -> str:
         words = re.split(r"[\s-]+", match.group())
         if all(w == "and" for w in words):
             return match.group()
-        return " ".join(_words_to_numbers(words)) or match.group()
+        return " ".join(_SpelledNumbers(words).out) or match.group()
 
     return _NUMBER_WORD.sub(replace, folded_text)
 
