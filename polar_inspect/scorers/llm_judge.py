@@ -39,7 +39,6 @@ from polar_inspect.scorers.judge_answer import (
 
 __all__ = [
     "JUDGE_CACHE",
-    "JUDGE_ROLE",
     "UNUSABLE_IN_A_ROW",
     "AnswerFormatChoice",
     "JudgeFailedError",
@@ -53,7 +52,6 @@ __all__ = [
     "parse_answer",
 ]
 
-JUDGE_ROLE = "judge"
 JUDGE_CONFIG = GenerateConfig(temperature=0.0, max_tokens=800)
 #: Inspect's cache for judge answers: not per epoch (the prompt holds the reply judged), no
 #: expiry; the scope keeps these entries apart from any other use of the same model and prompt.
