@@ -6,7 +6,6 @@ each computed on first use); `Detection`, what a finder reports, quoting the ori
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
@@ -91,15 +90,6 @@ def _build_runs(text: str, spelled: bool = False) -> _Runs:
 
 # whitespace runs other than one plain space
 _SPACE_RUN = re.compile(r"(?:\s(?=\s)|[^\S ])\s*")
-
-
-def form_offset(points: list[tuple[int, int]], position: int) -> int:
-    """Map an offset of a squeezed text back to its form (see `TextView.squeeze_points`)."""
-    index = bisect_right(points, (position, 1 << 62)) - 1
-    if index < 0:
-        return position
-    squeezed_at, form_at = points[index]
-    return form_at + (position - squeezed_at)
 
 
 class TextView:

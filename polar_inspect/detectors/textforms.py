@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from bisect import bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -41,16 +42,18 @@ class Folded:
 
     def to_original(self, start: int, end: int) -> tuple[int, int]:
         """Map a folded span back to a span of the original text."""
-        return self._map(start), self._map(end)
+        end_at = min(form_offset(self.segments, end), len(self.original))
+        return min(form_offset(self.segments, start), len(self.original)), end_at
 
-    def _map(self, position: int) -> int:
-        if not self.segments:
-            return position
-        index = bisect_right(self.segments, (position, 1 << 62)) - 1
-        if index < 0:
-            return position
-        folded_at, original_at = self.segments[index]
-        return min(original_at + (position - folded_at), len(self.original))
+
+def form_offset(points: Sequence[tuple[int, int]], position: int) -> int:
+    """Map an offset of a derived text back to its source, given the (derived, source) offset
+    pairs where the two diverge (`Folded.segments`, `TextView.squeeze_points`)."""
+    index = bisect_right(points, (position, 1 << 62)) - 1
+    if index < 0:
+        return position
+    derived_at, source_at = points[index]
+    return source_at + (position - derived_at)
 
 
 @lru_cache(maxsize=512)

@@ -11,7 +11,7 @@ from typing import Literal
 from polar_inspect.detectors import textdates as td
 from polar_inspect.detectors import textforms as tf
 from polar_inspect.detectors.lexicon import STOPWORDS
-from polar_inspect.detectors.strict_text import TextView, form_offset, stem
+from polar_inspect.detectors.strict_text import TextView, stem
 
 ValueKind = Literal["date", "phone", "email", "money", "number", "org", "name", "free", "plain"]
 
@@ -70,7 +70,7 @@ class ValueForm:
             end = start + len(needle)
             if _edge_free(squeezed, start - 1, needle[0]) and _edge_free(squeezed, end, needle[-1]):
                 offsets = view.squeeze_points(which)
-                return form_offset(offsets, start), form_offset(offsets, end - 1) + 1
+                return tf.form_offset(offsets, start), tf.form_offset(offsets, end - 1) + 1
             start = squeezed.find(needle, start + 1)
         return None
 
