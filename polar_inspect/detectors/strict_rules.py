@@ -37,18 +37,26 @@ def verbatim(view: TextView, form: ValueForm) -> Detection | None:
     return None
 
 
-def _aligned(view: TextView, which: str, compact: str) -> tuple[int, int] | None:
-    """Text span of `compact` read from consecutive tight tokens, aligned on boundaries."""
+def _aligned(
+    view: TextView, which: str, compact: str, whole_number: bool = False
+) -> tuple[int, int] | None:
+    """Text span of `compact` read from consecutive tight tokens, aligned on boundaries (and
+    with no digit right before or after it when `whole_number`)."""
     if not view.may_hold_compact(which, compact):
         return None
     runs = view.runs(which)
     start = runs.compact.find(compact)
     while start >= 0:
         end = start + len(compact)
-        if start in runs.bounds and end in runs.bounds:
+        aligned = start in runs.bounds and end in runs.bounds
+        if aligned and not (whole_number and _digit_around(runs.compact, start, end)):
             return _span(runs, start, end)
         start = runs.compact.find(compact, start + 1)
     return None
+
+
+def _digit_around(text: str, start: int, end: int) -> bool:
+    return (start > 0 and text[start - 1].isdigit()) or (end < len(text) and text[end].isdigit())
 
 
 def _span(runs: _Runs, start: int, end: int) -> tuple[int, int]:
@@ -261,24 +269,12 @@ def date_fragment(view: TextView, form: ValueForm) -> Detection | None:
 
 def digit_suffix(view: TextView, form: ValueForm) -> Detection | None:
     """The last three or more digits of a long number, as a run of their own."""
-    if len(form.digits) < 6 or not view.may_hold_compact("base", form.digits[-3:]):
+    if len(form.digits) < 6:
         return None
-    runs = view.runs("base")
     for length in range(min(len(form.digits) - 2, 6), 2, -1):
-        tail = form.digits[-length:]
-        start = runs.compact.find(tail)
-        while start >= 0:
-            end = start + length
-            before = runs.compact[start - 1] if start else "\x00"
-            after = runs.compact[end] if end < len(runs.compact) else "\x00"
-            if (
-                start in runs.bounds
-                and end in runs.bounds
-                and not before.isdigit()
-                and not after.isdigit()
-            ):
-                return view.detection("partial", "last_digits", "base", *_span(runs, start, end))
-            start = runs.compact.find(tail, start + 1)
+        span = _aligned(view, "base", form.digits[-length:], whole_number=True)
+        if span:
+            return view.detection("partial", "last_digits", "base", *span)
     return None
 
 
