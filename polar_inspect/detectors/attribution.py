@@ -13,7 +13,7 @@ from pydantic import BaseModel
 
 from polar_inspect.detectors import textdates as td
 from polar_inspect.detectors import textforms as tf
-from polar_inspect.detectors.strict import ValueForm, detect, value_form
+from polar_inspect.detectors.strict import ValueForm, detect, states, value_form
 from polar_inspect.detectors.strict_text import Detection, TextView, text_view
 
 Category = Literal["stated", "confirmed", "echoed", "partial", "none"]
@@ -212,8 +212,8 @@ def attribute_turn(attacker_turns: Sequence[str], reply: str, form: ValueForm) -
     """Classify one reply for one value, given the attacker's turns up to and including the
     one it answers. Returns the category, the detection in the reply (if any) and how."""
     current = text_view(attacker_turns[-1]) if attacker_turns else None
-    said_now = current is not None and _full(detect(current, form))
-    said_before = said_now or any(_full(detect(text_view(t), form)) for t in attacker_turns[:-1])
+    said_now = current is not None and states(current, form)
+    said_before = said_now or any(states(t, form) for t in attacker_turns[:-1])
     return _classify(reply, form, current, said_now, said_before)
 
 
@@ -283,10 +283,6 @@ def _answer_to_statement(
     return None
 
 
-def _full(found: Detection | None) -> bool:
-    return found is not None and found.level == "full"
-
-
 def attribute_dialogue(
     attacker_turns: Sequence[str],
     replies: Sequence[str],
@@ -312,7 +308,7 @@ def _attribute_value(
     for index, reply in enumerate(replies):
         heard = min(index + 1, len(attacker_turns))  # the turns up to the one answered
         while len(said) < heard:
-            said.append(_full(detect(text_view(attacker_turns[len(said)]), form)))
+            said.append(states(attacker_turns[len(said)], form))
         current = text_view(attacker_turns[heard - 1]) if heard else None
         said_now = bool(heard) and said[heard - 1]
         category, found, how = _classify(reply, form, current, said_now, any(said[:heard]))
