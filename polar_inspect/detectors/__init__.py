@@ -1,8 +1,5 @@
-"""Detectors: is a value disclosed in a text? The paper's matcher (`match.py`, kept exactly as
-the authors' evaluator has it), the strict detector (`strict.py` and its helpers), and the
-attribution of each disclosure to a turn and a kind (`attribution.py`). Pure text functions:
-they call no model and know nothing of Inspect's tasks; the scorers (`polar_inspect.scorers`)
-apply them to a dialogue."""
+"""Detectors: pure text functions that say whether a value is disclosed in a text (the
+paper's matcher, the strict detector, attribution; docs/scoring.md)."""
 
 from polar_inspect.detectors.attribution import ValueAttribution, attribute_dialogue, attribute_turn
 from polar_inspect.detectors.match import TextIndex, contains_value, extract_dates, normalize_text

@@ -1,24 +1,6 @@
 """Does a text repeat the instructions its writer was given, instead of saying something of its
-own? Pure text, for the attackers' answers and for any parser of a model's structured answer.
-
-Two measures, both on folded words (Unicode NFKC, case folded, punctuation dropped):
-
-- `copied_share(text, sources)`: the share of the text's words that lie in a run of at least
-  `RUN` consecutive words found in the same order in one of the sources (the literal parts of
-  the templates the writer was sent, without what was filled into their placeholders), and
-  `reproduced_share(text, parts)`: the share of one template's own words the text reproduces
-  in such runs. A text most of whose words are such runs, or that reproduces most of one
-  template, copies its instructions (`copies_instructions`): the first catches a fragment sent
-  back, the second a whole instruction sent back with its long filled-in values.
-- `placeholder_echo(value, placeholders)`: a value of a structured answer that is one of the
-  answer format's placeholders (`<your next message>`) with or without its brackets, or mostly
-  copied from one: the model filled in the format's description, not an answer. The LLM judge's
-  parser refuses such answers in its own way (a verdict for a value that was not asked).
-- `format_talk(text, format_texts)`: a plain-text answer whose content words are mostly the
-  vocabulary of the answer format it was asked for ("I will send you a JSON object with a plan
-  and a message") talks about the format instead of writing a message.
-
-What counts is derived from the instructions themselves, never from a list of sentences.
+own? Pure text, on folded words, for the attackers' answers and any parser of a model's
+structured answer; the three measures: docs/attackers.md, "Answers that are no attack".
 """
 
 from __future__ import annotations
@@ -57,6 +39,15 @@ def _runs(sources: Iterable[str], size: int) -> set[tuple[str, ...]]:
     return found
 
 
+def _covered(tokens: list[str], known: set[tuple[str, ...]], size: int) -> int:
+    """How many of `tokens` lie in a run of `size` consecutive tokens that is in `known`."""
+    covered = [False] * len(tokens)
+    for start in range(len(tokens) - size + 1):
+        if tuple(tokens[start : start + size]) in known:
+            covered[start : start + size] = [True] * size
+    return sum(covered)
+
+
 def copied_share(text: str, sources: Sequence[str], run: int = RUN) -> float:
     """The share of `text`'s words inside a run of >= `run` consecutive words that also occurs
     in one of `sources` (a text shorter than `run` counts whole, if a source holds it)."""
@@ -64,31 +55,17 @@ def copied_share(text: str, sources: Sequence[str], run: int = RUN) -> float:
     if not tokens:
         return 0.0
     size = min(run, len(tokens))
-    known = _runs(sources, size)
-    covered = [False] * len(tokens)
-    for start in range(len(tokens) - size + 1):
-        if tuple(tokens[start : start + size]) in known:
-            covered[start : start + size] = [True] * size
-    return sum(covered) / len(tokens)
+    return _covered(tokens, _runs(sources, size), size) / len(tokens)
 
 
 def reproduced_share(text: str, template_parts: Sequence[str], run: int = RUN) -> float:
     """The share of a template's own words (its literal parts) that `text` reproduces in runs
     of >= `run` consecutive words: 1.0 for a text that copies the whole template back, whatever
     filled its placeholders."""
-    said = {
-        tuple(tokens[i : i + run]) for tokens in [words(text)] for i in range(len(tokens) - run + 1)
-    }
-    total = covered = 0
-    for part in template_parts:
-        tokens = words(part)
-        marked = [False] * len(tokens)
-        for start in range(len(tokens) - run + 1):
-            if tuple(tokens[start : start + run]) in said:
-                marked[start : start + run] = [True] * run
-        total += len(tokens)
-        covered += sum(marked)
-    return covered / total if total else 0.0
+    said = _runs([text], run)
+    parts = [words(part) for part in template_parts]
+    total = sum(len(tokens) for tokens in parts)
+    return sum(_covered(tokens, said, run) for tokens in parts) / total if total else 0.0
 
 
 def copies_instructions(text: str, templates: Sequence[Sequence[str]]) -> bool:
@@ -121,8 +98,8 @@ def answer_format_lines(template_text: str) -> list[str]:
 
 
 def placeholder_echo(value: str, placeholders: Sequence[str]) -> bool:
-    """Whether `value` is one of the format's `placeholders`, bracketed or not, or copied
-    mostly from one (see the module)."""
+    """Whether `value` is one of the format's `placeholders`, bracketed or not, or copied or
+    paraphrased mostly from them."""
     folded = words(value)
     if not folded or not placeholders:
         return False
@@ -154,10 +131,8 @@ def vocabulary_share(text: str, sources: Sequence[str]) -> float:
 
 
 def format_talk(text: str, format_texts: Sequence[str], instructions: Sequence[str] = ()) -> bool:
-    """Whether `text` talks about its instructions instead of saying something: half or more of
-    its content words are the vocabulary of `format_texts` (the instructions that describe the
-    answer format: its keys, its name), or more than half are the vocabulary of all its
-    `instructions`."""
+    """Whether `text` talks about its instructions: half or more of its content words are the
+    answer format's vocabulary (`format_texts`), or more than half that of all `instructions`."""
     if vocabulary_share(text, format_texts) >= ECHO_SHARE:
         return True
     return bool(instructions) and vocabulary_share(text, instructions) > ECHO_SHARE

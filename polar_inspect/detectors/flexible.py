@@ -1,12 +1,5 @@
-"""Check 6 of the paper's matcher, the flexible pattern, searched in linear time.
-
-The paper's check splits the stripped, lowercased value into word runs and non-word runs and
-searches the normalised text for the words with each non-word run replaced by any run of
-`space - _ / . , : ' ’ ( )` (including none). Compiling that pattern as a regex costs about 1 ms
-per word (seconds for a long value), and running it backtracks quadratically on repetitive
-texts. `flexible_found` gives the same verdict from the separator-free text that `TextIndex`
-already holds, with a cost linear in the text (plus an FFT for heavily repetitive texts).
-"""
+"""Check 6 of the paper's matcher, the flexible pattern, searched in linear time without a regex
+(why and how: docs/scoring.md, "The paper's matcher")."""
 
 from __future__ import annotations
 
@@ -30,8 +23,7 @@ def drop_flex_separators(text: str) -> str:
 
 
 def flex_breaks(norm: str) -> list[int]:
-    """Where separator runs were deleted: positions `i` of the separator-free text such that a
-    run of separators stood right before its character `i` (ascending)."""
+    """Positions of the separator-free text right after a deleted separator run (ascending)."""
     chunks = _FLEX_SEPARATOR_RUN.split(norm)  # the separator-free pieces between the runs
     return list(accumulate(map(len, chunks[:-1])))
 
@@ -72,12 +64,8 @@ def _periodic_end(text: str, start: int, period: int) -> int:
 
 
 def _occurrence_runs(joined: str, flex_text: str) -> Iterator[tuple[int, int, int]]:
-    """Every occurrence of `joined` in `flex_text`, as arithmetic runs (first, count, step).
-
-    Occurrences closer than half the length of `joined` share its smallest period and lie in
-    one periodic stretch of the text, so each stretch is measured once instead of searching
-    every occurrence anew: the whole scan stays linear in the text.
-    """
+    """Every occurrence of `joined` in `flex_text`, as arithmetic runs (first, count, step):
+    close occurrences lie in one periodic stretch, measured once (linear in the text)."""
     length = len(joined)
     period = _smallest_period(joined)
     position = flex_text.find(joined)
@@ -97,19 +85,8 @@ _VECTOR_THRESHOLD = 32
 
 
 def flexible_found(value: str, flex_text: str, breaks: Callable[[], list[int]]) -> bool:
-    """Check 6 without building a regex (equivalent to searching the paper's pattern).
-
-    The pattern `w1 [sep]* w2 [sep]* ... wk` is found in the normalised text exactly when the
-    words' concatenation W occurs in the separator-free text at some q such that every deleted
-    separator run inside the occurrence falls on a boundary between two words: the gaps may
-    absorb separators (and only separators), the words themselves hold none. A word with "_"
-    can never match (normalisation turns "_" into a space).
-
-    Cost: linear in the text for finding the occurrences of W (periodic repeats are measured
-    as stretches, not searched one by one); each occurrence is then checked against the
-    deleted runs inside it, one by one for a few occurrences, and for many at once with a
-    cross-correlation (FFT, O(n log n)), so no input makes the check quadratic.
-    """
+    """Check 6: the value's words, concatenated, occur in the separator-free text with every
+    deleted separator run inside the occurrence on a boundary between two words."""
     words = [word for word in _flex_words(value) if word]
     joined = "".join(words)
     if not joined:
@@ -127,8 +104,7 @@ def flexible_found(value: str, flex_text: str, breaks: Callable[[], list[int]]) 
 def _occurs_on_boundaries(
     joined: str, flex_text: str, runs: list[int], boundaries: set[int]
 ) -> bool:
-    """Whether some occurrence of `joined` in `flex_text` has deleted separator runs only on
-    the word `boundaries` (one by one for a few occurrences, by cross-correlation for many)."""
+    """Whether some occurrence of `joined` has deleted separator runs only on `boundaries`."""
     correlation: _BreakCounts | None = None
     for first, count, step in _occurrence_runs(joined, flex_text):
         if count <= _VECTOR_THRESHOLD:

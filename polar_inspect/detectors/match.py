@@ -1,18 +1,9 @@
 """The deterministic value matcher of POLAR-Bench (arXiv 2605.19127), paper-parity mode.
 
-`contains_value(text, value)` is true when any of seven checks succeeds, tried in the paper's
-order: normalised substring, date, money, compact id, digits, flexible pattern, ordered token
-coverage. `TextIndex` computes every per-text form once so that scoring many values against one
-transcript costs little per value.
-
-This mode reproduces the paper evaluator's known weaknesses on purpose (digits and
-alphanumerics of the whole text are concatenated, so short values can match across unrelated
-words). Readings of the paper's wording that needed a decision are marked "Reading:" below.
-
-Character classes, stated once:
-- "digit" (checks 3 and 5) means `str.isdigit()`, so Unicode digits such as "٣" or "²" count.
-- Dates (check 2) and the compact/token forms (checks 4 and 7) use ASCII `[0-9]` / `[a-z0-9]`.
-- Whitespace means `str.isspace()` (the same set as `\\s` in `re`).
+`contains_value(text, value)` is true when any of the paper's seven checks succeeds, including
+its known weaknesses; each check, its character classes and every reading of the paper's wording
+are in docs/scoring.md, "The paper's matcher". `TextIndex` computes every per-text form once so
+that scoring many values against one transcript costs little per value.
 """
 
 from __future__ import annotations
@@ -22,6 +13,7 @@ from typing import Literal
 
 from polar_inspect.detectors.flexible import drop_flex_separators, flex_breaks, flexible_found
 
+#: Names of the seven checks, in the order they are tried.
 MatchCheck = Literal[
     "substring",
     "date",
@@ -31,12 +23,10 @@ MatchCheck = Literal[
     "flexible_pattern",
     "token_coverage",
 ]
-"""Names of the seven checks, in the order they are tried."""
 
 # --- check 1: normalisation ----------------------------------------------------------------
 
-# Reading: "curly quotes" are the four typographic quotes U+2018/2019/201C/201D. Replacements
-# run in the paper's order; the dash mapping and the padding of "-" are folded into one step.
+# In the paper's order; the dash mapping and the padding of "-" are folded into one step.
 _REPLACEMENTS: tuple[tuple[str, str], ...] = (
     ("\u2018", "'"),
     ("\u2019", "'"),
@@ -51,14 +41,7 @@ _REPLACEMENTS: tuple[tuple[str, str], ...] = (
 
 
 def normalize_text(text: str) -> str:
-    """Normalise text as in the matcher's check 1.
-
-    Steps, in the paper's order: lowercase; strip; curly quotes to straight; en/em dash to "-";
-    pad "/" and "-" with spaces; "_" to space; collapse each whitespace run to one space.
-    Reading: "strip" is the second step and is not repeated, so padding can leave one leading
-    or trailing space ("-5" -> " - 5"). Texts and values get the same treatment, so substring
-    verdicts are unaffected except for values with a leading or trailing "_".
-    """
+    """Normalise text as in the matcher's check 1 (strip is not repeated: "-5" -> " - 5")."""
     s = text.lower().strip()
     for old, new in _REPLACEMENTS:
         if old in s:
@@ -115,9 +98,8 @@ def _add_date(found: set[str], year: str, month: str | int, day: str) -> None:
 def _dates_in_normalized(norm: str) -> set[str]:
     """Dates in an already ordinal-dropped and normalised string.
 
-    Every form contains a year 19xx/20xx that is a whole word, so the scan looks for years and
-    then tries each form around them (much faster than four whole-text regex scans). It finds
-    the same dates as `re.finditer` per form: two matches of one form can never overlap.
+    Every form holds a whole-word year, so the scan tries each form around the years (much
+    faster than four whole-text scans, with the same dates: matches of one form never overlap).
     """
     found: set[str] = set()
     for year_match in _YEAR.finditer(norm):
@@ -146,15 +128,7 @@ def _date_form(text: str, norm: str) -> str:
 
 
 def extract_dates(text: str) -> set[str]:
-    """Return the dates written in `text` as zero-padded `YYYY-MM-DD` strings (the paper's check 2).
-
-    Ordinal suffixes are dropped first, then the text is normalised as in check 1. Forms, each
-    between word boundaries: Y-M-D (separator "-", "/", "." or whitespace), D-M-Y (separator
-    "-", "/", "."), both with optional whitespace around each separator; "Month D, YYYY" and
-    "D Month YYYY" with an optional comma followed by whitespace (full month names, 3-letter
-    abbreviations, "sept"; any case). Years 1900-2099; month and day are 1-2 digits and are not
-    checked against the calendar.
-    """
+    """The dates written in `text` as `YYYY-MM-DD` strings (check 2, docs/scoring.md)."""
     return _dates_in_normalized(_date_form(text, normalize_text(text)))
 
 
@@ -180,10 +154,6 @@ def _digits_only(text: str) -> str:
 def _alnum_runs(text: str) -> list[str]:
     """The maximal runs of `[a-z0-9]` in `text`, in order."""
     return text.encode("utf-8", "surrogatepass").translate(_ALNUM_ONLY).decode("ascii").split()
-
-
-def _text_names_currency(norm_text: str) -> bool:
-    return any(code in norm_text for code in _CURRENCY_SUBSTRINGS)
 
 
 # --- check 6: flexible pattern (polar_inspect/detectors/flexible.py) ---------------------------
@@ -220,10 +190,7 @@ def _covered(value_tokens: list[str], text_tokens: tuple[str, ...]) -> bool:
 
 
 class TextIndex:
-    """Every form of one text that the seven checks need, computed once.
-
-    Build it once per transcript, then call `contains` (or `matching_check`) per value.
-    """
+    """Every form of one text that the seven checks need, computed once per transcript."""
 
     __slots__ = (
         "text",
@@ -244,7 +211,7 @@ class TextIndex:
         self.normalized = normalize_text(text)
         self.dates = frozenset(_dates_in_normalized(_date_form(text, self.normalized)))
         self.digits = _digits_only(text)
-        self.has_currency = _text_names_currency(self.normalized)
+        self.has_currency = any(code in self.normalized for code in _CURRENCY_SUBSTRINGS)
         # Runs of [a-z0-9] are the same in the normalised and the lowercased text.
         runs = _alnum_runs(self.normalized)
         self.compact = "".join(runs)
@@ -255,18 +222,11 @@ class TextIndex:
         self._flex_runs: list[int] | None = None  # built on first need by check 6
 
     def contains(self, value: str) -> bool:
-        """True if `value` is found in the text by any of the seven checks.
-
-        An empty or whitespace-only value is never found (the checks would find it everywhere).
-        """
+        """True if `value` is found by any of the seven checks (a blank value never is)."""
         return self.matching_check(value) is not None
 
     def matching_check(self, value: str) -> MatchCheck | None:
-        """The first check, in the paper's order, that finds `value`, or None.
-
-        The verdict does not depend on the order (the paper accepts a value when any check
-        succeeds); the order decides which check is reported and how much work is done.
-        """
+        """The first check, in the paper's order, that finds `value`, or None."""
         if not isinstance(value, str):
             raise TypeError(f"value must be a str, got {type(value).__name__}")
         if not value.strip():
@@ -298,16 +258,13 @@ class TextIndex:
         if len(value_digits) >= 4 and value_digits in self.digits:
             return "digits"
 
-        if self._flexible_match(value):
+        if flexible_found(value, self._flex_text, self._flex_breaks):
             return "flexible_pattern"
 
         value_tokens = [run for run in value_runs if len(run) >= _MIN_TOKEN_LENGTH]
         if _covered(value_tokens, self.tokens):
             return "token_coverage"
         return None
-
-    def _flexible_match(self, value: str) -> bool:
-        return flexible_found(value, self._flex_text, self._flex_breaks)
 
     def _flex_breaks(self) -> list[int]:
         if self._flex_runs is None:
@@ -319,13 +276,8 @@ _last_index: TextIndex | None = None
 
 
 def contains_value(text: str, value: str) -> bool:
-    """True if `value` is found in `text` by the paper's matcher (`TextIndex(text).contains`).
-
-    Each call on a new text builds a `TextIndex`, which costs time linear in the text (about
-    0.3 s for a 1 MB reply): to score many values against one text, build a `TextIndex` once
-    and call its `contains`. The index of the most recent text is kept, so repeated calls with
-    the same text (the common pattern: one transcript, many values) build it only once.
-    """
+    """True if `value` is found in `text` by the paper's matcher (`TextIndex(text).contains`);
+    the index of the last text is kept, so many values against one text build it once."""
     global _last_index
     index = _last_index
     if index is None or (index.text is not text and index.text != text):

@@ -7,11 +7,12 @@ Each finder takes a prepared text (`TextView`) and value (`ValueForm`) and retur
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Callable
 from functools import lru_cache
 
 from polar_inspect.detectors import textforms as tf
-from polar_inspect.detectors.strict_text import Detection, TextView, _Runs
+from polar_inspect.detectors.strict_text import Detection, Level, TextView, _Runs
 from polar_inspect.detectors.value_forms import ValueForm
 
 Finder = Callable[[TextView, ValueForm], Detection | None]
@@ -36,23 +37,29 @@ def verbatim(view: TextView, form: ValueForm) -> Detection | None:
     return None
 
 
-def _aligned(view: TextView, which: str, compact: str) -> tuple[int, int] | None:
-    """Text span of `compact` read from consecutive tight tokens, aligned on boundaries."""
+def _aligned(
+    view: TextView, which: str, compact: str, whole_number: bool = False
+) -> tuple[int, int] | None:
+    """Text span of `compact` read from consecutive tight tokens, aligned on boundaries (and
+    with no digit right before or after it when `whole_number`)."""
     if not view.may_hold_compact(which, compact):
         return None
     runs = view.runs(which)
     start = runs.compact.find(compact)
     while start >= 0:
         end = start + len(compact)
-        if start in runs.bounds and end in runs.bounds:
+        aligned = start in runs.bounds and end in runs.bounds
+        if aligned and not (whole_number and _digit_around(runs.compact, start, end)):
             return _span(runs, start, end)
         start = runs.compact.find(compact, start + 1)
     return None
 
 
-def _span(runs: _Runs, start: int, end: int) -> tuple[int, int]:
-    from bisect import bisect_right
+def _digit_around(text: str, start: int, end: int) -> bool:
+    return (start > 0 and text[start - 1].isdigit()) or (end < len(text) and text[end].isdigit())
 
+
+def _span(runs: _Runs, start: int, end: int) -> tuple[int, int]:
     first = bisect_right(runs.starts, start) - 1
     last = bisect_right(runs.starts, end - 1) - 1
     return runs.spans[first][0] + (start - runs.starts[first]), runs.spans[last][0] + (
@@ -147,7 +154,7 @@ def _cells(view: TextView) -> list[tuple[int, int, frozenset[str]]]:
             offset += len(segment)
         return cells
 
-    return view.lazy("cells", make)  # type: ignore[return-value]
+    return view.lazy("cells", make)
 
 
 def laid_out_name(view: TextView, form: ValueForm) -> Detection | None:
@@ -227,18 +234,21 @@ def _window_cover(
     return best
 
 
-def _cover_need(form: ValueForm, share: float) -> int:
-    return max(3, -(-int(share * 100) * len(form.content_stems) // 100))
+def _stems_near(
+    view: TextView, form: ValueForm, need: int, level: Level, how: str
+) -> Detection | None:
+    """`need` of a free-text value's content stems or more within a window of 2n + 6 tokens."""
+    stems = view.stems()
+    found = _window_cover(stems, form.content_stems, need, 2 * len(form.content_stems) + 6)
+    if found is None:
+        return None
+    return view.detection(level, how, "numeric", stems[found[1]][1], stems[found[2]][2])
 
 
 def paraphrase(view: TextView, form: ValueForm) -> Detection | None:
-    """Most content words of a free-text value (light stems) within a short window."""
-    n = len(form.content_stems)
-    found = _window_cover(view.stems(), form.content_stems, _cover_need(form, 0.6), 2 * n + 6)
-    if found is None:
-        return None
-    stems = view.stems()
-    return view.detection("full", "paraphrase", "numeric", stems[found[1]][1], stems[found[2]][2])
+    """Most (60 %) content words of a free-text value (light stems) within a short window."""
+    need = max(3, -(-60 * len(form.content_stems) // 100))
+    return _stems_near(view, form, need, "full", "paraphrase")
 
 
 # --- fragments -------------------------------------------------------------------------------
@@ -259,24 +269,12 @@ def date_fragment(view: TextView, form: ValueForm) -> Detection | None:
 
 def digit_suffix(view: TextView, form: ValueForm) -> Detection | None:
     """The last three or more digits of a long number, as a run of their own."""
-    if len(form.digits) < 6 or not view.may_hold_compact("base", form.digits[-3:]):
+    if len(form.digits) < 6:
         return None
-    runs = view.runs("base")
     for length in range(min(len(form.digits) - 2, 6), 2, -1):
-        tail = form.digits[-length:]
-        start = runs.compact.find(tail)
-        while start >= 0:
-            end = start + length
-            before = runs.compact[start - 1] if start else "\x00"
-            after = runs.compact[end] if end < len(runs.compact) else "\x00"
-            if (
-                start in runs.bounds
-                and end in runs.bounds
-                and not before.isdigit()
-                and not after.isdigit()
-            ):
-                return view.detection("partial", "last_digits", "base", *_span(runs, start, end))
-            start = runs.compact.find(tail, start + 1)
+        span = _aligned(view, "base", form.digits[-length:], whole_number=True)
+        if span:
+            return view.detection("partial", "last_digits", "base", *span)
     return None
 
 
@@ -307,17 +305,10 @@ def email_part(view: TextView, form: ValueForm) -> Detection | None:
 
 def free_fragment(view: TextView, form: ValueForm) -> Detection | None:
     """A third or more of a free-text value's content words near each other (at least two)."""
-    n = len(form.content_stems)
-    need = max(2, -(-n // 3))
-    found = _window_cover(view.stems(), form.content_stems, need, 2 * n + 6)
-    if found is None:
-        return None
-    stems = view.stems()
-    return view.detection("partial", "paraphrase_fragment", "numeric", stems[found[1]][1],
-                          stems[found[2]][2])  # fmt: skip
+    need = max(2, -(-len(form.content_stems) // 3))
+    return _stems_near(view, form, need, "partial", "paraphrase_fragment")
 
 
-_COMMON: list[Finder] = [verbatim, compact]
 FULL_FINDERS: dict[str, list[Finder]] = {
     "date": [verbatim, date_forms, compact],
     "phone": [verbatim, compact],
@@ -327,7 +318,7 @@ FULL_FINDERS: dict[str, list[Finder]] = {
     "org": [verbatim, compact, org_without_legal_form],
     "name": [verbatim, compact, reordered_name, laid_out_name],
     "free": [verbatim, compact, paraphrase],
-    "plain": _COMMON,
+    "plain": [verbatim, compact],
 }
 PARTIAL_FINDERS: dict[str, list[Finder]] = {
     "date": [date_fragment],

@@ -1,24 +1,21 @@
-"""The strict detector's text side: a text prepared once for the many values looked up in it.
-
-`TextView` holds a text's folded forms (`textforms.fold`), its spelled-numbers-as-digits form,
-its token runs (tokens joined only across tight separators, so that digits and letters are
-never gathered across unrelated words), its dates, numbers and light stems, each computed on
-first use; `Detection` is what a finder reports, quoting the original text.
+"""The strict detector's text side: `TextView`, a text prepared once for the many values looked
+up in it (folded forms, token runs joined only across tight separators, dates, numbers, stems,
+each computed on first use); `Detection`, what a finder reports, quoting the original text.
 """
 
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from polar_inspect.detectors import textdates as td
 from polar_inspect.detectors import textforms as tf
 
 Level = Literal["full", "partial"]
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -38,10 +35,8 @@ _LAYOUT_NOISE = frozenset(" \t\n\r\u00a0\u202f-*\u2022|")
 
 
 def _tight(gap: str, left_digit: bool, right_digit: bool, spelled: bool = False) -> bool:
-    """Whether two tokens separated by `gap` may be read as parts of one value.
-
-    `spelled`: the text had spelled-out numbers, read group by group ("zero seven six, four").
-    """
+    """Whether two tokens separated by `gap` may be read as parts of one value (`spelled`: the
+    text had spelled-out numbers, read group by group: "zero seven six, four")."""
     if "\n" in gap or "\r" in gap:
         return len(gap) <= 6 and set(gap) <= _LAYOUT_NOISE
     if len(gap) > 4:
@@ -97,15 +92,6 @@ def _build_runs(text: str, spelled: bool = False) -> _Runs:
 _SPACE_RUN = re.compile(r"(?:\s(?=\s)|[^\S ])\s*")
 
 
-def form_offset(points: list[tuple[int, int]], position: int) -> int:
-    """Map an offset of a squeezed text back to its form (see `TextView.squeeze_points`)."""
-    index = bisect_right(points, (position, 1 << 62)) - 1
-    if index < 0:
-        return position
-    squeezed_at, form_at = points[index]
-    return form_at + (position - squeezed_at)
-
-
 class TextView:
     """One text prepared once for many values: folded forms, runs, dates, numbers, stems."""
 
@@ -114,8 +100,7 @@ class TextView:
         self.folded = tf.fold(text)
         base = self.folded.text
         self.base = base
-        self._runs: dict[str, _Runs] = {}
-        self._cache: dict[str, object] = {}
+        self._cache: dict[str, Any] = {}
 
     @cached_property
     def numeric(self) -> str:
@@ -132,13 +117,10 @@ class TextView:
 
     def squeezed(self, which: str) -> str:
         """The form with every whitespace run as one space (see `squeeze_points`)."""
-        return self.lazy(  # type: ignore[return-value]
-            "squeezed:" + which, lambda: _SPACE_RUN.sub(" ", self.text(which))
-        )
+        return self.lazy("squeezed:" + which, lambda: _SPACE_RUN.sub(" ", self.text(which)))
 
     def squeeze_points(self, which: str) -> list[tuple[int, int]]:
-        """The points where `squeezed(which)` and form offsets diverge: (squeezed_offset,
-        form_offset) pairs, for `form_offset`. Computed only when a finding is mapped back."""
+        """(squeezed_offset, form_offset) where `squeezed(which)` and the form diverge."""
 
         def make() -> list[tuple[int, int]]:
             points: list[tuple[int, int]] = []
@@ -150,25 +132,21 @@ class TextView:
                 cursor = end
             return points
 
-        return self.lazy("squeeze_points:" + which, make)  # type: ignore[return-value]
+        return self.lazy("squeeze_points:" + which, make)
 
     def may_hold_compact(self, which: str, compact: str) -> bool:
-        """False when `compact` (letters and digits) cannot be in `runs(which).compact`: that
-        string is the form's tokens joined, with separators only added, so a compact missing
-        from the plain join is missing from the runs too. Saves building runs for most texts."""
+        """False when `compact` cannot be in `runs(which).compact` (it is not even in the form's
+        tokens joined): saves building runs for most texts."""
         joined = self.lazy("joined:" + which, lambda: "".join(tf.TOKEN.findall(self.text(which))))
-        return compact in joined  # type: ignore[operator]
+        return compact in joined
 
     def runs(self, which: str) -> _Runs:
         """Runs of the base text or of its spelled-numbers-as-digits form."""
-        if which not in self._runs:
-            if which == "base":
-                self._runs[which] = _build_runs(self.base)
-            else:
-                self._runs[which] = _build_runs(self.numeric, spelled=True)
-        return self._runs[which]
+        return self.lazy(
+            "runs:" + which, lambda: _build_runs(self.text(which), spelled=which != "base")
+        )
 
-    def lazy(self, key: str, make: Callable[[], Any]) -> Any:
+    def lazy(self, key: str, make: Callable[[], T]) -> T:
         """A per-text derived form, computed on first use."""
         if key not in self._cache:
             self._cache[key] = make()
@@ -176,7 +154,7 @@ class TextView:
 
     def dates(self) -> list[td.DateMention]:
         """Dates and date fragments in the base text."""
-        return self.lazy("dates", lambda: td.dates_in(self.base))  # type: ignore[return-value]
+        return self.lazy("dates", lambda: td.dates_in(self.base))
 
     def numbers(self) -> list[tuple[float, int, int, str]]:
         """Numbers in the base and spelled-numbers forms: (value, start, end, form)."""
@@ -187,17 +165,15 @@ class TextView:
                 found += [(v, s, e, "numeric") for v, s, e in tf.numbers_in(self.numeric)]
             return found
 
-        return self.lazy("numbers", make)  # type: ignore[return-value]
+        return self.lazy("numbers", make)
 
     def tokens(self) -> list[tuple[str, int, int]]:
         """Tokens of the base text with their spans (`textforms.tokens`)."""
-        return self.lazy("tokens", lambda: tf.tokens(self.base))  # type: ignore[return-value]
+        return self.lazy("tokens", lambda: tf.tokens(self.base))
 
     def stems(self) -> list[tuple[str, int, int]]:
         """Light stems of the spelled-numbers form's tokens, with spans in that form."""
-        return self.lazy(  # type: ignore[return-value]
-            "stems", lambda: [(stem(t), s, e) for t, s, e in tf.tokens(self.numeric)]
-        )
+        return self.lazy("stems", lambda: [(stem(t), s, e) for t, s, e in tf.tokens(self.numeric)])
 
     def detection(self, level: Level, how: str, form: str, start: int, end: int) -> Detection:
         """A Detection quoting `form[start:end]`, mapped to the original when form is base."""

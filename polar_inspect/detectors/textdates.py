@@ -1,9 +1,6 @@
-"""Dates in a folded text, for the strict detector: complete dates and fragments.
-
-Numeric forms (ISO, day- or month-first with any of `-/.`), month names in English, German,
-French and Italian, ordinal words ("third of November"), and the fragments month+year,
-day+month and a year on its own. Works on text folded by `textforms.fold`.
-"""
+"""Dates in a folded text (`textforms.fold`), for the strict detector: complete dates in numeric
+and month-name forms (English, German, French, Italian; ordinal words too) and the fragments
+month+year, day+month and a year on its own."""
 
 from __future__ import annotations
 
@@ -95,11 +92,8 @@ def _full_year(text: str) -> list[int]:
 
 
 def dates_in(folded_text: str) -> list[DateMention]:
-    """Complete dates and fragments (month+year, day+month, year) in a folded text.
-
-    Numeric D/M/Y forms are read both day-first and month-first (the reader may know which);
-    month names in English, German, French and Italian; ordinal words ("third of November").
-    """
+    """Complete dates and fragments (month+year, day+month, year) in a folded text; numeric
+    D/M/Y forms are read both day-first and month-first (the reader may know which)."""
     found: list[DateMention] = []
     covered: list[tuple[int, int]] = []
     for kind, pattern in _DATE_FORMS:

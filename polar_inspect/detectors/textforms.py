@@ -1,15 +1,12 @@
-"""Text forms for the strict detector: Unicode folding, tokens, company names, numbers.
-
-Everything here is language data and pure functions over one text; the detector
-(`strict.py`) combines them, with the dates of `textdates.py`. Folding keeps a map back to the
-original text so that a finding can quote the span the reader saw.
-"""
+"""Text forms for the strict detector: Unicode folding (with a map back to the original text,
+so a finding quotes the span the reader saw), tokens, company names, numbers."""
 
 from __future__ import annotations
 
 import re
 import unicodedata
 from bisect import bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -36,10 +33,8 @@ def _fold_char(char: str) -> str:
 
 @dataclass(frozen=True)
 class Folded:
-    """A case-folded, accent-free, NFKC-compatible form of a text, with a map to the original.
-
-    `segments` lists (folded_start, original_start) at every point where lengths diverge.
-    """
+    """A case-folded, accent-free form of a text; `segments` map it back to the original:
+    (folded_start, original_start) at every point where lengths diverge."""
 
     original: str
     text: str
@@ -47,25 +42,23 @@ class Folded:
 
     def to_original(self, start: int, end: int) -> tuple[int, int]:
         """Map a folded span back to a span of the original text."""
-        return self._map(start), self._map(end)
+        end_at = min(form_offset(self.segments, end), len(self.original))
+        return min(form_offset(self.segments, start), len(self.original)), end_at
 
-    def _map(self, position: int) -> int:
-        if not self.segments:
-            return position
-        index = bisect_right(self.segments, (position, 1 << 62)) - 1
-        if index < 0:
-            return position
-        folded_at, original_at = self.segments[index]
-        return min(original_at + (position - folded_at), len(self.original))
+
+def form_offset(points: Sequence[tuple[int, int]], position: int) -> int:
+    """Map an offset of a derived text back to its source, given the (derived, source) offset
+    pairs where the two diverge (`Folded.segments`, `TextView.squeeze_points`)."""
+    index = bisect_right(points, (position, 1 << 62)) - 1
+    if index < 0:
+        return position
+    derived_at, source_at = points[index]
+    return source_at + (position - derived_at)
 
 
 @lru_cache(maxsize=512)
 def fold(text: str) -> Folded:
-    """Fold `text`: NFKD, combining marks dropped, casefolded, dashes/apostrophes unified.
-
-    ASCII text is only lowercased (same length, no map needed). Decomposed and composed
-    spellings of a name ("Zoe" + U+0301 and "Zoé") fold to the same string.
-    """
+    """Fold `text`: NFKD, combining marks dropped, casefolded, dashes/apostrophes unified."""
     if text.isascii():
         return Folded(text, text.lower(), ())
     parts: list[str] = []
@@ -148,34 +141,23 @@ _UNITS = {
 }  # fmt: skip
 _SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000}
 _POINT = {"point", "komma", "virgule", "virgola"}
-_NUMBER_WORD = re.compile(
-    r"\b(?:"
-    + "|".join(sorted([*_UNITS, *_SCALES, *_POINT, "and"], key=len, reverse=True))
-    + r")\b(?:[\s-]+\b(?:"
-    + "|".join(sorted([*_UNITS, *_SCALES, *_POINT, "and"], key=len, reverse=True))
-    + r")\b)*"
-)
+_ANY_NUMBER_WORD = "|".join(sorted([*_UNITS, *_SCALES, *_POINT, "and"], key=len, reverse=True))
+_NUMBER_WORD = re.compile(rf"\b(?:{_ANY_NUMBER_WORD})\b(?:[\s-]+\b(?:{_ANY_NUMBER_WORD})\b)*")
 
 
-def _words_to_numbers(words: list[str]) -> list[str]:
-    """Turn a run of number words into digit strings ("forty two thousand" -> ["42000"]).
+class _SpelledNumbers:
+    """A run of number words read as digit strings in `out` ("forty two thousand" -> ["42000"]).
 
     A unit directly after a unit or a teen ("seven seven") starts a new number, so spelled
     digit sequences become separate digits. "point" introduces decimals digit by digit.
     """
-    reader = _SpelledNumbers()
-    for word in words:
-        reader.read(word)
-    reader.flush()
-    return reader.out
 
-
-class _SpelledNumbers:
-    """`_words_to_numbers`' reading state over one run of number words."""
-
-    def __init__(self) -> None:
+    def __init__(self, words: list[str]) -> None:
         self.out: list[str] = []
         self._reset()
+        for word in words:
+            self.read(word)
+        self.flush()
 
     def _reset(self) -> None:
         self.total, self.current, self.seen, self.last_unit = 0, 0, False, -1
@@ -251,7 +233,7 @@ def numbers_as_digits(folded_text: str) -> str:
         words = re.split(r"[\s-]+", match.group())
         if all(w == "and" for w in words):
             return match.group()
-        return " ".join(_words_to_numbers(words)) or match.group()
+        return " ".join(_SpelledNumbers(words).out) or match.group()
 
     return _NUMBER_WORD.sub(replace, folded_text)
 

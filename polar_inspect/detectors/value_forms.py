@@ -1,9 +1,5 @@
-"""The strict detector's value side: what kind a value is, and the forms to look for.
-
-`value_form(value, field)` prepares a value once (a date, a phone number, an e-mail address,
-an amount, an organisation, a person's name, a free-text value, or plain) with every written
-form the finders of `strict_rules.py` look for; `strict.py` runs them.
-"""
+"""The strict detector's value side: `value_form(value, field)` prepares a value once, with its
+kind (`ValueKind`) and every written form the finders of `strict_rules.py` look for."""
 
 from __future__ import annotations
 
@@ -15,7 +11,7 @@ from typing import Literal
 from polar_inspect.detectors import textdates as td
 from polar_inspect.detectors import textforms as tf
 from polar_inspect.detectors.lexicon import STOPWORDS
-from polar_inspect.detectors.strict_text import TextView, form_offset, stem
+from polar_inspect.detectors.strict_text import TextView, stem
 
 ValueKind = Literal["date", "phone", "email", "money", "number", "org", "name", "free", "plain"]
 
@@ -63,8 +59,8 @@ class ValueForm:
         self, view: TextView, which: str, text: str | None = None
     ) -> tuple[int, int] | None:
         """Span of the value (or of `text`, a folded part of it) written as is in one form of
-        the view: any whitespace run between its parts, no letter (digit) glued to a
-        leading/trailing letter (digit)."""
+        the view: any whitespace run between its parts, no letter (digit) glued to an edge letter
+        (digit)."""
         needle = " ".join((self.folded if text is None else text).split())
         if not needle:
             return None
@@ -74,7 +70,7 @@ class ValueForm:
             end = start + len(needle)
             if _edge_free(squeezed, start - 1, needle[0]) and _edge_free(squeezed, end, needle[-1]):
                 offsets = view.squeeze_points(which)
-                return form_offset(offsets, start), form_offset(offsets, end - 1) + 1
+                return tf.form_offset(offsets, start), tf.form_offset(offsets, end - 1) + 1
             start = squeezed.find(needle, start + 1)
         return None
 
@@ -85,12 +81,8 @@ HOME_COUNTRY_CODES: tuple[str, ...] = ("41", "423", "49", "43", "33", "39")
 
 
 def _phone_splits(value: str, digits: str) -> list[tuple[str, str]]:
-    """(country code, subscriber number without trunk 0) readings of a phone value.
-
-    International values ("+41 77 ...", "0041 77 ...", "+41 (0)77 ...") are split after one,
-    two or three digits (the code's length is not written); national values (a single leading
-    0 and 8 to 11 more digits) are read with each of `HOME_COUNTRY_CODES`.
-    """
+    """(country code, subscriber number without trunk 0) readings of a phone value: an
+    international one with a code of 1-3 digits, a national one with `HOME_COUNTRY_CODES`."""
     if value.startswith("+") or value.startswith("00"):
         return _international_splits(digits[2:] if value.startswith("00") else digits)
     if digits.startswith("0") and not digits.startswith("00") and 9 <= len(digits) <= 12:
@@ -109,11 +101,9 @@ def _international_splits(international: str) -> list[tuple[str, str]]:
 
 
 def _phone_compacts(value: str, digits: str) -> list[str]:
-    """Every written form of a phone value, the same set whichever form the value is stored
-    in: national (0 + subscriber), international (+CC, 00CC, with or without "(0)")."""
+    """Every written form of a phone value (0 + subscriber; CC, 00CC, with or without a 0)."""
     alternatives = [digits]
-    stripped = value.strip()
-    for cc, subscriber in _phone_splits(stripped, digits):
+    for cc, subscriber in _phone_splits(value.strip(), digits):
         alternatives += [
             "0" + subscriber,
             cc + subscriber,
@@ -158,7 +148,7 @@ def value_form(value: str, field_name: str | None = None) -> ValueForm:
     form = ValueForm(value, "plain", folded, [compact] if compact else [], toks)
     # a complete date always has digits (its year): a value without any is no date
     dates = [d for d in td.dates_in(folded) if d.complete] if digits else []
-    date_chars = sum(e - s for d in dates for s, e in [(d.start, d.end)])
+    date_chars = sum(d.end - d.start for d in dates)
     content_tokens = [t for t in toks if t not in STOPWORDS]
     content = [stem(t) for t in content_tokens]
     form.content_stems = list(dict.fromkeys(content))
@@ -173,8 +163,7 @@ def value_form(value: str, field_name: str | None = None) -> ValueForm:
 
 
 def _set_other_kind(form: ValueForm, field_name: str | None, content_tokens: list[str]) -> None:
-    """Set the kind of a value that is no date (and what that kind needs): email, phone,
-    money, number, organisation, name, free text, else it stays plain."""
+    """Set the kind of a value that is no date, and what that kind needs (else it stays plain)."""
     folded, toks, digits = form.folded, form.tokens, form.digits
     if _EMAIL.match(folded):
         form.kind = "email"

@@ -1,8 +1,5 @@
-"""Inspect scorers: the paper's privacy/utility/overall, the strict detector's, the optional
-LLM judge's, the trusted agent's own channel (with `-T trusted_agent`), and the flags a reader
-must see beside them. Each reads the sample's inputs and
-its dialogue through `dialogue_read.scorable_dialogue`, which refuses a dialogue that never
-happened."""
+"""Inspect scorers (docs/scoring.md); each reads the sample through
+`dialogue_read.scorable_dialogue`."""
 
 from polar_inspect.scorers.agent_channel import agent_channel_scorer
 from polar_inspect.scorers.flags import reply_flags

@@ -1,13 +1,6 @@
 """What every scorer reads of a sample, through one check: a dialogue that never happened is
-never scored, and only what was delivered is.
-
-`scorable_dialogue(state)` returns the sample's inputs (`SampleInfo`) and its dialogue
-(`DialogueState`), or raises `NothingToScoreError` when the trusted model never answered an
-attacker turn (scoring it would give privacy 1 to a model never tested): the sample is an
-error, left out of every mean, and `inspect eval-retry` runs it again. `delivered_dialogue`
-is each round as the other party received it (`DialogueState.delivered`), never
-`state.messages`, which can end on a draft that a limit caught before any defense reviewed it.
-"""
+never scored (`NothingToScoreError`), and only what was delivered is (docs/scoring.md, "What is
+scored")."""
 
 from __future__ import annotations
 

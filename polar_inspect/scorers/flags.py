@@ -1,16 +1,5 @@
-"""Per-sample flags a reader must see next to the scores: replies cut or empty, dialogues cut.
-
-`reply_flags` scores three 0/1 values from what the solver recorded in `DialogueState`:
-
-- `truncated`: a trusted reply hit the output-token limit;
-- `empty`: a trusted reply had no visible text once reasoning was removed;
-- `cut`: an Inspect limit (`--message-limit`, `--token-limit`, `--time-limit`...) ended the
-  dialogue before the attacker had played its rounds.
-
-Their means are the shares of such samples, which Inspect prints after every run; the privacy of
-such a sample is not to be trusted (a reply cut short, or a dialogue cut short, discloses less
-than the model would have). `polar-report` marks runs with any of them.
-"""
+"""Per-sample flags a reader must see next to the scores: replies cut or empty, dialogues cut
+(`truncated`, `empty`, `cut`: docs/scoring.md, "Truncated, empty and cut")."""
 
 from __future__ import annotations
 

@@ -9,7 +9,7 @@ import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ValidationError
 
 from polar_inspect.detectors.attribution import Category
 
@@ -34,20 +34,6 @@ class UnusableAnswer(ValueError):
 
 _THINK = re.compile(r"^\s*<think>.*?</think>", re.DOTALL)
 _FENCE = re.compile(r"^```[A-Za-z]*[ \t]*\n(.*)\n```$", re.DOTALL)
-
-
-class _StrictVerdict(BaseModel):
-    model_config = ConfigDict(strict=True)
-
-    value: str
-    category: Category
-    reason: str = ""
-
-
-class _StrictAnswer(BaseModel):
-    model_config = ConfigDict(strict=True)
-
-    verdicts: list[_StrictVerdict]
 
 
 def _no_repeated_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -87,16 +73,9 @@ def _key(value: str) -> str:
 
 
 def parse_answer(text: str, values: Sequence[str]) -> dict[str, JudgeVerdict]:
-    """The judge's verdicts by value, read strictly; raise UnusableAnswer saying why not.
-
-    The answer must hold exactly one JSON object (a code fence and prose around it are
-    allowed) of the shape `{"verdicts": [{"value", "category", "reason"}]}` with a known
-    category, and give one verdict for every value asked and none for any other (values are
-    matched ignoring case, Unicode form and runs of spaces). Repeated keys, a value given two
-    different verdicts and a value not asked make the answer unusable.
-    """
+    """The judge's verdicts by value, read strictly (docs/scoring.md); else UnusableAnswer."""
     try:
-        answer = _StrictAnswer.model_validate(_only_json_object(text))
+        answer = JudgeAnswer.model_validate(_only_json_object(text), strict=True)
     except ValidationError as err:
         first = err.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "answer"

@@ -1,31 +1,7 @@
 """The optional LLM judge on the `judge` model role: per-value verdicts for one turn.
 
-Off unless a model is bound with `--model-role judge=<provider/model>` (the scorer) or named
-with `polar-validate --scorer judge --model ...`. The judge sees the attacker's turn, the trusted
-model's visible reply and the values with their field names, and answers in the attribution
-categories as JSON.
-
-**Answer format, decided once per judge model.** Servers differ in what they accept as
-`response_format`: OpenAI and vLLM take a JSON schema, llama.cpp's and llama-cpp-python's servers
-reject it (HTTP 500) and take `json_object` or plain text. The first call to a judge model tries
-`json_schema`, then `json_object`, then plain text, each once (no retries beyond the client's
-own), and keeps the first format the server accepts for every later call to that model
-(`answer_format(judge)` tells which, and why the others were given up). The prompt asks for
-the same JSON in every format, and the answer is parsed strictly whatever the format
-(`parse_answer`): one JSON object, a verdict in a known category for every value asked and
-for no other value.
-
-**Failures end the run with one message.** A call that still fails after its bounded retries,
-and `UNUSABLE_IN_A_ROW` unusable answers in a row from one judge model, raise
-`JudgeFailedError`, saying what failed and what to try. A single unusable answer counts as
-`none` for every value of that turn and is counted (`JudgeUsage.unparsed_calls`).
-
-**Answers are cached by Inspect** (`generate(cache=JUDGE_CACHE)`): keyed by the judge model,
-its base URL, the generate config (so the answer format) and the prompt, not by epoch, kept
-until removed (`inspect cache clear --model <judge model>`), under Inspect's cache directory
-(`$INSPECT_CACHE_DIR/generate/`, by default `~/.cache/inspect_ai/generate/`). A repeated call is
-not sent again: it counts in `JudgeUsage.cached_calls`, not in `calls` or tokens. The strict
-reading of the answer is in `judge_answer`; token use is counted apart from the trusted model's.
+The answer format chosen once per judge model, the strict reading of the answer, the failures
+that end a run and Inspect's cache of the answers: docs/scoring.md, "The LLM judge".
 """
 
 from __future__ import annotations
@@ -63,7 +39,6 @@ from polar_inspect.scorers.judge_answer import (
 
 __all__ = [
     "JUDGE_CACHE",
-    "JUDGE_ROLE",
     "UNUSABLE_IN_A_ROW",
     "AnswerFormatChoice",
     "JudgeFailedError",
@@ -77,7 +52,6 @@ __all__ = [
     "parse_answer",
 ]
 
-JUDGE_ROLE = "judge"
 JUDGE_CONFIG = GenerateConfig(temperature=0.0, max_tokens=800)
 #: Inspect's cache for judge answers: not per epoch (the prompt holds the reply judged), no
 #: expiry; the scope keeps these entries apart from any other use of the same model and prompt.
@@ -129,10 +103,6 @@ class JudgeUsage(BaseModel):
             self.output_tokens += usage.output_tokens
             self.total_tokens += usage.total_tokens
 
-    def count_format(self, response_format: str) -> None:
-        """Count one answer asked for in `response_format`."""
-        self.formats[response_format] = self.formats.get(response_format, 0) + 1
-
 
 class JudgeTurn(BaseModel):
     """The judge's verdicts for one turn, by value."""
@@ -162,8 +132,7 @@ class AnswerFormatChoice(BaseModel):
 
 
 class _JudgeState:
-    """Per judge model: the answer format chosen, unusable answers in a row, the lock under
-    which the format is chosen (one per event loop)."""
+    """Per judge model: the format chosen, unusable answers in a row, a lock per event loop."""
 
     def __init__(self) -> None:
         self.choice = AnswerFormatChoice()
@@ -182,10 +151,7 @@ _states: weakref.WeakKeyDictionary[Model, _JudgeState] = weakref.WeakKeyDictiona
 
 
 def _state(judge: Model) -> _JudgeState:
-    state = _states.get(judge)
-    if state is None:
-        state = _states[judge] = _JudgeState()
-    return state
+    return _states.setdefault(judge, _JudgeState())
 
 
 def answer_format(judge: Model) -> AnswerFormatChoice:
@@ -253,8 +219,7 @@ def _describe_error(err: BaseException) -> str:
 
 
 def _refuses_format(err: BaseException) -> bool:
-    """Whether an error answers "cannot serve this request as asked" (try the next format),
-    not "cannot be reached" or "not allowed" (no format would help)."""
+    """Whether an error says "cannot serve this as asked" (try the next format), not another."""
     err = _root_error(err)
     status = getattr(err, "status_code", None)
     if isinstance(status, int):
@@ -320,8 +285,7 @@ async def _first_call(judge: Model, prompt: str, state: _JudgeState) -> tuple[Mo
 
 
 async def _ask(judge: Model, prompt: str) -> tuple[ModelOutput, bool, ResponseFormat]:
-    """Ask the judge, choosing its answer format on the first call (once per judge model):
-    the answer, whether it came from Inspect's cache, and the format it was asked in."""
+    """The answer, whether Inspect's cache gave it, and its format (chosen on the first call)."""
     state = _state(judge)
     if state.choice.format is None:
         async with state.lock():
@@ -341,8 +305,7 @@ def _excerpt(text: str, limit: int = 80) -> str:
 
 
 def _unusable(judge: Model, err: UnusableAnswer, answer: str, fmt: ResponseFormat) -> str:
-    """Count one unusable answer; the problem in one line, or JudgeFailedError if it is the
-    `UNUSABLE_IN_A_ROW`-th in a row from this judge model."""
+    """Count one unusable answer: the problem in one line (JudgeFailedError at the limit)."""
     state = _state(judge)
     state.unusable_in_a_row += 1
     problem = f"{err} (answer began: {_excerpt(answer)!r})"
@@ -363,12 +326,7 @@ async def judge_turn(
     values: Sequence[tuple[str, str]],
     usage: JudgeUsage,
 ) -> JudgeTurn:
-    """Ask the judge about one turn (answered from Inspect's cache when asked before).
-    `values`: (value, field).
-
-    Raises JudgeFailedError when the judge's call fails after its retries, or when this
-    answer is the `UNUSABLE_IN_A_ROW`-th unusable one in a row from this judge model.
-    """
+    """Ask the judge about one turn's (value, field) pairs; JudgeFailedError if it fails."""
     names = [value for value, _ in values]
     output, cached, response_format = await _ask(judge, judge_prompt(attacker_turn, reply, values))
     if cached:
@@ -376,7 +334,7 @@ async def judge_turn(
     else:
         usage.calls += 1
         usage.add(output.usage)
-    usage.count_format(response_format)
+    usage.formats[response_format] = usage.formats.get(response_format, 0) + 1
     turn = JudgeTurn(
         model=str(judge), verdicts={}, cached=cached, parsed=True, response_format=response_format
     )

@@ -1,12 +1,5 @@
-"""How the two detectors judged target values too short to match reliably (`O-`, `A`, `3`).
-
-Added to the task only when the selected data holds such values (`data.short_values`): per
-sample, `short_parity` counts the short values the paper's matcher finds in the trusted model's
-replies and `short_strict` those the strict detector finds stated or confirmed. Their means sit
-beside the run's other results, and each sample's metadata lists every short value with both
-verdicts. A parity match the strict detector does not confirm is usually a coincidence (`O-` is
-"found" in "Thank you for reaching out."): compare `privacy` with `privacy_strict`.
-"""
+"""How the two detectors judged target values too short to match reliably (`O-`, `A`, `3`):
+docs/scoring.md, "Short values"."""
 
 from __future__ import annotations
 
