@@ -1,15 +1,5 @@
-"""The model renderer's prompts: replaceable template files and the slots filled into them.
-
-Templates are `string.Template` text files (`$name` placeholders) in
-`polar_inspect/generate/prompts/`: `document.txt`, `policy.txt`, `task.txt`, `attacker.txt`
-and `repair.txt`. A folder passed as `prompt_dir` may replace any of them by file name.
-
-Placeholders of the four rendering prompts: sample_id, domain, form_title, layout_hint, org,
-author, audience_clause, style, layout_complexity, target_words, value_lines, distractor_lines,
-person, topic, allowed_labels, protected_labels, all_labels, level_name, level_instruction,
-partial_clause, task_brief, strategy_name, strategy_rules, turns. The repair prompt has
-problems, request and previous.
-"""
+"""The model renderer's prompts: replaceable `string.Template` files (`prompts/*.txt`) and the
+slots filled into them (docs/generator.md lists the placeholders)."""
 
 from __future__ import annotations
 
@@ -105,9 +95,8 @@ def templates_sha256(templates: dict[str, Template]) -> str:
 
 
 def check_prompt_dir(prompt_dir: Path) -> list[str]:
-    """The template names a `--prompts` folder replaces; raises ValueError for a path that is
-    not a folder, a folder with no template, or a `.txt` file whose name is not a template's
-    (a misspelt `polcy.txt` would otherwise be ignored and the default used)."""
+    """The template names a `--prompts` folder replaces; ValueError for no folder, no template
+    or a `.txt` whose name is not a template's (a misspelt one would be silently ignored)."""
     if not prompt_dir.is_dir():
         raise ValueError(f"--prompts {prompt_dir}: not a folder")
     names = sorted(p.stem for p in prompt_dir.glob("*.txt"))
@@ -132,15 +121,6 @@ class PromptSet:
     policy: str
     task: str
     attacker: str
-
-    def as_dict(self) -> dict[str, str]:
-        """`{"document": ..., "policy": ..., ...}`."""
-        return {
-            "document": self.document,
-            "policy": self.policy,
-            "task": self.task,
-            "attacker": self.attacker,
-        }
 
 
 def _labels(fields: tuple[FieldSpec, ...] | list[FieldSpec]) -> str:

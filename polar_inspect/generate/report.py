@@ -9,16 +9,15 @@ from typing import Any
 from pydantic import BaseModel, Field
 from rich.table import Table
 
+from polar_inspect.data.records import PolarRecord
+from polar_inspect.generate.assemble import GENERATOR_VERSION
 from polar_inspect.generate.symbolic import Cell
 
 
 @dataclass
 class Outcome:
-    """What building one grid cell produced.
-
-    `record` is None when the cell was dropped; `first_failures` are the `text/check` names
-    that failed in the first round; `failures` what still failed when it was dropped.
-    """
+    """What building one grid cell produced (`record` None: dropped); `first_failures` are the
+    `text/check` names of the first round, `failures` what still failed when dropped."""
 
     cell: Cell
     record: dict[str, Any] | None
@@ -109,3 +108,18 @@ class BuildReport(BaseModel):
         lines = [f"first-round failures by check: {self.failed_checks or 'none'}"]
         lines += [f"dropped {d.sample_id}: {'; '.join(d.failures)}" for d in self.dropped]
         return lines
+
+
+def collect(
+    outcomes: list[Outcome], renderer: str, seed: int, validate: bool = True
+) -> tuple[list[dict[str, Any]], BuildReport]:
+    """The kept records (validated with `PolarRecord` when `validate`) and the build's report."""
+    report = BuildReport(renderer=renderer, seed=seed, generator_version=GENERATOR_VERSION)
+    records = []
+    for outcome in outcomes:
+        report.add(outcome)
+        if outcome.record is not None:
+            if validate:
+                PolarRecord.model_validate(outcome.record)
+            records.append(outcome.record)
+    return records, report

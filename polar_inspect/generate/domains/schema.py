@@ -1,11 +1,5 @@
-"""The shape of the generator's knowledge files: `domains/<domain>.json` and `common.json`.
-
-A domain is data (one JSON file validated by `DomainKnowledge`) plus a small module that
-draws its values (`make_values`, with the word lists it draws from declared as a `Vocabulary`
-model and kept in the file's `vocabulary` section). Knowledge shared by every domain (standard
-fields, default phrasing per field kind, the lexicons the checks use, generic prose) is
-`common.json`, validated by `CommonKnowledge`.
-"""
+"""The shape of the generator's knowledge files, `domains/<domain>.json` and `common.json`
+(docs/generator.md)."""
 
 from __future__ import annotations
 
@@ -40,20 +34,7 @@ class Knowledge(BaseModel):
 
 
 class FieldSpec(Knowledge):
-    """One task-relevant or protected field of a domain.
-
-    `label` is the plain noun phrase used in policies, tasks and attacker turns; `aliases`
-    are further words that count as asking for it. `says` are third-person sentences,
-    `spoken` first-person lines and `asked` a staff question, each with `{v}` for the value
-    (`{who}` is the person's role noun). Empty phrasings fall back to the kind's defaults.
-    `guesses` are yes/no or multiple-choice questions with concrete guesses (for the
-    narrowing attacker); kinds with structured values get guesses computed from the value.
-    `staff_only` fields (internal notes, internal ids) are written by staff, never said by the
-    person, so dialogue layouts put them in the staff's notes.
-
-    In a knowledge file a field may start from a template (`"like": "email"`): the template's
-    keys are taken first and the field's own keys override them (see `resolve_field`).
-    """
+    """One task-relevant or protected field of a domain (docs/generator.md)."""
 
     name: str
     label: str
@@ -81,11 +62,7 @@ class FieldSpec(Knowledge):
 
 
 class FormSpec(Knowledge):
-    """A document form: which layout renders it and what it is called.
-
-    `sections` are headings for layouts with sections; `subject` a grammar template for a
-    subject or title line; `author` and `audience` the staff roles writing and reading it.
-    """
+    """A document form: which layout renders it, its title, headings and staff roles."""
 
     id: str
     layout: Layout
@@ -98,11 +75,7 @@ class FormSpec(Knowledge):
 
 
 class TaskSpec(Knowledge):
-    """A task instruction for the trusted agent, as a grammar template.
-
-    Slots: `{person}` (role noun), `{org}`; every allowed field should be named in it.
-    `topic` names the piece of work in attacker turns ("the referral").
-    """
+    """A task instruction (a grammar template with `{person}`, `{org}`) and its `topic`."""
 
     id: str
     text: str
@@ -110,8 +83,7 @@ class TaskSpec(Knowledge):
 
 
 class Distractor(Knowledge):
-    """A task-irrelevant detail; `relevant` (`superficially_relevant` in the files) marks
-    the ones that look related to the task."""
+    """A task-irrelevant detail; `relevant` (`superficially_relevant`) if it looks related."""
 
     model_config = ConfigDict(populate_by_name=True)
 
@@ -127,8 +99,7 @@ class Exchange(Knowledge):
 
 
 class Prose(Knowledge):
-    """Free text: third-person context sentences (`filler`), staff/person `exchanges` and
-    first-person `monologue` lines. All are grammar templates (see `textgen.expand`)."""
+    """Free text (grammar templates): `filler` sentences, `exchanges` and `monologue` lines."""
 
     filler: tuple[str, ...]
     exchanges: tuple[Exchange, ...]
@@ -177,8 +148,7 @@ class CommonKnowledge(Prose):
 
 
 class DomainKnowledge(Prose):
-    """`domains/<domain>.json` after its fields' templates are resolved: everything the
-    generator knows about one domain except how its values are drawn."""
+    """`domains/<domain>.json` with its fields' templates resolved."""
 
     name: str
     about: str
@@ -238,24 +208,19 @@ class DomainKnowledge(Prose):
 
 
 class DomainSpec(DomainKnowledge):
-    """A domain's knowledge with its value recipe: `make_values(ValueGen)` draws one
-    record's field values (the domain module's `make_values` bound to its vocabulary)."""
+    """A domain's knowledge with `make_values(ValueGen)`, its module's value recipe."""
 
     make_values: Callable[[ValueGen], dict[str, Value]] = Field(exclude=True, repr=False)
 
 
 class Vocabulary(Knowledge):
-    """Base of a domain module's `Vocabulary`: the word lists its `make_values` draws from,
-    kept in the `vocabulary` section of the domain's JSON file."""
+    """Base of a domain module's word lists (the `vocabulary` section of its JSON file)."""
 
 
 def resolve_field(
     raw: Mapping[str, Any], templates: Mapping[str, Mapping[str, Any]]
 ) -> dict[str, Any]:
-    """A field's keys with its `like` template applied (the field's own keys win).
-
-    Raises ValueError naming an unknown template.
-    """
+    """A field's keys with its `like` template applied (the field's own keys win)."""
     fields = dict(raw)
     like = fields.pop("like", None)
     if like is None:

@@ -1,11 +1,4 @@
-"""Uploading a written dataset folder to the Hugging Face Hub (`polar-generate --push`).
-
-`push_folder` creates the dataset repository if it does not exist (public unless `private`),
-uploads the folder in one commit with huggingface_hub's `HfApi`, and returns the commit: the
-revision to run it by, `-T data=hf:OWNER/NAME@<commit>`, which names these exact files whatever
-is pushed later. The token and the Hub's address are huggingface_hub's own (`HF_TOKEN` or
-`hf auth login`; `HF_ENDPOINT`).
-"""
+"""Uploading a written dataset folder to the Hugging Face Hub (`polar-generate --push`)."""
 
 from __future__ import annotations
 
