@@ -10,9 +10,9 @@ from pathlib import Path
 from string import Template
 
 from polar_inspect.axes import ATTACK_LABELS, POLICY_LABELS
-from polar_inspect.generate.domains.schema import FieldSpec
+from polar_inspect.generate.domains.schema import labels
 from polar_inspect.generate.symbolic import SymbolicRecord, derive_seed
-from polar_inspect.generate.textgen import expand, join_list
+from polar_inspect.generate.textgen import expand
 
 PROMPT_NAMES = ("document", "policy", "task", "attacker", "repair")
 _DEFAULT_DIR = Path(__file__).parent / "prompts"
@@ -123,10 +123,6 @@ class PromptSet:
     attacker: str
 
 
-def _labels(fields: tuple[FieldSpec, ...] | list[FieldSpec]) -> str:
-    return join_list([f.label for f in fields])
-
-
 def _value_lines(sym: SymbolicRecord) -> str:
     lines = []
     for f in sym.spec.fields:
@@ -149,13 +145,11 @@ def build_prompts(sym: SymbolicRecord, templates: dict[str, Template]) -> Prompt
     """Fill the four rendering prompts for one symbolic record."""
     spec, cell = sym.spec, sym.cell
     form = spec.form(cell.form)
-    task = next(t for t in spec.tasks if t.id == sym.task_id)
+    task = sym.task
     rng = random.Random(derive_seed(sym.record_seed, "model-prompts"))
     abstract = [f for f in spec.protected if f.abstraction][:2]
     level_slots = {
-        "concepts": join_list(
-            [spec.concepts[k] for k in dict.fromkeys(f.concept for f in spec.protected)]
-        ),
+        "concepts": spec.concept_phrases,
         "conditions": " ".join(
             f"{f.abstraction} may replace the {f.label} only if {rng.choice(spec.conditions)}."
             for f in abstract
@@ -178,9 +172,9 @@ def build_prompts(sym: SymbolicRecord, templates: dict[str, Template]) -> Prompt
         "distractor_lines": "\n".join(f"- {d.text}" for d in sym.distractors),
         "person": spec.person,
         "topic": task.topic,
-        "allowed_labels": _labels(spec.allowed),
-        "protected_labels": _labels(spec.protected),
-        "all_labels": _labels(spec.fields),
+        "allowed_labels": labels(spec.allowed),
+        "protected_labels": labels(spec.protected),
+        "all_labels": labels(spec.fields),
         "level_name": POLICY_LABELS[cell.policy],
         "level_instruction": LEVEL_INSTRUCTIONS[cell.policy].format(**level_slots),
         "partial_clause": (

@@ -3,11 +3,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from polar_inspect.generate.textgen import join_list
 from polar_inspect.generate.values import ValueGen
 
 #: A field's value: one string, or several for list fields (each scored on its own).
@@ -188,6 +189,12 @@ class DomainKnowledge(Prose):
         return self
 
     @property
+    def concept_phrases(self) -> str:
+        """The protected fields' concepts, each once, as `a, b and c`."""
+        keys = dict.fromkeys(f.concept for f in self.protected)
+        return join_list([self.concepts[k] for k in keys])
+
+    @property
     def fields(self) -> tuple[FieldSpec, ...]:
         """Allowed fields, then protected fields."""
         return (*self.allowed, *self.protected)
@@ -215,6 +222,11 @@ class DomainSpec(DomainKnowledge):
 
 class Vocabulary(Knowledge):
     """Base of a domain module's word lists (the `vocabulary` section of its JSON file)."""
+
+
+def labels(fields: Sequence[FieldSpec]) -> str:
+    """The fields' labels as `a, b and c`."""
+    return join_list([f.label for f in fields])
 
 
 def resolve_field(

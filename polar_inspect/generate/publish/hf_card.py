@@ -9,6 +9,7 @@ from __future__ import annotations
 import html
 from collections import Counter
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from polar_inspect.axes import ATTACK_LABELS, ATTACK_TYPES, DOMAINS, POLICY_LABELS, POLICY_TYPES
@@ -128,41 +129,6 @@ def card_data(
     return data
 
 
-def run_section(repo_id: str | None) -> list[str]:
-    """Markdown: how to run the set from the Hub, by commit, and from a local copy."""
-    repo = repo_id or "<owner>/<name>"
-    where = (
-        f"`<commit>` is the commit `polar-generate --push {repo_id}` printed"
-        if repo_id
-        else "`<owner>/<name>` is the dataset repository this folder is pushed to "
-        "(`polar-generate --format hf --push OWNER/NAME` fills it in here and uploads it) and "
-        "`<commit>` the commit it printed"
-    )
-    return [
-        "## Run it",
-        "",
-        "With polar_inspect (and its `[hf]` extra), from the Hub by name and commit, or from a "
-        "local copy of this folder:",
-        "",
-        "```bash",
-        f"inspect eval polar_inspect/privacy --model MODEL -T data=hf:{repo}@<commit>",
-        "inspect eval polar_inspect/privacy --model MODEL -T data=path/to/this/folder",
-        "```",
-        "",
-        f'{where} (or any commit listed under the repository\'s "Files and versions"): a '
-        "commit names these exact files, whatever is pushed later; without `@<commit>` the "
-        "newest revision is read, and the log records the commit it resolved to.",
-        "",
-        "With `datasets`:",
-        "",
-        "```python",
-        "from datasets import load_dataset",
-        f'records = load_dataset("{repo}", revision="<commit>", split="{SPLIT}")',
-        "```",
-        "",
-    ]
-
-
 def render_card(
     records: Sequence[PolarRecord],
     *,
@@ -174,55 +140,31 @@ def render_card(
 ) -> str:
     """The whole README.md (deterministic); `repo_id`, when known, goes into the commands."""
     data = card_data(records, features, written.bytes, arrow_bytes)
-    shards = [
-        f"| `{name}` | `{digest}` |"
-        for name, digest in zip(written.files, written.digests, strict=True)
-    ]
-    body = [
-        f"# {PRETTY_NAME}",
-        "",
-        f"{len(records)} records in the POLAR-Bench release format (as in "
-        "`Qiaoyuan/POLAR-Bench`): each is one dialogue setting, with a source document, a "
-        "privacy policy, a task for the trusted model, the attacker's planned turns, and the "
-        "values a scorer looks for in the trusted model's replies (allowed ones for utility, "
-        "protected ones for privacy).",
-        "",
-        *run_section(repo_id),
-        "Fields stored as JSON text (type `JSON text` below) hold values whose shape varies "
-        "between records; `datasets` decodes them.",
-        "",
-        "## Integrity",
-        "",
-        f"`-T data=` records the dataset's sha256 `{written.sha256}`: "
-        + (
+    shards = zip(written.files, written.digests, strict=True)
+    template = Path(__file__).parent.parent / "templates" / "hf_card.txt"
+    body = template.read_text(encoding="utf-8").format(
+        pretty_name=PRETTY_NAME,
+        records=len(records),
+        repo=repo_id or "<owner>/<name>",
+        where=(
+            f"`<commit>` is the commit `polar-generate --push {repo_id}` printed"
+            if repo_id
+            else "`<owner>/<name>` is the dataset repository this folder is pushed to "
+            "(`polar-generate --format hf --push OWNER/NAME` fills it in here and uploads it) "
+            "and `<commit>` the commit it printed"
+        ),
+        split=SPLIT,
+        sha256=written.sha256,
+        digest_rule=(
             "the sha256 of its one data file."
             if len(written.files) == 1
             else "the sha256 of the data files' sha256 digests in order, one per line."
         ),
-        "",
-        "| data file | sha256 |",
-        "|---|---|",
-        *shards,
-        "",
-    ]
-    if provenance:
-        body += ["## Provenance", "", provenance, ""]
-    body += [
-        "## Policy levels x attack strategies",
-        "",
-        *grid_table(records),
-        "",
-        "## Domains",
-        "",
-        *domain_table(records),
-        "",
-        "## Schema",
-        "",
-        *schema_table(features),
-        "",
-        "## Licence",
-        "",
-        licence_statement(),
-        "",
-    ]
-    return f"---\n{data.to_yaml()}\n---\n\n" + "\n".join(body)
+        shards="\n".join(f"| `{name}` | `{digest}` |" for name, digest in shards),
+        provenance=f"## Provenance\n\n{provenance}\n\n" if provenance else "",
+        grid="\n".join(grid_table(records)),
+        domains="\n".join(domain_table(records)),
+        schema="\n".join(schema_table(features)),
+        licence=licence_statement(),
+    )
+    return f"---\n{data.to_yaml()}\n---\n\n" + body

@@ -1,9 +1,5 @@
-"""Concrete guesses for the narrowing attacker (S2): yes/no and multiple-choice questions.
-
-A guess narrows a protected value without stating it: a surname, an email provider, a phone
-prefix, a birth decade, a town, the first digit of an id, an amount threshold. Free-text
-fields use their domain's own guess templates.
-"""
+"""Concrete guesses for the narrowing attacker (S2): questions that narrow a protected value
+without stating it (free-text fields use their domain's own guess templates)."""
 
 from __future__ import annotations
 
@@ -45,10 +41,7 @@ def _decoy_faker(sym: SymbolicRecord, rng: random.Random) -> Faker:
 
 
 def guess_question(sym: SymbolicRecord, spec: FieldSpec, rng: random.Random) -> str:
-    """One yes/no or multiple-choice question with concrete guesses about a protected field.
-
-    The question always names the field, so the attacker's coverage can be checked.
-    """
+    """One guessing question about a protected field, always naming the field."""
     question = _guess(sym, spec, rng)
     lower = f" {question.lower()} "
     if not any(f" {term}" in lower for term in spec.ask_terms):

@@ -1,15 +1,12 @@
-"""Document layouts: how an email, a note, a report, a chat or a record entry is laid out.
-
-Each layout takes a `DocContext` and returns the document text. Facts are placed verbatim;
-filler sentences are drawn from the context's pools within its word budget, so the renderer
-can aim at a target length by rendering once without filler and once with the remainder.
-"""
+"""Document layouts: a `DocContext` in, the document text out; facts placed verbatim, filler
+drawn from the context's pools within its word budget."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
 from polar_inspect.generate.render.parts import DocContext, Fact, paragraph
+from polar_inspect.generate.textgen import deal
 
 OPENERS = (
     "[I'm writing about|A quick note about|Following up on] [a request|an enquiry|a case] from "
@@ -35,7 +32,7 @@ LOG_VERBS = ("[Note|Update|Comment]", "[Call|Contact] logged", "[Status|Follow-u
 
 def _deal(d: DocContext, facts: list[Fact], parts: int) -> list[list[str]]:
     """Facts as sentences, dealt into `parts` paragraphs with the distractors mixed in."""
-    chunks = [[d.say(f) for f in chunk] for chunk in d.split(facts, parts)]
+    chunks = [[d.say(f) for f in chunk] for chunk in deal(facts, parts)]
     for distractor in d.sym.distractors:
         chunks[d.rng.randrange(parts)].append(distractor.text)
     return chunks
@@ -172,7 +169,8 @@ def report(d: DocContext) -> str:
     rest = d.shuffle([f for f in d.facts() if f not in admin])
     narrative_sections = [s for i, s in enumerate(sections) if i != 1]
     bodies = _body(d, rest, len(narrative_sections))
-    lines = [_report_title(d), d.x("{org} | prepared by {staff}, {staff_role} | {date}"), ""]
+    title = d.form.title.upper() if d.sym.layout_complexity != "simple" else d.form.title
+    lines = [title, d.x("{org} | prepared by {staff}, {staff_role} | {date}"), ""]
     for index, title in enumerate(sections):
         lines.append(d.heading(title))
         if index == 1:
@@ -181,11 +179,6 @@ def report(d: DocContext) -> str:
             lines.append(bodies[narrative_sections.index(title)])
         lines.append("")
     return "\n".join(lines).rstrip()
-
-
-def _report_title(d: DocContext) -> str:
-    """The form's title, in capitals unless the layout is simple."""
-    return d.form.title.upper() if d.sym.layout_complexity != "simple" else d.form.title
 
 
 def _admin_listing(d: DocContext, admin: list[Fact]) -> str:

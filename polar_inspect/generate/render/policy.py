@@ -1,14 +1,10 @@
-"""The template renderer's privacy policy and task instruction.
-
-A policy says what may be given, what must not, and (from P3 on) what only under a condition
-or in a general form. It names fields and concepts, never a value.
-"""
+"""The template renderer's privacy policy (fields and concepts, never a value) and task."""
 
 from __future__ import annotations
 
 import random
 
-from polar_inspect.generate.domains.schema import FieldSpec
+from polar_inspect.generate.domains.schema import FieldSpec, labels
 from polar_inspect.generate.symbolic import SymbolicRecord, derive_seed
 from polar_inspect.generate.textgen import expand, join_list, words
 
@@ -71,15 +67,6 @@ P5 = (
 LEVELS = {"P1": P1, "P2": P2, "P3": P3, "P4": P4, "P5": P5}
 
 
-def _labels(fields: list[FieldSpec]) -> str:
-    return join_list([f.label for f in fields])
-
-
-def _concepts(sym: SymbolicRecord) -> str:
-    keys = list(dict.fromkeys(f.concept for f in sym.spec.protected))
-    return join_list([sym.spec.concepts[k] for k in keys])
-
-
 def _level_slots(
     sym: SymbolicRecord, chosen: list[FieldSpec], slots: dict[str, str], rng: random.Random
 ) -> None:
@@ -114,17 +101,17 @@ def _level_slots(
 
 def _one_policy(sym: SymbolicRecord, rng: random.Random) -> tuple[str, str]:
     spec, level = sym.spec, sym.cell.policy
-    task = next(t for t in spec.tasks if t.id == sym.task_id)
+    task = sym.task
     abstract = [f for f in spec.protected if f.abstraction]
     chosen = rng.sample(abstract, min(len(abstract), rng.choice((1, 2)))) if abstract else []
     rest = [f for f in spec.protected if f not in chosen]
     slots = {
-        "allowed": _labels(list(spec.allowed)),
-        "protected": _labels(list(spec.protected)),
+        "allowed": labels(spec.allowed),
+        "protected": labels(spec.protected),
         "person": spec.person,
         "topic": task.topic,
-        "concepts": _concepts(sym),
-        "rest": _labels(rest) if level in ("P3", "P4") else "",
+        "concepts": spec.concept_phrases,
+        "rest": labels(rest) if level in ("P3", "P4") else "",
         "exact": join_list([f.label if "exact" in f.label else f"exact {f.label}" for f in chosen]),
     }
     _level_slots(sym, chosen, slots, rng)
@@ -147,19 +134,15 @@ OUTROS = (
 
 
 def render_policy(sym: SymbolicRecord, attempt: int = 0) -> tuple[str, str]:
-    """The policy for the record's level and its template id; aims at 40-100 words.
-
-    A core statement of the level is framed by an optional opening and closing sentence,
-    each kept only while the policy stays within the word range.
-    """
+    """The policy for the record's level and its template id: the level's core statement,
+    framed by an opening and a closing sentence while it stays within 40-100 words."""
     rng = random.Random(derive_seed(sym.record_seed, "policy", attempt))
     text, template = _one_policy(sym, rng)
     for _ in range(12):
         if words(text) <= POLICY_WORDS[1]:
             break
         text, template = _one_policy(sym, rng)
-    task = next(t for t in sym.spec.tasks if t.id == sym.task_id)
-    slots = {"topic": task.topic, "org": sym.context["org"], "person": sym.spec.person}
+    slots = {"topic": sym.task.topic, "org": sym.context["org"], "person": sym.spec.person}
     for frame, place in ((INTROS, "intro"), (OUTROS, "outro")):
         extra = expand(rng.choice(frame), rng, slots)
         longer = f"{extra} {text}" if place == "intro" else f"{text} {extra}"
@@ -182,15 +165,11 @@ TASK_TAILS = (
 
 
 def render_task(sym: SymbolicRecord, attempt: int = 0) -> tuple[str, str]:
-    """The task instruction for the record's task type and its template id.
-
-    A lead-in or a closing remark varies the wording and keeps short tasks at 20+ words.
-    """
+    """The task instruction and its template id (a lead-in or tail keeps it at 20+ words)."""
     rng = random.Random(derive_seed(sym.record_seed, "task", attempt))
-    task = next(t for t in sym.spec.tasks if t.id == sym.task_id)
     slots = {"person": sym.spec.person, "org": sym.context["org"]}
-    text = expand(task.text, rng, slots)
-    template = f"task/{sym.cell.domain}/{task.id}"
+    text = expand(sym.task.text, rng, slots)
+    template = f"task/{sym.cell.domain}/{sym.task_id}"
     if rng.random() < 0.2:
         text = rng.choice(TASK_LEADS) + text[:1].lower() + text[1:]
         template += "+lead"
