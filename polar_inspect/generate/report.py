@@ -82,21 +82,15 @@ class BuildReport(BaseModel):
     @property
     def total(self) -> DomainCounts:
         """Counts over all domains."""
-        out = DomainCounts()
-        for counts in self.domains.values():
-            out.planned += counts.planned
-            out.passed += counts.passed
-            out.repaired += counts.repaired
-            out.dropped += counts.dropped
-        return out
+        names = DomainCounts.model_fields
+        return DomainCounts(**{n: sum(getattr(c, n) for c in self.domains.values()) for n in names})
 
     def table(self) -> Table:
         """A rich table: one row per domain and a total row."""
         table = Table(title=f"Checks ({self.renderer} renderer, seed {self.seed})")
         for name in ("domain", "planned", "passed", "failed", "repaired", "dropped", "kept"):
             table.add_column(name, justify="left" if name == "domain" else "right")
-        rows = [*self.domains.items(), ("total", self.total)]
-        for name, c in rows:
+        for name, c in [*self.domains.items(), ("total", self.total)]:
             table.add_row(
                 name,
                 *(str(v) for v in (c.planned, c.passed, c.failed, c.repaired, c.dropped, c.kept)),
