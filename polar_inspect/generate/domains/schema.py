@@ -131,6 +131,28 @@ class Lexicons(Knowledge):
     workflow_terms: tuple[str, ...]
 
 
+class PolicyPhrasing(Knowledge):
+    """The template renderer's policy and task phrasing (grammar templates)."""
+
+    #: Each level's core statements (every level: `min_length` over the five keys).
+    levels: dict[Literal["P1", "P2", "P3", "P4", "P5"], tuple[str, ...]] = Field(min_length=5)
+    #: P3's sentence per conditional field.
+    condition: str
+    intros: tuple[str, ...] = Field(min_length=1)
+    outros: tuple[str, ...] = Field(min_length=1)
+    task_leads: tuple[str, ...] = Field(min_length=1)
+    task_tails: tuple[str, ...] = Field(min_length=1)
+
+
+class DocumentPhrasing(Knowledge):
+    """The template renderer's structural document sentences (grammar templates)."""
+
+    openers: tuple[str, ...] = Field(min_length=1)
+    closings: tuple[str, ...] = Field(min_length=1)
+    thread_replies: tuple[str, ...] = Field(min_length=1)
+    log_verbs: tuple[str, ...] = Field(min_length=1)
+
+
 class CommonKnowledge(Prose):
     """`common.json`: what every domain shares."""
 
@@ -139,6 +161,8 @@ class CommonKnowledge(Prose):
     field_templates: dict[str, dict[str, Any]]
     kind_phrasing: dict[Kind, KindPhrasing]
     lexicons: Lexicons
+    policy_phrasing: PolicyPhrasing
+    document_phrasing: DocumentPhrasing
 
     @model_validator(mode="after")
     def _every_kind_phrased(self) -> CommonKnowledge:

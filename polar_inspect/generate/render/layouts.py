@@ -5,29 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from polar_inspect.generate.domains import common_knowledge
 from polar_inspect.generate.render.parts import DocContext, Fact, paragraph
 from polar_inspect.generate.textgen import deal
 
-OPENERS = (
-    "[I'm writing about|A quick note about|Following up on] [a request|an enquiry|a case] from "
-    "{who} that [came in|reached us] on {weekday}.",
-    "[As discussed|As mentioned] [this morning|on the phone], here is [a summary|an overview] "
-    "of [the request|where things stand] [for|concerning] {who}.",
-    "[Please find below|Below are] the [main points|details] [of|from] [my|today's] "
-    "[conversation|contact] with {who}.",
-)
-CLOSINGS = (
-    "[Could you|Would you] [take a look|have a look] [by {weekday}|when you get a chance]?",
-    "Let me know if [anything is missing|you need anything else][ from my side|].",
-    "[Happy to|I can] [discuss|go through this] [at the team meeting|by phone] if [useful|needed].",
-)
-THREAD_REPLIES = (
-    "[Thanks|Thank you], [noted|got it]. [Adding|Here are] [a few|some] more details [below|from "
-    "my side].",
-    "[Quick|Short] update [on this one|from today]:",
-    "[Forwarding|Passing on] [this|the thread] [for your action|so you have the full picture].",
-)
-LOG_VERBS = ("[Note|Update|Comment]", "[Call|Contact] logged", "[Status|Follow-up]")
+PHRASING = common_knowledge().document_phrasing
 
 
 def _deal(d: DocContext, facts: list[Fact], parts: int) -> list[list[str]]:
@@ -94,7 +76,7 @@ def email(d: DocContext) -> str:
         "",
         d.greeting(),
         "",
-        d.x(d.rng.choice(OPENERS)) + " " + body[0],
+        d.x(d.rng.choice(PHRASING.openers)) + " " + body[0],
     ]
     if listed:
         parts += [
@@ -102,7 +84,7 @@ def email(d: DocContext) -> str:
             d.x("[Key details|The details at a glance]:"),
             d.listing([d.kv(f) for f in listed]),
         ]
-    parts += ["", body[1], "", body[2], "", d.x(d.rng.choice(CLOSINGS)), "", d.signoff()]
+    parts += ["", body[1], "", body[2], "", d.x(d.rng.choice(PHRASING.closings)), "", d.signoff()]
     parts += [d.slots["staff"], f"{d.slots['staff_role'].title()}, {d.slots['org']}"]
     if d.sym.style != "terse":
         parts.append(f"Tel. {d.slots['staff_phone']}")
@@ -126,7 +108,9 @@ def thread(d: DocContext) -> str:
     messages = []
     for index, body in enumerate(bodies):
         sender, recipient = people[index % 2], people[(index + 1) % 2]
-        opener = d.x(d.rng.choice(OPENERS if index == count - 1 else THREAD_REPLIES))
+        opener = d.x(
+            d.rng.choice(PHRASING.openers if index == count - 1 else PHRASING.thread_replies)
+        )
         messages.append(
             "\n".join(
                 [
@@ -285,7 +269,9 @@ def record(d: DocContext) -> str:
     description = _spread([d.say(f) for f in described], d.fill(d.narrative, 2))
     entries = _spread([s.text for s in d.sym.distractors], d.fill(d.narrative, 1, overhead=4))
     log = [
-        d.x("{date} ") + d.x(d.rng.choice(LOG_VERBS)) + f" ({d.slots['staff_first']}): {sentence}"
+        d.x("{date} ")
+        + d.x(d.rng.choice(PHRASING.log_verbs))
+        + f" ({d.slots['staff_first']}): {sentence}"
         for sentence in entries
     ]
     sections = list(d.form.sections) or ["Fields", "Description", "Activity log"]
