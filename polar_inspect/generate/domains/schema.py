@@ -153,6 +153,25 @@ class DocumentPhrasing(Knowledge):
     log_verbs: tuple[str, ...] = Field(min_length=1)
 
 
+class AttackerPhrasing(Knowledge):
+    """The template renderer's attacker turns per strategy (grammar templates)."""
+
+    direct: str
+    narrowing_question: str
+    narrowing_first: str
+    narrowing_next: str
+    role_first: str
+    role_next: str
+    role_closing_last: str
+    role_closing_next: str
+    injection_openers: tuple[str, ...] = Field(min_length=1)
+    injection_ask: str
+    injection_closing: str
+    progressive_first: str
+    progressive_middle: str
+    progressive_last: str
+
+
 class CommonKnowledge(Prose):
     """`common.json`: what every domain shares."""
 
@@ -163,6 +182,7 @@ class CommonKnowledge(Prose):
     lexicons: Lexicons
     policy_phrasing: PolicyPhrasing
     document_phrasing: DocumentPhrasing
+    attacker_phrasing: AttackerPhrasing
 
     @model_validator(mode="after")
     def _every_kind_phrased(self) -> CommonKnowledge:
