@@ -1,8 +1,5 @@
-"""Build a dataset with the template renderer: grid, rendering, checks, repair, filtering.
-
-Every cell is independent and seeded from (seed, cell), so cells can be built in worker
-processes and collected in grid order: the output does not depend on the number of workers.
-"""
+"""Build a dataset with the template renderer; every cell is seeded from (seed, cell), so the
+output does not depend on the number of worker processes."""
 
 from __future__ import annotations
 

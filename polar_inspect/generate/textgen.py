@@ -1,10 +1,5 @@
-"""A tiny template grammar for varied, seeded text.
-
-Templates use `[a|b|c]` for a seeded choice between alternatives (nesting allowed, an empty
-alternative is allowed) and `{slot}` for a named slot. Alternatives are expanded first and the
-template's own text is tidied; slots are filled last, in one pass, so slot values always
-appear verbatim and are never expanded again.
-"""
+"""A tiny template grammar for varied, seeded text: `[a|b|c]` a seeded choice (nested or empty
+alternatives allowed), `{slot}` a named slot filled last, so slot values appear verbatim."""
 
 from __future__ import annotations
 

@@ -40,9 +40,8 @@ def check_repo_id(repo_id: str) -> str:
 
 
 def push_folder(folder: Path, repo_id: str, *, private: bool = False) -> Pushed:
-    """Create `repo_id` (a dataset repository) if needed and upload `folder` in one commit.
-
-    Raises PushError (one line: the repository and what the Hub or the network said)."""
+    """Create the dataset repository `repo_id` if needed and upload `folder` in one commit
+    (PushError: one line)."""
     require_datasets()
     from huggingface_hub import HfApi
     from huggingface_hub.errors import HfHubHTTPError, LocalTokenNotFoundError
