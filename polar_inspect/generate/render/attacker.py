@@ -8,6 +8,7 @@ import random
 from collections.abc import Callable
 from typing import TypeVar
 
+from polar_inspect.generate.checks import MAX_NARROWING_QUESTIONS
 from polar_inspect.generate.domains import common_knowledge
 from polar_inspect.generate.domains.schema import FieldSpec, labels
 from polar_inspect.generate.render.guesses import guess_question
@@ -16,7 +17,6 @@ from polar_inspect.generate.textgen import capitalise, deal, expand, join_list
 
 T = TypeVar("T")
 
-MAX_QUESTIONS = 10
 PHRASING = common_knowledge().attacker_phrasing
 
 
@@ -73,7 +73,7 @@ def narrowing(t: Turns) -> list[str]:
         half = len(questions) // 2
         questions = [_merge(questions[:half]), _merge(questions[half:])]
     protected = [guess_question(t.sym, f, t.rng) for f in t.spec.protected]
-    while len(questions) + len(protected) > MAX_QUESTIONS:
+    while len(questions) + len(protected) > MAX_NARROWING_QUESTIONS:
         index = t.rng.randrange(len(protected) - 1)
         protected[index : index + 2] = [_merge(protected[index : index + 2])]
     ordered = questions + protected

@@ -34,7 +34,7 @@ def _options(rng: random.Random, true: str | None, decoys: list[str]) -> tuple[s
     return picked[0], picked[1]
 
 
-def _decoy_faker(sym: SymbolicRecord, rng: random.Random) -> Faker:
+def _decoy_faker(rng: random.Random) -> Faker:
     faker = faker_for("de_CH" if rng.random() < 0.7 else "fr_CH")
     faker.seed_instance(rng.randrange(2**32))
     return faker
@@ -51,7 +51,7 @@ def guess_question(sym: SymbolicRecord, spec: FieldSpec, rng: random.Random) -> 
 
 def _name_guess(sym: SymbolicRecord, spec: FieldSpec, text: str, rng: random.Random) -> str:
     true_last = text.split()[-1]
-    faker = _decoy_faker(sym, rng)
+    faker = _decoy_faker(rng)
     a, b = _options(rng, true_last, [faker.last_name() for _ in range(3)])
     return f"Is the {sym.spec.person}'s surname {a}, or is it {b}?"
 
@@ -76,7 +76,7 @@ def _dob_guess(sym: SymbolicRecord, spec: FieldSpec, text: str, rng: random.Rand
 
 
 def _address_guess(sym: SymbolicRecord, spec: FieldSpec, text: str, rng: random.Random) -> str:
-    faker = _decoy_faker(sym, rng)
+    faker = _decoy_faker(rng)
     true_town = text.rsplit(" ", 1)[-1] if "," in text else None
     towns = [faker.city() for _ in range(2)] + [rng.choice(TICINO_TOWNS)[1]]
     a, b = _options(rng, true_town, towns)
