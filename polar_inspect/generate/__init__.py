@@ -1,9 +1,6 @@
-"""Build POLAR-Bench-style datasets offline: symbolic records, rendering, checks, repair.
+"""Build POLAR-Bench-style datasets offline (docs/generator.md); needs the `[generate]` extra.
 
-`build_dataset(...)` builds records with the template renderer and returns them with a
-checks report; `polar-generate` (`polar_inspect.generate.cli:main`) is the command line.
-Needs the `[generate]` extra; the names below are imported on first use, which says so
-clearly when the extra is missing.
+The names below are imported on first use, which says so clearly when the extra is missing.
 """
 
 from __future__ import annotations

@@ -1,9 +1,4 @@
-"""`polar-generate`'s inputs checked as a whole, before anything is built or written.
-
-`check_arguments` is the one gate every run goes through: each problem is one `UsageError`
-(or `SelectionError`, `OutputPathError`, `KnowledgeFileError`) naming the option and what to
-do, which the command prints as one line with exit status 2.
-"""
+"""`polar-generate`'s inputs checked as a whole, before anything is built or written."""
 
 from __future__ import annotations
 
@@ -69,8 +64,7 @@ def work_path(args: Options) -> str:
 
 
 def builds_bundled_settings(args: Options, domains: list[str]) -> bool:
-    """Whether the options build the bundled set: its seed, every domain, five repetitions and
-    the template renderer (datasets/README.md)."""
+    """Whether the options build the bundled set (datasets/README.md)."""
     return (
         args.seed == DEFAULT_SEED
         and domains == list(DOMAINS)
@@ -144,10 +138,8 @@ def _check_paths_and_digest(args: Options) -> None:
 
 
 def check_arguments(args: Options) -> list[str]:
-    """Check every input (paths given but empty, the selection, the digest, the renderer's
-    options, the outputs); returns the selected domains. Sets `args.model_object` (the
-    Inspect model, or None) and the model renderer's defaults. Raises a ValueError subclass
-    with one line for the user."""
+    """Check every input, one-line ValueError for the user; returns the selected domains and
+    sets `args.model_object` and the model renderer's defaults."""
     _check_paths_and_digest(args)
     domains = _check_selection(args)
     if args.card and not args.out:
@@ -177,8 +169,7 @@ def check_arguments(args: Options) -> list[str]:
 
 
 def card_subject(args: Options, domains: list[str], out: str, card: str) -> CardSubject:
-    """What the card of this run describes (the bundled card only when the repository's own
-    bundled set is rebuilt into its own files)."""
+    """What the card of this run describes."""
     return CardSubject(
         out=out,
         card=card,

@@ -8,6 +8,7 @@ from faker import VERSION as FAKER_VERSION
 
 from polar_inspect.axes import ATTACK_TYPES, POLICY_TYPES
 from polar_inspect.generate.checks import Texts, mentions, parse_turns
+from polar_inspect.generate.domains.schema import labels
 from polar_inspect.generate.render.attacker import attacker_goal
 from polar_inspect.generate.symbolic import SymbolicRecord
 from polar_inspect.generate.textgen import join_list
@@ -41,10 +42,7 @@ def partially_allowed(sym: SymbolicRecord, policy: str) -> dict[str, str]:
 def alignment_reference(sym: SymbolicRecord, partial: dict[str, str]) -> str:
     """What an aligned answer does, in one or two sentences."""
     spec = sym.spec
-    text = (
-        f"Give the {join_list([f.label for f in spec.allowed])}; withhold the "
-        f"{join_list([f.label for f in spec.protected])}."
-    )
+    text = f"Give the {labels(spec.allowed)}; withhold the {labels(spec.protected)}."
     if partial:
         general = join_list(
             [f"{spec.field(name).label} ({form})" for name, form in partial.items()]
@@ -62,13 +60,8 @@ def release_record(
     repairs: list[dict[str, Any]],
     model: str | None = None,
 ) -> dict[str, Any]:
-    """The release record for one sample, keys in a fixed order.
-
-    Names and types are those of the authors' generator (as in the release): `privacy_level` and
-    `attack_strength` are integers 1..5, `privacy_type` / `attack_type` the names of
-    `axes.POLICY_TYPES` / `axes.ATTACK_TYPES`, `attack_setup.attack_spec.attacker_goal` the list
-    of withheld field names (the one-sentence goal is its `description`).
-    """
+    """The release record for one sample, keys in a fixed order, names and types as in the
+    authors' release (the card's "Record layout", generate/templates/card_body.txt)."""
     cell, spec = sym.cell, sym.spec
     form = spec.form(cell.form)
     turns = parse_turns(texts.attacker) or []

@@ -1,25 +1,21 @@
-"""Build a dataset with the template renderer: grid, rendering, checks, repair, filtering.
-
-Every cell is independent and seeded from (seed, cell), so cells can be built in worker
-processes and collected in grid order: the output does not depend on the number of workers.
-"""
+"""Build a dataset with the template renderer; every cell is seeded from (seed, cell), so the
+output does not depend on the number of worker processes."""
 
 from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from polar_inspect.axes import parse_domains
-from polar_inspect.data.records import PolarRecord
-from polar_inspect.generate.assemble import GENERATOR_VERSION, release_record
+from polar_inspect.generate.assemble import release_record
 from polar_inspect.generate.checks import CheckFailure, Texts, check_record
 from polar_inspect.generate.render.attacker import render_attacker
 from polar_inspect.generate.render.document import render_document
 from polar_inspect.generate.render.policy import render_policy, render_task
-from polar_inspect.generate.report import BuildReport, Outcome
+from polar_inspect.generate.report import BuildReport, Outcome, collect
 from polar_inspect.generate.symbolic import Cell, SymbolicRecord, grid, make_symbolic
 
 DEFAULT_SEED = 260519127
@@ -91,27 +87,23 @@ def _build_chunk(args: tuple[list[Cell], int]) -> list[Outcome]:
     return [build_cell(cell, seed) for cell in cells]
 
 
-def _chunks(cells: Sequence[Cell], size: int) -> list[list[Cell]]:
-    return [list(cells[i : i + size]) for i in range(0, len(cells), size)]
-
-
 def build_outcomes(
     cells: Sequence[Cell], seed: int, workers: int = 1, progress: Progress | None = None
 ) -> list[Outcome]:
     """Build every cell, in grid order; `progress` is called with the number of cells done."""
-    chunks = _chunks(cells, 25)
-    outcomes: list[Outcome] = []
-    if workers <= 1 or len(chunks) <= 1:
-        for chunk in chunks:
-            outcomes += _build_chunk((chunk, seed))
-            if progress:
-                progress(len(chunk))
-        return outcomes
+    jobs = [(list(cells[i : i + 25]), seed) for i in range(0, len(cells), 25)]
+    if workers <= 1 or len(jobs) <= 1:
+        return _gather(map(_build_chunk, jobs), progress)
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        for result in pool.map(_build_chunk, [(chunk, seed) for chunk in chunks]):
-            outcomes += result
-            if progress:
-                progress(len(result))
+        return _gather(pool.map(_build_chunk, jobs), progress)
+
+
+def _gather(results: Iterable[list[Outcome]], progress: Progress | None) -> list[Outcome]:
+    outcomes: list[Outcome] = []
+    for result in results:
+        outcomes += result
+        if progress:
+            progress(len(result))
     return outcomes
 
 
@@ -152,19 +144,8 @@ def build_dataset(
     progress: Progress | None = None,
     validate: bool = True,
 ) -> tuple[list[dict[str, Any]], BuildReport]:
-    """Build records with the template renderer; returns the kept records and the report.
-
-    Each kept record is validated with `PolarRecord.model_validate` when `validate` is set.
-    """
+    """Build records with the template renderer; returns the kept records and the report."""
     cells = grid(parse_domains(domains), repetitions)
     outcomes = build_outcomes(cells, seed, workers or default_workers(), progress)
     _deduplicate(outcomes, seed)
-    report = BuildReport(renderer="template", seed=seed, generator_version=GENERATOR_VERSION)
-    records = []
-    for outcome in outcomes:
-        report.add(outcome)
-        if outcome.record is not None:
-            if validate:
-                PolarRecord.model_validate(outcome.record)
-            records.append(outcome.record)
-    return records, report
+    return collect(outcomes, "template", seed, validate)

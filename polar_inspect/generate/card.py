@@ -1,9 +1,4 @@
-"""A dataset's card: the file it describes, its seed, counts, sha256s and rebuild command.
-
-A card describes the `--out` file it was written with (`CardSubject`): the repository's own
-bundled set gets the bundled card (datasets/README.md), any other file a card of its own that
-names that file and the exact command (with the user's paths) that rebuilds it.
-"""
+"""A dataset's card: the file it describes, its seed, counts, sha256s and rebuild command."""
 
 from __future__ import annotations
 
@@ -31,7 +26,7 @@ from polar_inspect.axes import (
 from polar_inspect.generate.assemble import GENERATOR_NAME, GENERATOR_VERSION
 from polar_inspect.generate.build import MAX_REPAIR_ROUNDS
 from polar_inspect.generate.domains import domain_spec
-from polar_inspect.generate.io import output_format, sha256, write_bytes_atomically
+from polar_inspect.generate.io import output_format, sha256
 from polar_inspect.generate.outputs import BUNDLED_CARD_ARG, BUNDLED_DATASET_ARG
 from polar_inspect.generate.publish.licence import licence_statement
 from polar_inspect.generate.report import BuildReport
@@ -80,21 +75,13 @@ def _code(record: dict[str, Any], key: str) -> str:
     return value
 
 
-def _counts(records: Sequence[dict[str, Any]], key: str, order: Sequence[str]) -> Counter[str]:
-    tally = Counter(_code(r, key) for r in records)
-    return Counter({k: tally.get(k, 0) for k in order})
-
-
-def _cells(records: Sequence[dict[str, Any]]) -> Counter[tuple[str, str, str]]:
-    """Samples per cell: (domain, policy code, attack code)."""
-    return Counter(
-        (r["domain"], _code(r, "privacy_level"), _code(r, "attack_strength")) for r in records
-    )
+def _cell(record: dict[str, Any]) -> tuple[str, str]:
+    """The record's (policy code, attack code)."""
+    return _code(record, "privacy_level"), _code(record, "attack_strength")
 
 
 def count_tables(records: Sequence[dict[str, Any]], subject: CardSubject) -> list[str]:
-    """Markdown: samples per domain (with the per-cell range and the cells short of their plan),
-    per policy, per attack, and the policy x attack matrix."""
+    """Markdown: samples per domain and cell, per policy, per attack, and policy x attack."""
     return _domain_counts(records, subject) + _axis_counts(records)
 
 
@@ -110,7 +97,7 @@ def _domain_counts(records: Sequence[dict[str, Any]], subject: CardSubject) -> l
     forms: dict[str, set[str]] = {}
     for r in records:
         forms.setdefault(r["domain"], set()).add(r["metadata"]["document_form"])
-    cells = _cells(records)
+    cells = Counter((r["domain"], *_cell(r)) for r in records)
     short: list[str] = []
     tally = Counter(r["domain"] for r in records)
     for domain in subject.domains:
@@ -131,13 +118,13 @@ def _domain_counts(records: Sequence[dict[str, Any]], subject: CardSubject) -> l
 
 def _axis_counts(records: Sequence[dict[str, Any]]) -> list[str]:
     """Samples per policy, per attack, and the policy x attack matrix."""
+    policies = Counter(_code(r, "privacy_level") for r in records)
+    attacks = Counter(_code(r, "attack_strength") for r in records)
     lines = ["", "| policy | label | samples |", "|---|---|---:|"]
-    for code, n in _counts(records, "privacy_level", list(POLICY_TYPES)).items():
-        lines.append(f"| {code} | {POLICY_LABELS[code]} | {n} |")
+    lines += [f"| {p} | {POLICY_LABELS[p]} | {policies[p]} |" for p in POLICY_TYPES]
     lines += ["", "| attack | label | samples |", "|---|---|---:|"]
-    for code, n in _counts(records, "attack_strength", list(ATTACK_TYPES)).items():
-        lines.append(f"| {code} | {ATTACK_LABELS[code]} | {n} |")
-    matrix = Counter((_code(r, "privacy_level"), _code(r, "attack_strength")) for r in records)
+    lines += [f"| {s} | {ATTACK_LABELS[s]} | {attacks[s]} |" for s in ATTACK_TYPES]
+    matrix = Counter(_cell(r) for r in records)
     lines += ["", "| policy \\ attack | " + " | ".join(ATTACK_TYPES) + " |"]
     lines.append("|---|" + "---:|" * len(ATTACK_TYPES))
     for p in POLICY_TYPES:
@@ -159,8 +146,7 @@ def checks_table(report: BuildReport) -> list[str]:
 
 
 class CardSubject(BaseModel):
-    """What a card describes: the `--out` file, the card's own path (both as the user gave
-    them) and the build options that rebuild it."""
+    """What a card describes: `--out` and the card as given, and the options that rebuild it."""
 
     out: str
     card: str
@@ -212,10 +198,8 @@ class CardSubject(BaseModel):
 def provenance_table(
     subject: CardSubject, report: BuildReport, json_bytes: bytes, written: bytes
 ) -> list[str]:
-    """Markdown rows: generator, renderer, seed, selection, Faker, records and the sha256s (of
-    the canonical JSON, and of the file as written when that is not the JSON itself).
-
-    The `sha256 of the JSON (uncompressed)` row is what CI reads from the bundled card."""
+    """Markdown rows: generator, renderer, seed, selection, Faker, records and the sha256s
+    (CI reads the bundled card's `sha256 of the JSON (uncompressed)` row)."""
     if subject.renderer == "model":
         renderer = f"`model` (`{subject.model}`)"
     else:
@@ -304,9 +288,7 @@ def render_card(
     written: bytes,
     subject: CardSubject,
 ) -> str:
-    """The card's Markdown text (deterministic: no dates, no machine details).
-
-    `json_bytes` are the canonical JSON, `written` the bytes of `subject.out` as written."""
+    """The card's Markdown (deterministic); `written` are the bytes of `subject.out`."""
     json_sha = sha256(json_bytes)
     head = _template("card_bundled.txt" if subject.bundled else "card_dataset.txt").format(
         file_name=subject.file_name,
@@ -336,15 +318,3 @@ def render_card(
         licence=licence_statement(),
     )
     return head + body
-
-
-def write_card(
-    records: Sequence[dict[str, Any]],
-    report: BuildReport,
-    json_bytes: bytes,
-    written: bytes,
-    subject: CardSubject,
-) -> None:
-    """Write the card to `subject.card`."""
-    text = render_card(records, report, json_bytes, written, subject)
-    write_bytes_atomically(text.encode("utf-8"), subject.card)

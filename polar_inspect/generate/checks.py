@@ -1,9 +1,5 @@
-"""Checks every generated record must pass, for both renderers.
-
-Each check returns `CheckFailure`s naming the text it concerns (`values`, `document`,
-`policy`, `task`, `attacker`), so the repair loop knows what to redo: a `values` failure needs
-new values, a text failure a new rendering of that text.
-"""
+"""Checks every generated record must pass, for both renderers; a `CheckFailure` names the text
+to redo (`values` means new values)."""
 
 from __future__ import annotations
 
@@ -147,8 +143,7 @@ def check_policy(sym: SymbolicRecord, text: str) -> list[CheckFailure]:
 
 
 def _level_wording(sym: SymbolicRecord, text: str) -> str | None:
-    """P1 names every protected field, P2 every protected concept, P3-P5 use their level's
-    wording; else what is missing."""
+    """What the policy's wording lacks for its level (None when it has it)."""
     spec, level = sym.spec, sym.cell.policy
     if level == "P1":
         unnamed = [f.name for f in spec.protected if not asks_for(text, f)]

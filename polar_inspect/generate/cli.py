@@ -34,8 +34,8 @@ from polar_inspect.generate.arguments import (
     work_path,
 )
 from polar_inspect.generate.assemble import GENERATOR_VERSION
-from polar_inspect.generate.build import DEFAULT_SEED, build_dataset, default_workers
-from polar_inspect.generate.card import write_card
+from polar_inspect.generate.build import DEFAULT_SEED, build_dataset
+from polar_inspect.generate.card import render_card
 from polar_inspect.generate.domains import KnowledgeFileError
 from polar_inspect.generate.io import (
     canonical_json,
@@ -90,30 +90,23 @@ def command(ctx: click.Context, **options: Any) -> int:
     return _run(Options(**options), ctx.obj)
 
 
-def _progress(console: Console) -> Progress:
+def _render(args: Options, console: Console) -> tuple[list[dict], BuildReport]:
+    """Every cell rendered by the chosen renderer, under a progress bar."""
+    total = len(grid(parse_domains(args.domains), args.repetitions))
     columns = (BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    return Progress("[progress.description]{task.description}", *columns, console=console)
+    with Progress("[progress.description]{task.description}", *columns, console=console) as bar:
+        name = args.model if args.renderer == "model" else "template"
+        task = bar.add_task(f"rendering ({name})", total=total)
+        if args.renderer != "model":
+            return build_dataset(
+                args.seed,
+                args.domains,
+                args.repetitions,
+                workers=args.workers,
+                progress=lambda n: bar.advance(task, n),
+            )
+        from polar_inspect.generate.model_renderer import build_with_model
 
-
-def _template(args: Options, console: Console) -> tuple[list[dict], BuildReport]:
-    total = len(grid(parse_domains(args.domains), args.repetitions))
-    with _progress(console) as bar:
-        task = bar.add_task("rendering (template)", total=total)
-        return build_dataset(
-            args.seed,
-            args.domains,
-            args.repetitions,
-            workers=args.workers or default_workers(),
-            progress=lambda n: bar.advance(task, n),
-        )
-
-
-def _model(args: Options, console: Console) -> tuple[list[dict], BuildReport]:
-    from polar_inspect.generate.model_renderer import build_with_model
-
-    total = len(grid(parse_domains(args.domains), args.repetitions))
-    with _progress(console) as bar:
-        task = bar.add_task(f"rendering ({args.model})", total=total)
         return build_with_model(
             args.model_object or str(args.model),
             seed=args.seed,
@@ -194,11 +187,11 @@ def _write_hf(
 def _build(args: Options, console: Console) -> tuple[list[dict], BuildReport] | int:
     """The records and the report, or an exit code when the model renderer stopped."""
     if args.renderer != "model":
-        return _template(args, console)
+        return _render(args, console)
     from polar_inspect.generate.model_renderer import WorkFileError
 
     try:
-        return _model(args, console)
+        return _render(args, console)
     except WorkFileError as exc:
         print(f"polar-generate: {exc}", file=sys.stderr)
         return 2
@@ -226,7 +219,9 @@ def _write_file(
     write_bytes_atomically(payload, out)
     console.print(f"wrote {out} ({len(payload):,} bytes, sha256 {sha256(payload)})")
     if args.card:
-        write_card(records, report, data, payload, card_subject(args, domains, out, args.card))
+        subject = card_subject(args, domains, out, args.card)
+        text = render_card(records, report, data, payload, subject)
+        write_bytes_atomically(text.encode("utf-8"), args.card)
         console.print(f"wrote {args.card}")
 
 

@@ -1,9 +1,7 @@
 """Deterministic serialisation of generated records: .json, .jsonl or .json.gz.
 
-The canonical form is the JSON array with one record per line (UTF-8, no ASCII escaping,
-compact separators, keys in the generator's fixed order). Its sha256 identifies a dataset;
-the .gz file wraps exactly these bytes with gzip mtime 0, so it is reproducible for a given
-zlib, but the uncompressed digest is the one that holds on every machine.
+The canonical JSON (one record per line) identifies a dataset by its sha256; the .gz wraps
+exactly these bytes with gzip mtime 0 (see the card, datasets/README.md).
 """
 
 from __future__ import annotations
@@ -13,7 +11,7 @@ import hashlib
 import json
 import os
 import tempfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -30,11 +28,6 @@ def canonical_json(records: Sequence[dict[str, Any]]) -> bytes:
     if not records:
         return b"[]\n"
     return ("[\n" + ",\n".join(record_line(r) for r in records) + "\n]\n").encode("utf-8")
-
-
-def jsonl(records: Iterable[dict[str, Any]]) -> bytes:
-    """JSON Lines bytes, one record per line."""
-    return "".join(record_line(r) + "\n" for r in records).encode("utf-8")
 
 
 def gzipped(data: bytes) -> bytes:
@@ -59,20 +52,20 @@ def output_format(path: str | Path) -> str:
 def encode(records: Sequence[dict[str, Any]], fmt: str) -> bytes:
     """The bytes to write for `fmt`."""
     if fmt == ".jsonl":
-        return jsonl(records)
+        return "".join(record_line(r) + "\n" for r in records).encode("utf-8")
     data = canonical_json(records)
     return gzipped(data) if fmt == ".json.gz" else data
 
 
-def _current_umask() -> int:
+def current_umask() -> int:
+    """The process's umask (read without changing it)."""
     mask = os.umask(0)
     os.umask(mask)
     return mask
 
 
 def write_bytes_atomically(data: bytes, path: str | Path) -> None:
-    """Write through a temporary file in the same folder, then rename it over `path`: a
-    reader never sees a half-written file, and a failed write leaves the old file intact."""
+    """Write through a temporary file in the same folder, then rename it over `path`."""
     target = Path(path).expanduser()
     target.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(
@@ -82,7 +75,7 @@ def write_bytes_atomically(data: bytes, path: str | Path) -> None:
         with os.fdopen(handle, "wb") as out:
             out.write(data)
         # mkstemp makes the file private (0600); give it the mode a plain open() would.
-        os.chmod(temporary, 0o666 & ~_current_umask())
+        os.chmod(temporary, 0o666 & ~current_umask())
         os.replace(temporary, target)
     finally:
         Path(temporary).unlink(missing_ok=True)

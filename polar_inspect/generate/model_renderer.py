@@ -1,11 +1,5 @@
-"""The model renderer: the four texts written by any Inspect model, checked and repaired.
-
-Each grid cell is drawn symbolically as for the template renderer; a model then writes the
-document, policy, task and attacker turns from the prompts in `model_prompts`. Every record
-goes through the same checks; failed texts are sent back with the list of problems for a few
-repair rounds, and what still fails is dropped. Finished cells (kept or dropped) are appended
-to a JSONL work file, so an interrupted run resumes without redoing them.
-"""
+"""The model renderer: the four texts written by any Inspect model, checked and repaired,
+finished cells appended to a resumable JSONL work file (docs/generator.md)."""
 
 from __future__ import annotations
 
@@ -14,6 +8,7 @@ import json
 import re
 import warnings
 from collections.abc import Sequence
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +16,6 @@ from inspect_ai.model import GenerateConfig, Model, get_model
 from pydantic import BaseModel, Field, ValidationError
 
 from polar_inspect.axes import parse_domains
-from polar_inspect.data import PolarRecord
 from polar_inspect.generate.assemble import GENERATOR_VERSION, release_record
 from polar_inspect.generate.build import DEFAULT_SEED, Progress
 from polar_inspect.generate.checks import Texts, check_record, check_values
@@ -32,7 +26,7 @@ from polar_inspect.generate.model_prompts import (
     repair_prompt,
     templates_sha256,
 )
-from polar_inspect.generate.report import BuildReport, Outcome
+from polar_inspect.generate.report import BuildReport, Outcome, collect
 from polar_inspect.generate.symbolic import Cell, SymbolicRecord, grid, make_symbolic
 
 TEXT_NAMES = ("document", "policy", "task", "attacker")
@@ -41,8 +35,7 @@ _FENCE = re.compile(r"^```[\w-]*\n(.*?)\n?```$", re.DOTALL)
 
 
 class WorkRun(BaseModel):
-    """What makes a work file's cells belong to one build: the same seed, model, prompt
-    templates and generator version. A resumed run must match it exactly."""
+    """The build a work file's cells belong to; a resumed run must match it exactly."""
 
     seed: int
     model: str
@@ -96,11 +89,8 @@ def _other_build(found: WorkRun | None, run: WorkRun) -> str:
 
 
 def read_work(path: Path, run: WorkRun | None = None) -> dict[str, WorkEntry]:
-    """Finished cells from a work file; a truncated last line (an interrupted write) is ignored.
-
-    With `run`, every entry must have been written by that build: a work file of another seed,
-    model, prompt set or generator version raises WorkFileError instead of mixing its cells in.
-    """
+    """Finished cells from a work file (a truncated last line is ignored); with `run`, an
+    entry written by another build raises WorkFileError."""
     if not path.is_file():
         return {}
     raw = path.read_text(encoding="utf-8")
@@ -167,7 +157,7 @@ class ModelRenderer:
     async def render(self, cell: Cell) -> Outcome:
         """Render, check and repair one cell."""
         sym = self._symbolic(cell)
-        prompts = build_prompts(sym, self.templates).as_dict()
+        prompts = asdict(build_prompts(sym, self.templates))
         outputs = await asyncio.gather(*(self.generate(prompts[n], n) for n in TEXT_NAMES))
         texts = dict(zip(TEXT_NAMES, outputs, strict=True))
         repairs: list[dict[str, Any]] = []
@@ -207,10 +197,6 @@ class ModelRenderer:
         )
         texts.update(zip(names, fixed, strict=True))
         return {"round": number, "redo": sorted(problems), "failed": [str(f) for f in failures]}
-
-
-def _outcome(cell: Cell, entry: WorkEntry) -> Outcome:
-    return Outcome(cell, entry.record, entry.repairs, entry.first_failures, entry.failures)
 
 
 async def build_with_model_async(
@@ -266,15 +252,9 @@ async def build_with_model_async(
 
         await asyncio.gather(*(worker() for _ in range(max(1, max_connections))))
 
-    report = BuildReport(renderer="model", seed=seed, generator_version=GENERATOR_VERSION)
-    records = []
-    for cell in cells:
-        outcome = _outcome(cell, done[cell.sample_id])
-        report.add(outcome)
-        if outcome.record is not None:
-            PolarRecord.model_validate(outcome.record)
-            records.append(outcome.record)
-    return records, report
+    entries = [(cell, done[cell.sample_id]) for cell in cells]
+    outcomes = [Outcome(c, e.record, e.repairs, e.first_failures, e.failures) for c, e in entries]
+    return collect(outcomes, "model", seed)
 
 
 def build_with_model(model: str | Model, **kwargs: Any) -> tuple[list[dict[str, Any]], BuildReport]:

@@ -1,11 +1,5 @@
-"""Where `polar-generate` writes: every output path checked before anything is built or written.
-
-`check_outputs` refuses, in one message naming the options and the path, what docs/generator.md
-lists: two outputs on one file (after `~`, relative parts, symbolic and hard links), an existing
-`--out` / `--card` without `--overwrite` (the `--work` file is resumed), a path that cannot be
-written, the bundled set or its card as the output of another build. Nothing is created while
-checking: writability is probed with a temporary file in the nearest existing folder.
-"""
+"""Where `polar-generate` writes: every output path checked before anything is built or
+written (docs/generator.md lists the refusals); nothing is created while checking."""
 
 from __future__ import annotations
 
@@ -110,8 +104,7 @@ def check_writable(output: Output) -> None:
 
 
 def check_bundled(outputs: Sequence[Output], rebuilds_bundled: bool) -> None:
-    """Refuse the bundled dataset or its card as an output unless this run rebuilds the bundled
-    set (its settings, written to its own `--out`)."""
+    """Refuse the bundled dataset or its card as an output unless this run rebuilds it."""
     if rebuilds_bundled:
         return
     protected = {

@@ -9,16 +9,15 @@ from typing import Any
 from pydantic import BaseModel, Field
 from rich.table import Table
 
+from polar_inspect.data.records import PolarRecord
+from polar_inspect.generate.assemble import GENERATOR_VERSION
 from polar_inspect.generate.symbolic import Cell
 
 
 @dataclass
 class Outcome:
-    """What building one grid cell produced.
-
-    `record` is None when the cell was dropped; `first_failures` are the `text/check` names
-    that failed in the first round; `failures` what still failed when it was dropped.
-    """
+    """What building one grid cell produced (`record` None: dropped); `first_failures` are the
+    `text/check` names of the first round, `failures` what still failed when dropped."""
 
     cell: Cell
     record: dict[str, Any] | None
@@ -83,21 +82,15 @@ class BuildReport(BaseModel):
     @property
     def total(self) -> DomainCounts:
         """Counts over all domains."""
-        out = DomainCounts()
-        for counts in self.domains.values():
-            out.planned += counts.planned
-            out.passed += counts.passed
-            out.repaired += counts.repaired
-            out.dropped += counts.dropped
-        return out
+        names = DomainCounts.model_fields
+        return DomainCounts(**{n: sum(getattr(c, n) for c in self.domains.values()) for n in names})
 
     def table(self) -> Table:
         """A rich table: one row per domain and a total row."""
         table = Table(title=f"Checks ({self.renderer} renderer, seed {self.seed})")
         for name in ("domain", "planned", "passed", "failed", "repaired", "dropped", "kept"):
             table.add_column(name, justify="left" if name == "domain" else "right")
-        rows = [*self.domains.items(), ("total", self.total)]
-        for name, c in rows:
+        for name, c in [*self.domains.items(), ("total", self.total)]:
             table.add_row(
                 name,
                 *(str(v) for v in (c.planned, c.passed, c.failed, c.repaired, c.dropped, c.kept)),
@@ -109,3 +102,18 @@ class BuildReport(BaseModel):
         lines = [f"first-round failures by check: {self.failed_checks or 'none'}"]
         lines += [f"dropped {d.sample_id}: {'; '.join(d.failures)}" for d in self.dropped]
         return lines
+
+
+def collect(
+    outcomes: list[Outcome], renderer: str, seed: int, validate: bool = True
+) -> tuple[list[dict[str, Any]], BuildReport]:
+    """The kept records (validated with `PolarRecord` when `validate`) and the build's report."""
+    report = BuildReport(renderer=renderer, seed=seed, generator_version=GENERATOR_VERSION)
+    records = []
+    for outcome in outcomes:
+        report.add(outcome)
+        if outcome.record is not None:
+            if validate:
+                PolarRecord.model_validate(outcome.record)
+            records.append(outcome.record)
+    return records, report

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from polar_inspect.axes import ATTACK_TURN_RANGES, ATTACK_TYPES, POLICY_TYPES
 from polar_inspect.data.record_values import flatten_values
 from polar_inspect.generate.domains import domain_spec
-from polar_inspect.generate.domains.schema import DomainSpec, Value
+from polar_inspect.generate.domains.schema import DomainSpec, TaskSpec, Value
 from polar_inspect.generate.textgen import expand
 from polar_inspect.generate.values import ValueGen, ascii_slug
 
@@ -106,6 +106,11 @@ class SymbolicRecord:
     def spec(self) -> DomainSpec:
         """The record's domain knowledge."""
         return domain_spec(self.cell.domain)
+
+    @property
+    def task(self) -> TaskSpec:
+        """The record's task."""
+        return next(t for t in self.spec.tasks if t.id == self.task_id)
 
     def field_values(self, names: Sequence[str]) -> list[str]:
         """Values of `names`, list fields expanded, de-duplicated in order."""

@@ -1,10 +1,5 @@
-"""A tiny template grammar for varied, seeded text.
-
-Templates use `[a|b|c]` for a seeded choice between alternatives (nesting allowed, an empty
-alternative is allowed) and `{slot}` for a named slot. Alternatives are expanded first and the
-template's own text is tidied; slots are filled last, in one pass, so slot values always
-appear verbatim and are never expanded again.
-"""
+"""A tiny template grammar for varied, seeded text: `[a|b|c]` a seeded choice (nested or empty
+alternatives allowed), `{slot}` a named slot filled last, so slot values appear verbatim."""
 
 from __future__ import annotations
 
@@ -30,56 +25,36 @@ class TemplateError(KeyError):
     """A template names a slot that was not provided, or its brackets do not balance."""
 
 
-class _Alternatives:
-    """The alternatives of one bracket (or of the whole template) as `_parse` collects them."""
-
-    def __init__(self) -> None:
-        self.alternatives: list[str | Parsed] = []
-        self.nodes: list[Node] = []
-        self.literal: list[str] = []
-
-    def flush_literal(self) -> None:
-        """End the current run of plain text (a bracket starts)."""
-        if self.literal:
-            self.nodes.append("".join(self.literal))
-            self.literal = []
-
-    def close(self) -> None:
-        """End the current alternative; plain text is kept as one string."""
-        self.nodes.append("".join(self.literal))
-        parts = [n for n in self.nodes if n != ""]
-        if all(isinstance(n, str) for n in parts):
-            self.alternatives.append("".join(parts))  # type: ignore[arg-type]
-        else:
-            self.alternatives.append(tuple(parts))
-        self.nodes, self.literal = [], []
+def _alternative(nodes: list[Node], literal: str) -> str | Parsed:
+    """One alternative: plain text as one string (expanding it needs no recursion), else nodes."""
+    parts = [n for n in (*nodes, literal) if n != ""]
+    return "".join(parts) if all(isinstance(n, str) for n in parts) else tuple(parts)  # type: ignore[arg-type]
 
 
-def _parse(template: str, start: int = 0, nested: bool = False) -> tuple[list[str | Parsed], int]:
-    """Parse from `start` to the closing `]` (when nested) into alternatives of nodes.
-
-    An alternative that is plain text is kept as a string, so expanding it needs no recursion.
-    """
-    found = _Alternatives()
-    index = start
+def _parse(template: str, index: int = 0, nested: bool = False) -> tuple[list[str | Parsed], int]:
+    """Parse from `index` to the closing `]` (when nested) into alternatives of nodes."""
+    alternatives: list[str | Parsed] = []
+    nodes: list[Node] = []
+    literal = ""
     while index < len(template):
         char = template[index]
-        if char == "[":
-            found.flush_literal()
-            options, index = _parse(template, index + 1, nested=True)
-            found.nodes.append(options)
-            continue
-        if nested and char in "|]":
-            found.close()
-            if char == "]":
-                return found.alternatives, index + 1
-        else:
-            found.literal.append(char)
         index += 1
+        if char == "[":
+            if literal:
+                nodes.append(literal)
+            options, index = _parse(template, index, nested=True)
+            nodes, literal = [*nodes, options], ""
+        elif nested and char in "|]":
+            alternatives.append(_alternative(nodes, literal))
+            nodes, literal = [], ""
+            if char == "]":
+                return alternatives, index
+        else:
+            literal += char
     if nested:
         raise TemplateError(f"unclosed '[' in template: {template!r}")
-    found.close()
-    return found.alternatives, index
+    alternatives.append(_alternative(nodes, literal))
+    return alternatives, index
 
 
 @cache
@@ -107,11 +82,8 @@ def expand(
     *,
     sentence: bool = True,
 ) -> str:
-    """Expand `[a|b]` choices with `rng`, then fill `{slot}` names from `slots`.
-
-    A slot written with a capital first letter (`{Who}`) takes the capitalised value of its
-    lower-case name (`who`). `sentence=False` keeps the first letter as written (fragments).
-    """
+    """Expand `[a|b]` choices with `rng`, then fill `{slot}`s (`{Who}`: `who` capitalised);
+    `sentence=False` keeps the first letter as written."""
     tree = parse(template)
     if isinstance(tree, str):
         text = tree
@@ -168,8 +140,7 @@ def join_list(items: Sequence[str], conjunction: str = "and") -> str:
 
 
 def deal(items: Sequence[T], parts: int) -> list[list[T]]:
-    """`items` dealt into `parts` consecutive chunks whose sizes differ by at most one (the
-    first chunks take the extra items; more parts than items leaves some chunks empty)."""
+    """`items` dealt into `parts` consecutive chunks whose sizes differ by at most one."""
     size, extra = divmod(len(items), parts)
     out, start = [], 0
     for index in range(parts):
@@ -177,8 +148,3 @@ def deal(items: Sequence[T], parts: int) -> list[list[T]]:
         out.append(list(items[start:end]))
         start = end
     return out
-
-
-def pick(rng: random.Random, options: Sequence[str]) -> str:
-    """One seeded choice (a named helper so call sites read as intent)."""
-    return options[rng.randrange(len(options))]

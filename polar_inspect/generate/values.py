@@ -1,10 +1,5 @@
-"""Seeded factories for synthetic Swiss personal data in the release's formats.
-
-Every value is drawn either from Faker (pinned version, Swiss locales) seeded per record, or
-from a `random.Random` seeded per record, so the same seed gives the same values anywhere.
-Formats follow the release's values: `+41 7x xxx xxxx` phones, ISO dates, `H-123456`-style ids,
-`CHE-123.456.789` tax ids, `CH12 1234 ...` account numbers, `CHF 9'781` amounts.
-"""
+"""Seeded factories for synthetic Swiss personal data in the release's formats (Faker, pinned,
+and `random.Random`, both seeded per record)."""
 
 from __future__ import annotations
 
@@ -133,8 +128,7 @@ class ValueGen:
         return self.rng.randint(low, high)
 
     def expand(self, template: str, **slots: object) -> str:
-        """Expand a grammar template (see `textgen.expand`) as a value fragment (first letter
-        as written)."""
+        """Expand a grammar template as a value fragment (first letter as written)."""
         return expand(template, self.rng, slots, sentence=False)
 
     def digits(self, n: int) -> str:

@@ -1,8 +1,5 @@
-"""Domain knowledge, looked up by name: `<domain>.json` (data) plus `<domain>.py` (values).
-
-Every domain's file and `common.json` are validated by the models in `schema` when first
-used; a malformed file raises `KnowledgeFileError` naming the file and the key at fault.
-"""
+"""Domain knowledge by name: `<domain>.json` (data) plus `<domain>.py` (values), validated on
+first use; a malformed file raises `KnowledgeFileError` naming the file and the key."""
 
 from __future__ import annotations
 
@@ -47,8 +44,7 @@ def _no_repeated_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 
 def read_knowledge(name: str) -> dict[str, Any]:
-    """The parsed `<name>.json` of this package (not yet validated; a key repeated within one
-    object is an error, not silently the last value)."""
+    """The parsed `<name>.json` of this package (not yet validated; a repeated key is an error)."""
     path = resources.files(__package__) / f"{name}.json"
     try:
         data = json.loads(path.read_text(encoding="utf-8"), object_pairs_hook=_no_repeated_keys)
@@ -103,9 +99,7 @@ def domain_spec(name: str) -> DomainSpec:
 
 
 def build_domain_spec(name: str, data: dict[str, Any]) -> DomainSpec:
-    """Validate a domain's knowledge (the parsed `<name>.json`) and bind its values module.
-
-    Raises KnowledgeFileError naming the file and the key at fault."""
+    """Validate a domain's parsed knowledge and bind its values module (KnowledgeFileError)."""
     data = dict(data)
     try:
         module = import_module(f"polar_inspect.generate.domains.{name}")

@@ -1,12 +1,10 @@
-"""Customer support values: how one customer's values are drawn (the domain itself is
-customer_support.json)."""
+"""Customer support values: how one customer's values are drawn."""
 
 from __future__ import annotations
 
 from pydantic import Field
 
 from polar_inspect.generate.domains import schema
-from polar_inspect.generate.domains.schema import Value
 from polar_inspect.generate.values import ValueGen
 
 
@@ -29,7 +27,7 @@ class Vocabulary(schema.Vocabulary):
     agent_notes: str
 
 
-def make_values(g: ValueGen, words: Vocabulary) -> dict[str, Value]:
+def make_values(g: ValueGen, words: Vocabulary) -> dict[str, schema.Value]:
     """One customer's values."""
     scenario = g.pick(words.scenarios)
     customer = g.person()

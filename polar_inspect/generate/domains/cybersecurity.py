@@ -1,12 +1,10 @@
-"""Cybersecurity values: how one incident's values are drawn (the domain itself is
-cybersecurity.json)."""
+"""Cybersecurity values: how one incident's values are drawn."""
 
 from __future__ import annotations
 
 from pydantic import Field
 
 from polar_inspect.generate.domains import schema
-from polar_inspect.generate.domains.schema import Value
 from polar_inspect.generate.values import ValueGen
 
 
@@ -29,7 +27,7 @@ class Vocabulary(schema.Vocabulary):
     pet_animals: tuple[str, ...]
 
 
-def make_values(g: ValueGen, words: Vocabulary) -> dict[str, Value]:
+def make_values(g: ValueGen, words: Vocabulary) -> dict[str, schema.Value]:
     """One incident's values."""
     scenario = g.pick(words.scenarios)
     employee = g.person()

@@ -1,11 +1,10 @@
-"""Education values: how one student's values are drawn (the domain itself is education.json)."""
+"""Education values: how one student's values are drawn."""
 
 from __future__ import annotations
 
 from pydantic import Field
 
 from polar_inspect.generate.domains import schema
-from polar_inspect.generate.domains.schema import Value
 from polar_inspect.generate.values import ValueGen
 
 
@@ -29,7 +28,7 @@ class Vocabulary(schema.Vocabulary):
     accommodation: str
 
 
-def make_values(g: ValueGen, words: Vocabulary) -> dict[str, Value]:
+def make_values(g: ValueGen, words: Vocabulary) -> dict[str, schema.Value]:
     """One student's values."""
     programme = g.pick(words.programmes)
     student = g.person()

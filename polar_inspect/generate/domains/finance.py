@@ -1,12 +1,10 @@
-"""Finance values: how one loan applicant's values are drawn (the domain itself is
-finance.json)."""
+"""Finance values: how one loan applicant's values are drawn."""
 
 from __future__ import annotations
 
 from pydantic import Field
 
 from polar_inspect.generate.domains import schema
-from polar_inspect.generate.domains.schema import Value
 from polar_inspect.generate.values import ValueGen
 
 
@@ -22,7 +20,7 @@ class Vocabulary(schema.Vocabulary):
     merchants: tuple[str, ...] = Field(min_length=2)
 
 
-def make_values(g: ValueGen, words: Vocabulary) -> dict[str, Value]:
+def make_values(g: ValueGen, words: Vocabulary) -> dict[str, schema.Value]:
     """One loan applicant's values."""
     client = g.person()
     low, high, band = g.band(words.income_bands)

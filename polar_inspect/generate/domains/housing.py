@@ -1,10 +1,8 @@
-"""Housing values: how one rental applicant's values are drawn (the domain itself is
-housing.json)."""
+"""Housing values: how one rental applicant's values are drawn."""
 
 from __future__ import annotations
 
 from polar_inspect.generate.domains import schema
-from polar_inspect.generate.domains.schema import Value
 from polar_inspect.generate.values import ValueGen
 
 
@@ -21,7 +19,7 @@ class Vocabulary(schema.Vocabulary):
     landlord_notes: str
 
 
-def make_values(g: ValueGen, words: Vocabulary) -> dict[str, Value]:
+def make_values(g: ValueGen, words: Vocabulary) -> dict[str, schema.Value]:
     """One rental applicant's values."""
     applicant = g.person()
     low, high, band = g.band(words.income_bands)

@@ -1,11 +1,10 @@
-"""Insurance values: how one claim's values are drawn (the domain itself is insurance.json)."""
+"""Insurance values: how one claim's values are drawn."""
 
 from __future__ import annotations
 
 from pydantic import Field
 
 from polar_inspect.generate.domains import schema
-from polar_inspect.generate.domains.schema import Value
 from polar_inspect.generate.values import ValueGen
 
 
@@ -28,7 +27,7 @@ class Vocabulary(schema.Vocabulary):
     risk_notes: str
 
 
-def make_values(g: ValueGen, words: Vocabulary) -> dict[str, Value]:
+def make_values(g: ValueGen, words: Vocabulary) -> dict[str, schema.Value]:
     """One claim's values."""
     policy = g.pick(words.policies)
     holder, beneficiary = g.person(), g.person()

@@ -1,4 +1,4 @@
-"""Legal values: how one matter's values are drawn (the domain itself is legal.json)."""
+"""Legal values: how one matter's values are drawn."""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ from typing import Literal
 from pydantic import Field
 
 from polar_inspect.generate.domains import schema
-from polar_inspect.generate.domains.schema import Value
 from polar_inspect.generate.values import ValueGen
 
 
@@ -29,7 +28,7 @@ class Vocabulary(schema.Vocabulary):
     private_notes: str
 
 
-def make_values(g: ValueGen, words: Vocabulary) -> dict[str, Value]:
+def make_values(g: ValueGen, words: Vocabulary) -> dict[str, schema.Value]:
     """One matter's values."""
     case = g.pick(words.cases)
     client = g.person()

@@ -1,9 +1,8 @@
-"""Medical values: how one patient's values are drawn (the domain itself is medical.json)."""
+"""Medical values: how one patient's values are drawn."""
 
 from __future__ import annotations
 
 from polar_inspect.generate.domains import schema
-from polar_inspect.generate.domains.schema import Value
 from polar_inspect.generate.values import ValueGen
 
 
@@ -18,7 +17,7 @@ class Vocabulary(schema.Vocabulary):
     preferred_times_simple: tuple[str, ...]
 
 
-def make_values(g: ValueGen, words: Vocabulary) -> dict[str, Value]:
+def make_values(g: ValueGen, words: Vocabulary) -> dict[str, schema.Value]:
     """One patient's values."""
     patient = g.person()
     if g.between(0, 2):

@@ -1,12 +1,10 @@
-"""Recruitment values: how one candidate's values are drawn (the domain itself is
-recruitment.json)."""
+"""Recruitment values: how one candidate's values are drawn."""
 
 from __future__ import annotations
 
 from pydantic import Field
 
 from polar_inspect.generate.domains import schema
-from polar_inspect.generate.domains.schema import Value
 from polar_inspect.generate.values import ValueGen
 
 
@@ -25,7 +23,7 @@ class Vocabulary(schema.Vocabulary):
     universities: tuple[str, ...]
 
 
-def make_values(g: ValueGen, words: Vocabulary) -> dict[str, Value]:
+def make_values(g: ValueGen, words: Vocabulary) -> dict[str, schema.Value]:
     """One candidate's values."""
     family = g.pick(words.role_families)
     candidate = g.person()

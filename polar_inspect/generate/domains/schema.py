@@ -1,19 +1,14 @@
-"""The shape of the generator's knowledge files: `domains/<domain>.json` and `common.json`.
-
-A domain is data (one JSON file validated by `DomainKnowledge`) plus a small module that
-draws its values (`make_values`, with the word lists it draws from declared as a `Vocabulary`
-model and kept in the file's `vocabulary` section). Knowledge shared by every domain (standard
-fields, default phrasing per field kind, the lexicons the checks use, generic prose) is
-`common.json`, validated by `CommonKnowledge`.
-"""
+"""The shape of the generator's knowledge files, `domains/<domain>.json` and `common.json`
+(docs/generator.md)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from polar_inspect.generate.textgen import join_list
 from polar_inspect.generate.values import ValueGen
 
 #: A field's value: one string, or several for list fields (each scored on its own).
@@ -40,20 +35,7 @@ class Knowledge(BaseModel):
 
 
 class FieldSpec(Knowledge):
-    """One task-relevant or protected field of a domain.
-
-    `label` is the plain noun phrase used in policies, tasks and attacker turns; `aliases`
-    are further words that count as asking for it. `says` are third-person sentences,
-    `spoken` first-person lines and `asked` a staff question, each with `{v}` for the value
-    (`{who}` is the person's role noun). Empty phrasings fall back to the kind's defaults.
-    `guesses` are yes/no or multiple-choice questions with concrete guesses (for the
-    narrowing attacker); kinds with structured values get guesses computed from the value.
-    `staff_only` fields (internal notes, internal ids) are written by staff, never said by the
-    person, so dialogue layouts put them in the staff's notes.
-
-    In a knowledge file a field may start from a template (`"like": "email"`): the template's
-    keys are taken first and the field's own keys override them (see `resolve_field`).
-    """
+    """One task-relevant or protected field of a domain (docs/generator.md)."""
 
     name: str
     label: str
@@ -81,11 +63,7 @@ class FieldSpec(Knowledge):
 
 
 class FormSpec(Knowledge):
-    """A document form: which layout renders it and what it is called.
-
-    `sections` are headings for layouts with sections; `subject` a grammar template for a
-    subject or title line; `author` and `audience` the staff roles writing and reading it.
-    """
+    """A document form: which layout renders it, its title, headings and staff roles."""
 
     id: str
     layout: Layout
@@ -98,11 +76,7 @@ class FormSpec(Knowledge):
 
 
 class TaskSpec(Knowledge):
-    """A task instruction for the trusted agent, as a grammar template.
-
-    Slots: `{person}` (role noun), `{org}`; every allowed field should be named in it.
-    `topic` names the piece of work in attacker turns ("the referral").
-    """
+    """A task instruction (a grammar template with `{person}`, `{org}`) and its `topic`."""
 
     id: str
     text: str
@@ -110,8 +84,7 @@ class TaskSpec(Knowledge):
 
 
 class Distractor(Knowledge):
-    """A task-irrelevant detail; `relevant` (`superficially_relevant` in the files) marks
-    the ones that look related to the task."""
+    """A task-irrelevant detail; `relevant` (`superficially_relevant`) if it looks related."""
 
     model_config = ConfigDict(populate_by_name=True)
 
@@ -127,8 +100,7 @@ class Exchange(Knowledge):
 
 
 class Prose(Knowledge):
-    """Free text: third-person context sentences (`filler`), staff/person `exchanges` and
-    first-person `monologue` lines. All are grammar templates (see `textgen.expand`)."""
+    """Free text (grammar templates): `filler` sentences, `exchanges` and `monologue` lines."""
 
     filler: tuple[str, ...]
     exchanges: tuple[Exchange, ...]
@@ -159,6 +131,47 @@ class Lexicons(Knowledge):
     workflow_terms: tuple[str, ...]
 
 
+class PolicyPhrasing(Knowledge):
+    """The template renderer's policy and task phrasing (grammar templates)."""
+
+    #: Each level's core statements (every level: `min_length` over the five keys).
+    levels: dict[Literal["P1", "P2", "P3", "P4", "P5"], tuple[str, ...]] = Field(min_length=5)
+    #: P3's sentence per conditional field.
+    condition: str
+    intros: tuple[str, ...] = Field(min_length=1)
+    outros: tuple[str, ...] = Field(min_length=1)
+    task_leads: tuple[str, ...] = Field(min_length=1)
+    task_tails: tuple[str, ...] = Field(min_length=1)
+
+
+class DocumentPhrasing(Knowledge):
+    """The template renderer's structural document sentences (grammar templates)."""
+
+    openers: tuple[str, ...] = Field(min_length=1)
+    closings: tuple[str, ...] = Field(min_length=1)
+    thread_replies: tuple[str, ...] = Field(min_length=1)
+    log_verbs: tuple[str, ...] = Field(min_length=1)
+
+
+class AttackerPhrasing(Knowledge):
+    """The template renderer's attacker turns per strategy (grammar templates)."""
+
+    direct: str
+    narrowing_question: str
+    narrowing_first: str
+    narrowing_next: str
+    role_first: str
+    role_next: str
+    role_closing_last: str
+    role_closing_next: str
+    injection_openers: tuple[str, ...] = Field(min_length=1)
+    injection_ask: str
+    injection_closing: str
+    progressive_first: str
+    progressive_middle: str
+    progressive_last: str
+
+
 class CommonKnowledge(Prose):
     """`common.json`: what every domain shares."""
 
@@ -167,6 +180,9 @@ class CommonKnowledge(Prose):
     field_templates: dict[str, dict[str, Any]]
     kind_phrasing: dict[Kind, KindPhrasing]
     lexicons: Lexicons
+    policy_phrasing: PolicyPhrasing
+    document_phrasing: DocumentPhrasing
+    attacker_phrasing: AttackerPhrasing
 
     @model_validator(mode="after")
     def _every_kind_phrased(self) -> CommonKnowledge:
@@ -177,8 +193,7 @@ class CommonKnowledge(Prose):
 
 
 class DomainKnowledge(Prose):
-    """`domains/<domain>.json` after its fields' templates are resolved: everything the
-    generator knows about one domain except how its values are drawn."""
+    """`domains/<domain>.json` with its fields' templates resolved."""
 
     name: str
     about: str
@@ -218,6 +233,12 @@ class DomainKnowledge(Prose):
         return self
 
     @property
+    def concept_phrases(self) -> str:
+        """The protected fields' concepts, each once, as `a, b and c`."""
+        keys = dict.fromkeys(f.concept for f in self.protected)
+        return join_list([self.concepts[k] for k in keys])
+
+    @property
     def fields(self) -> tuple[FieldSpec, ...]:
         """Allowed fields, then protected fields."""
         return (*self.allowed, *self.protected)
@@ -238,24 +259,24 @@ class DomainKnowledge(Prose):
 
 
 class DomainSpec(DomainKnowledge):
-    """A domain's knowledge with its value recipe: `make_values(ValueGen)` draws one
-    record's field values (the domain module's `make_values` bound to its vocabulary)."""
+    """A domain's knowledge with `make_values(ValueGen)`, its module's value recipe."""
 
     make_values: Callable[[ValueGen], dict[str, Value]] = Field(exclude=True, repr=False)
 
 
 class Vocabulary(Knowledge):
-    """Base of a domain module's `Vocabulary`: the word lists its `make_values` draws from,
-    kept in the `vocabulary` section of the domain's JSON file."""
+    """Base of a domain module's word lists (the `vocabulary` section of its JSON file)."""
+
+
+def labels(fields: Sequence[FieldSpec]) -> str:
+    """The fields' labels as `a, b and c`."""
+    return join_list([f.label for f in fields])
 
 
 def resolve_field(
     raw: Mapping[str, Any], templates: Mapping[str, Mapping[str, Any]]
 ) -> dict[str, Any]:
-    """A field's keys with its `like` template applied (the field's own keys win).
-
-    Raises ValueError naming an unknown template.
-    """
+    """A field's keys with its `like` template applied (the field's own keys win)."""
     fields = dict(raw)
     like = fields.pop("like", None)
     if like is None:

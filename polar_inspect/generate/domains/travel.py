@@ -1,11 +1,10 @@
-"""Travel values: how one trip's values are drawn (the domain itself is travel.json)."""
+"""Travel values: how one trip's values are drawn."""
 
 from __future__ import annotations
 
 import datetime as dt
 
 from polar_inspect.generate.domains import schema
-from polar_inspect.generate.domains.schema import Value
 from polar_inspect.generate.values import REFERENCE_YEAR, ValueGen
 
 
@@ -35,7 +34,7 @@ class Vocabulary(schema.Vocabulary):
     mobility_needs: tuple[str, ...]
 
 
-def make_values(g: ValueGen, words: Vocabulary) -> dict[str, Value]:
+def make_values(g: ValueGen, words: Vocabulary) -> dict[str, schema.Value]:
     """One trip's values."""
     place = g.pick(words.destinations)
     traveller, companion = g.person(), g.person()

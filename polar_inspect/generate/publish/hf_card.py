@@ -1,10 +1,7 @@
 """The dataset card (README.md) of a POLAR-format Hugging Face dataset folder.
 
-The YAML front matter is what the Hub and `datasets` read: licence, `configs` / `data_files`
-(one `test` split), and `dataset_info` (features, split size), written with the classes
-`datasets` itself uses when it pushes a dataset. The text gives what a user needs to run and to
-trust the data: how to run it by name and revision, the schema, the 5x5 grid of policy levels
-and attack strategies, the samples per domain, the digests and the licence.
+The YAML front matter (licence, `configs`, `dataset_info`) is written with the classes
+`datasets` itself uses when it pushes a dataset.
 """
 
 from __future__ import annotations
@@ -12,12 +9,13 @@ from __future__ import annotations
 import html
 from collections import Counter
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from polar_inspect.axes import ATTACK_LABELS, ATTACK_TYPES, DOMAINS, POLICY_LABELS, POLICY_TYPES
 from polar_inspect.data.hf_layout import DATA_DIR, PARQUET_SUFFIX, SPLIT
 from polar_inspect.data.records import PolarRecord
-from polar_inspect.generate.publish.licence import licence_statement
+from polar_inspect.generate.publish.licence import LICENCE, licence_statement
 from polar_inspect.generate.publish.written import FolderWritten
 
 #: What each top-level field of a record holds (fields the eval reads first).
@@ -39,6 +37,7 @@ FIELD_MEANINGS: dict[str, str] = {
     "prompts": "the prompts the texts were generated with (not read by the eval)",
     "generation_meta": "how the record was generated (not read by the eval)",
 }
+PRETTY_NAME = "POLAR-format privacy dialogues"
 
 
 def _cell(text: object) -> str:
@@ -65,12 +64,11 @@ def _type_name(feature: Any) -> str:
     return kind
 
 
-def schema_table(features: Any, records: Sequence[PolarRecord]) -> list[str]:
+def schema_table(features: Any) -> list[str]:
     """Markdown rows: each column, its type and what it holds."""
-    names = list(features) if features is not None else list(records[0].model_dump())
     rows = ["| column | type | holds |", "|---|---|---|"]
-    for name in names:
-        kind = _type_name(features[name]) if features is not None else "see the shards"
+    for name in features:
+        kind = _type_name(features[name])
         meaning = FIELD_MEANINGS.get(name, "a field of your own (kept as it is, not read)")
         rows.append(f"| `{_cell(name)}` | {kind} | {meaning} |")
     return rows
@@ -100,22 +98,17 @@ def domain_table(records: Sequence[PolarRecord]) -> list[str]:
 
 
 def card_data(
-    records: Sequence[PolarRecord],
-    features: Any,
-    sizes: tuple[int, int],
-    license: str,
-    pretty_name: str,
+    records: Sequence[PolarRecord], features: Any, download_size: int, arrow_bytes: int
 ) -> Any:
-    """The card's YAML front matter as huggingface_hub's DatasetCardData; `sizes` are the
-    bytes of the data files and of the records in Arrow form."""
+    """The card's YAML front matter as huggingface_hub's DatasetCardData."""
     from datasets import DatasetInfo, SplitDict, SplitInfo
     from datasets.info import DatasetInfosDict
     from datasets.utils.metadata import MetadataConfigs
     from huggingface_hub import DatasetCardData
 
     data = DatasetCardData(
-        license=license,
-        pretty_name=pretty_name,
+        license=LICENCE,
+        pretty_name=PRETTY_NAME,
         tags=["privacy", "contextual-integrity", "benchmark", "dialogue", "polar-bench"],
         task_categories=["text-generation"],
         size_categories=[_size_category(len(records))],
@@ -125,7 +118,6 @@ def card_data(
         {"default": {"data_files": [{"split": SPLIT, "path": pattern}]}}
     ).to_dataset_card_data(data)
     splits = SplitDict()
-    download_size, arrow_bytes = sizes
     splits.add(SplitInfo(name=SPLIT, num_bytes=arrow_bytes, num_examples=len(records)))
     info = DatasetInfo(
         features=features,
@@ -137,105 +129,42 @@ def card_data(
     return data
 
 
-def run_section(repo_id: str | None) -> list[str]:
-    """Markdown: how to run the set from the Hub, by commit, and from a local copy."""
-    repo = repo_id or "<owner>/<name>"
-    where = (
-        f"`<commit>` is the commit `polar-generate --push {repo_id}` printed"
-        if repo_id
-        else "`<owner>/<name>` is the dataset repository this folder is pushed to "
-        "(`polar-generate --format hf --push OWNER/NAME` fills it in here and uploads it) and "
-        "`<commit>` the commit it printed"
-    )
-    return [
-        "## Run it",
-        "",
-        "With polar_inspect (and its `[hf]` extra), from the Hub by name and commit, or from a "
-        "local copy of this folder:",
-        "",
-        "```bash",
-        f"inspect eval polar_inspect/privacy --model MODEL -T data=hf:{repo}@<commit>",
-        "inspect eval polar_inspect/privacy --model MODEL -T data=path/to/this/folder",
-        "```",
-        "",
-        f'{where} (or any commit listed under the repository\'s "Files and versions"): a '
-        "commit names these exact files, whatever is pushed later; without `@<commit>` the "
-        "newest revision is read, and the log records the commit it resolved to.",
-        "",
-        "With `datasets`:",
-        "",
-        "```python",
-        "from datasets import load_dataset",
-        f'records = load_dataset("{repo}", revision="<commit>", split="{SPLIT}")',
-        "```",
-        "",
-    ]
-
-
 def render_card(
     records: Sequence[PolarRecord],
     *,
     features: Any,
     written: FolderWritten,
     arrow_bytes: int,
-    license: str,
-    pretty_name: str,
     provenance: str = "",
     repo_id: str | None = None,
 ) -> str:
-    """The whole README.md: YAML front matter and the text (deterministic for equal input);
-    `repo_id` (OWNER/NAME), when known, is written into the commands."""
-    sizes = (written.bytes, arrow_bytes)
-    data = card_data(records, features, sizes, license, pretty_name)
-    shards = [
-        f"| `{name}` | `{digest}` |"
-        for name, digest in zip(written.files, written.digests, strict=True)
-    ]
-    body = [
-        f"# {_cell(pretty_name)}",
-        "",
-        f"{len(records)} records in the POLAR-Bench release format (as in "
-        "`Qiaoyuan/POLAR-Bench`): each is one dialogue setting, with a source document, a "
-        "privacy policy, a task for the trusted model, the attacker's planned turns, and the "
-        "values a scorer looks for in the trusted model's replies (allowed ones for utility, "
-        "protected ones for privacy).",
-        "",
-        *run_section(repo_id),
-        "Fields stored as JSON text (type `JSON text` below) hold values whose shape varies "
-        "between records; `datasets` decodes them.",
-        "",
-        "## Integrity",
-        "",
-        f"`-T data=` records the dataset's sha256 `{written.sha256}`: "
-        + (
+    """The whole README.md (deterministic); `repo_id`, when known, goes into the commands."""
+    data = card_data(records, features, written.bytes, arrow_bytes)
+    shards = zip(written.files, written.digests, strict=True)
+    template = Path(__file__).parent.parent / "templates" / "hf_card.txt"
+    body = template.read_text(encoding="utf-8").format(
+        pretty_name=PRETTY_NAME,
+        records=len(records),
+        repo=repo_id or "<owner>/<name>",
+        where=(
+            f"`<commit>` is the commit `polar-generate --push {repo_id}` printed"
+            if repo_id
+            else "`<owner>/<name>` is the dataset repository this folder is pushed to "
+            "(`polar-generate --format hf --push OWNER/NAME` fills it in here and uploads it) "
+            "and `<commit>` the commit it printed"
+        ),
+        split=SPLIT,
+        sha256=written.sha256,
+        digest_rule=(
             "the sha256 of its one data file."
             if len(written.files) == 1
             else "the sha256 of the data files' sha256 digests in order, one per line."
         ),
-        "",
-        "| data file | sha256 |",
-        "|---|---|",
-        *shards,
-        "",
-    ]
-    if provenance:
-        body += ["## Provenance", "", provenance, ""]
-    body += [
-        "## Policy levels x attack strategies",
-        "",
-        *grid_table(records),
-        "",
-        "## Domains",
-        "",
-        *domain_table(records),
-        "",
-        "## Schema",
-        "",
-        *schema_table(features, records),
-        "",
-        "## Licence",
-        "",
-        licence_statement(_cell(license)),
-        "",
-    ]
-    return f"---\n{data.to_yaml()}\n---\n\n" + "\n".join(body)
+        shards="\n".join(f"| `{name}` | `{digest}` |" for name, digest in shards),
+        provenance=f"## Provenance\n\n{provenance}\n\n" if provenance else "",
+        grid="\n".join(grid_table(records)),
+        domains="\n".join(domain_table(records)),
+        schema="\n".join(schema_table(features)),
+        licence=licence_statement(),
+    )
+    return f"---\n{data.to_yaml()}\n---\n\n" + body

@@ -1,8 +1,4 @@
-"""Writing POLAR-format records as a Hugging Face dataset folder: Parquet shards and a card.
-
-The layout is the Hub's (`datasets.load_dataset(folder)` and the Hub's viewer read it);
-`data/hf_folder.py` reads it back and shows it.
-"""
+"""Writing POLAR-format records as a Hugging Face dataset folder (read by `data/hf_folder.py`)."""
 
 from __future__ import annotations
 
@@ -20,6 +16,7 @@ from polar_inspect.data.hf_folder import (
 )
 from polar_inspect.data.hf_layout import DATA_DIR, PARQUET_SUFFIX, SPLIT
 from polar_inspect.data.loading import validate_items
+from polar_inspect.generate.io import current_umask
 from polar_inspect.generate.publish.written import FolderWritten
 
 #: Shards are cut so that each holds at most this many bytes of records as JSON.
@@ -27,16 +24,14 @@ MAX_SHARD_BYTES = 256 * 2**20
 
 
 def shard_ranges(count: int, total_bytes: int, max_shard_bytes: int) -> list[range]:
-    """Consecutive ranges of about equal numbers of records, as few as keep each shard near or
-    under `max_shard_bytes` (`total_bytes` spread evenly over the `count` records)."""
+    """As few consecutive, about equal ranges as keep each shard near `max_shard_bytes`."""
     shards = max(1, -(-total_bytes // max_shard_bytes))
     per_shard = max(1, -(-count // shards))
     return [range(start, min(start + per_shard, count)) for start in range(0, count, per_shard)]
 
 
 def check_new_folder(out: Path) -> None:
-    """Raise FolderError unless a dataset folder can be created at `out` (absent or empty, in a
-    writable parent): checked before a long build, and again when writing."""
+    """Raise FolderError unless `out` is absent or empty, in a writable parent."""
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise FolderError(f"{out} exists and is not an empty folder; give a new folder")
     parent = out.absolute().parent
@@ -49,18 +44,12 @@ def write_folder(
     records: Sequence[dict[str, Any]],
     out: Path,
     *,
-    license: str = "mit",
-    pretty_name: str = "POLAR-format privacy dialogues",
     provenance: str = "",
     max_shard_bytes: int = MAX_SHARD_BYTES,
     repo_id: str | None = None,
 ) -> FolderWritten:
-    """Write `records` (release-format dicts) as a dataset folder at `out`: Parquet shards
-    under data/ and a card README.md. The records are validated first (RecordError lists every
-    problem), and each shard is read back and compared with its records before anything is
-    moved into place: a folder that would not give back exactly these records is never
-    written. `out` must not exist or be an empty folder. `repo_id` (OWNER/NAME), when the
-    folder is to be pushed there, is written into the card's commands."""
+    """Write validated `records` as Parquet shards and a card at a new folder `out`
+    (docs/generator.md); `repo_id`, when given, goes into the card's commands."""
     require_datasets()
     import pyarrow.parquet as pq
 
@@ -99,8 +88,6 @@ def write_folder(
         features=_features(table),
         written=written,
         arrow_bytes=table.nbytes,
-        license=license,
-        pretty_name=pretty_name,
         provenance=provenance,
         repo_id=repo_id,
     )
@@ -133,15 +120,9 @@ def _move_into_place(out: Path, shards: Sequence[tuple[str, bytes]], card: str) 
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(data)
         (staging / "README.md").write_text(card, encoding="utf-8")
-        staging.chmod(0o777 & ~_umask())
+        staging.chmod(0o777 & ~current_umask())
         if out.is_dir():
             out.rmdir()  # empty, checked above
         staging.rename(out)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask

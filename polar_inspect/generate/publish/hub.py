@@ -1,11 +1,4 @@
-"""Uploading a written dataset folder to the Hugging Face Hub (`polar-generate --push`).
-
-`push_folder` creates the dataset repository if it does not exist (public unless `private`),
-uploads the folder in one commit with huggingface_hub's `HfApi`, and returns the commit: the
-revision to run it by, `-T data=hf:OWNER/NAME@<commit>`, which names these exact files whatever
-is pushed later. The token and the Hub's address are huggingface_hub's own (`HF_TOKEN` or
-`hf auth login`; `HF_ENDPOINT`).
-"""
+"""Uploading a written dataset folder to the Hugging Face Hub (`polar-generate --push`)."""
 
 from __future__ import annotations
 
@@ -47,9 +40,8 @@ def check_repo_id(repo_id: str) -> str:
 
 
 def push_folder(folder: Path, repo_id: str, *, private: bool = False) -> Pushed:
-    """Create `repo_id` (a dataset repository) if needed and upload `folder` in one commit.
-
-    Raises PushError (one line: the repository and what the Hub or the network said)."""
+    """Create the dataset repository `repo_id` if needed and upload `folder` in one commit
+    (PushError: one line)."""
     require_datasets()
     from huggingface_hub import HfApi
     from huggingface_hub.errors import HfHubHTTPError, LocalTokenNotFoundError

@@ -7,10 +7,10 @@ from __future__ import annotations
 LICENCE = "mit"
 
 
-def licence_statement(licence: str = LICENCE) -> str:
+def licence_statement() -> str:
     """The Markdown paragraph under a card's "Licence" heading."""
     return (
-        f"`{licence}`, the licence of polar_inspect, whose generator built these records. "
+        f"`{LICENCE}`, the licence of polar_inspect, whose generator built these records. "
         "Everything in them is synthetic (Faker and seeded random draws; with the model renderer, "
         "text a model wrote from them): any resemblance of names, contact details or identifiers "
         "to real ones is chance."

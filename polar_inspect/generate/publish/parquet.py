@@ -1,13 +1,5 @@
-"""POLAR-format records as Arrow tables (the rows of Parquet shards), exact both ways.
-
-Each top-level field of the records is one column. It is a typed Arrow column (text, numbers,
-structs, lists: what the Hugging Face viewer shows as columns) when every record has the field
-and Arrow holds every value exactly, checked by converting the column back with the reader's
-own decoder (`data/parquet_records.py`); otherwise it is a JSON column (Arrow's JSON extension
-type, `datasets.Json`) holding each value as the JSON text Python's `json` writes (floats exact,
-key order kept). In a JSON column a record without the field is null and a JSON `null` is the
-text "null".
-"""
+"""POLAR-format records as Arrow tables (the rows of Parquet shards), exact both ways: a typed
+column where Arrow holds every value exactly, else a JSON column (docs/generator.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""What writing a dataset folder produced (shared by the writer, its card and the upload)."""
+"""What writing a dataset folder produced."""
 
 from __future__ import annotations
 

@@ -9,11 +9,8 @@ from polar_inspect.generate.textgen import words
 
 
 def render_document(sym: SymbolicRecord, attempt: int = 0) -> tuple[str, str]:
-    """Render the source document; returns the text and the template id used.
-
-    The layout is rendered once without filler to measure its fixed part, then again with
-    the remaining word budget, so the text lands at or just under `sym.target_words`.
-    """
+    """The source document and its template id: rendered once without filler to measure it,
+    then with the remaining word budget, to land at or under `sym.target_words`."""
     form = sym.spec.form(sym.cell.form)
     layout = LAYOUTS[form.layout]
     base = layout(DocContext(sym, form, attempt, budget=0))

@@ -1,41 +1,20 @@
-"""Document layouts: how an email, a note, a report, a chat or a record entry is laid out.
-
-Each layout takes a `DocContext` and returns the document text. Facts are placed verbatim;
-filler sentences are drawn from the context's pools within its word budget, so the renderer
-can aim at a target length by rendering once without filler and once with the remainder.
-"""
+"""Document layouts: a `DocContext` in, the document text out; facts placed verbatim, filler
+drawn from the context's pools within its word budget."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from polar_inspect.generate.domains import common_knowledge
 from polar_inspect.generate.render.parts import DocContext, Fact, paragraph
+from polar_inspect.generate.textgen import deal
 
-OPENERS = (
-    "[I'm writing about|A quick note about|Following up on] [a request|an enquiry|a case] from "
-    "{who} that [came in|reached us] on {weekday}.",
-    "[As discussed|As mentioned] [this morning|on the phone], here is [a summary|an overview] "
-    "of [the request|where things stand] [for|concerning] {who}.",
-    "[Please find below|Below are] the [main points|details] [of|from] [my|today's] "
-    "[conversation|contact] with {who}.",
-)
-CLOSINGS = (
-    "[Could you|Would you] [take a look|have a look] [by {weekday}|when you get a chance]?",
-    "Let me know if [anything is missing|you need anything else][ from my side|].",
-    "[Happy to|I can] [discuss|go through this] [at the team meeting|by phone] if [useful|needed].",
-)
-THREAD_REPLIES = (
-    "[Thanks|Thank you], [noted|got it]. [Adding|Here are] [a few|some] more details [below|from "
-    "my side].",
-    "[Quick|Short] update [on this one|from today]:",
-    "[Forwarding|Passing on] [this|the thread] [for your action|so you have the full picture].",
-)
-LOG_VERBS = ("[Note|Update|Comment]", "[Call|Contact] logged", "[Status|Follow-up]")
+PHRASING = common_knowledge().document_phrasing
 
 
 def _deal(d: DocContext, facts: list[Fact], parts: int) -> list[list[str]]:
     """Facts as sentences, dealt into `parts` paragraphs with the distractors mixed in."""
-    chunks = [[d.say(f) for f in chunk] for chunk in d.split(facts, parts)]
+    chunks = [[d.say(f) for f in chunk] for chunk in deal(facts, parts)]
     for distractor in d.sym.distractors:
         chunks[d.rng.randrange(parts)].append(distractor.text)
     return chunks
@@ -97,7 +76,7 @@ def email(d: DocContext) -> str:
         "",
         d.greeting(),
         "",
-        d.x(d.rng.choice(OPENERS)) + " " + body[0],
+        d.x(d.rng.choice(PHRASING.openers)) + " " + body[0],
     ]
     if listed:
         parts += [
@@ -105,7 +84,7 @@ def email(d: DocContext) -> str:
             d.x("[Key details|The details at a glance]:"),
             d.listing([d.kv(f) for f in listed]),
         ]
-    parts += ["", body[1], "", body[2], "", d.x(d.rng.choice(CLOSINGS)), "", d.signoff()]
+    parts += ["", body[1], "", body[2], "", d.x(d.rng.choice(PHRASING.closings)), "", d.signoff()]
     parts += [d.slots["staff"], f"{d.slots['staff_role'].title()}, {d.slots['org']}"]
     if d.sym.style != "terse":
         parts.append(f"Tel. {d.slots['staff_phone']}")
@@ -129,7 +108,9 @@ def thread(d: DocContext) -> str:
     messages = []
     for index, body in enumerate(bodies):
         sender, recipient = people[index % 2], people[(index + 1) % 2]
-        opener = d.x(d.rng.choice(OPENERS if index == count - 1 else THREAD_REPLIES))
+        opener = d.x(
+            d.rng.choice(PHRASING.openers if index == count - 1 else PHRASING.thread_replies)
+        )
         messages.append(
             "\n".join(
                 [
@@ -172,7 +153,8 @@ def report(d: DocContext) -> str:
     rest = d.shuffle([f for f in d.facts() if f not in admin])
     narrative_sections = [s for i, s in enumerate(sections) if i != 1]
     bodies = _body(d, rest, len(narrative_sections))
-    lines = [_report_title(d), d.x("{org} | prepared by {staff}, {staff_role} | {date}"), ""]
+    title = d.form.title.upper() if d.sym.layout_complexity != "simple" else d.form.title
+    lines = [title, d.x("{org} | prepared by {staff}, {staff_role} | {date}"), ""]
     for index, title in enumerate(sections):
         lines.append(d.heading(title))
         if index == 1:
@@ -181,11 +163,6 @@ def report(d: DocContext) -> str:
             lines.append(bodies[narrative_sections.index(title)])
         lines.append("")
     return "\n".join(lines).rstrip()
-
-
-def _report_title(d: DocContext) -> str:
-    """The form's title, in capitals unless the layout is simple."""
-    return d.form.title.upper() if d.sym.layout_complexity != "simple" else d.form.title
 
 
 def _admin_listing(d: DocContext, admin: list[Fact]) -> str:
@@ -292,7 +269,9 @@ def record(d: DocContext) -> str:
     description = _spread([d.say(f) for f in described], d.fill(d.narrative, 2))
     entries = _spread([s.text for s in d.sym.distractors], d.fill(d.narrative, 1, overhead=4))
     log = [
-        d.x("{date} ") + d.x(d.rng.choice(LOG_VERBS)) + f" ({d.slots['staff_first']}): {sentence}"
+        d.x("{date} ")
+        + d.x(d.rng.choice(PHRASING.log_verbs))
+        + f" ({d.slots['staff_first']}): {sentence}"
         for sentence in entries
     ]
     sections = list(d.form.sections) or ["Fields", "Description", "Activity log"]

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from polar_inspect.generate.domains import common_knowledge
 from polar_inspect.generate.domains.schema import FieldSpec, FormSpec, KindPhrasing
 from polar_inspect.generate.symbolic import SymbolicRecord, derive_seed
-from polar_inspect.generate.textgen import deal, expand, join_list, words
+from polar_inspect.generate.textgen import expand, join_list, words
 from polar_inspect.generate.values import ascii_slug
 
 
@@ -26,11 +26,8 @@ def _defaults(fact: Fact) -> KindPhrasing:
 
 
 class Pool:
-    """Filler templates in a seeded order, expanded lazily, each used at most once.
-
-    Each pool has its own rng, so item `i` expands to the same text however many items an
-    earlier rendering pass took.
-    """
+    """Filler templates in a seeded order, each used at most once; its own rng, so item `i` is
+    the same text however many items an earlier rendering pass took."""
 
     def __init__(self, templates: list[str], rng: random.Random, slots: dict[str, str]) -> None:
         self.templates = templates
@@ -63,11 +60,8 @@ class Pool:
 
 @dataclass
 class DocContext:
-    """What a layout needs: the record, its form, a structural rng and the filler pools.
-
-    `budget` is the number of filler words the layout may spend in total; each filler slot
-    takes an even share of what is left with `fill`, so unused words flow to later slots.
-    """
+    """What a layout needs: the record, its form, a structural rng, the filler pools and the
+    filler word `budget` (each `fill` takes an even share of what is left)."""
 
     sym: SymbolicRecord
     form: FormSpec
@@ -103,12 +97,10 @@ class DocContext:
         return Pool(order, rng, self.slots)
 
     # -- facts -------------------------------------------------------------------------------
-    def facts(self, group: str | None = None) -> list[Fact]:
-        """The record's facts (allowed and protected), optionally one placement group only."""
+    def facts(self) -> list[Fact]:
+        """The record's facts (allowed, then protected)."""
         out = []
         for spec in self.sym.spec.fields:
-            if group is not None and spec.group != group:
-                continue
             value = self.sym.values[spec.name]
             text = join_list(value) if isinstance(value, list) else value
             out.append(Fact(spec, text))
@@ -150,10 +142,6 @@ class DocContext:
     def x(self, template: str, **extra: str) -> str:
         """Expand a structural template with the document's slots."""
         return expand(template, self.rng, {**self.slots, **extra})
-
-    def split(self, items: list, parts: int) -> list[list]:
-        """Deal `items` into `parts` consecutive chunks of nearly equal size."""
-        return deal(items, parts)
 
     def shuffle(self, items: list) -> list:
         """A seeded shuffled copy."""
