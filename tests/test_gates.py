@@ -108,6 +108,28 @@ def test_an_oversized_module_fails_unless_within_its_allowance(tmp_path: Path) -
     assert "fixed: remove from baseline baseline/module_size.txt: pkg/short.py 420" in output
 
 
+def test_a_package_over_its_line_budget_fails_unless_within_its_ratchet(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(gates, "MAX_PACKAGE_LINES", 30)
+    root = _package(tmp_path, {"a.py": "x = 1\n" * 20, "b.py": "y = 2\n" * 15})
+    passed, output = _run(root, "size")
+    assert not passed
+    assert "NEW (size): pkg/: 35 lines (> 30)" in output
+
+    passed, output = _run(root, "size", {"size": "pkg/ 35\n"})
+    assert passed, output
+
+    passed, output = _run(root, "size", {"size": "pkg/ 33\n"})
+    assert not passed
+    assert "pkg/: 35 lines, grown past its allowance of 33" in output
+
+    (root / "pkg" / "b.py").write_text("y = 2\n" * 5)  # 25 lines: within the budget
+    passed, output = _run(root, "size", {"size": "pkg/ 35\n"})
+    assert passed
+    assert "fixed: remove from baseline baseline/module_size.txt: pkg/ 35" in output
+
+
 def test_unused_code_fails_the_dead_gate_but_entry_points_do_not(tmp_path: Path) -> None:
     root = _package(
         tmp_path,
