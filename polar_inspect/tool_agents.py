@@ -1,22 +1,6 @@
-"""Reference models that use the document tools: known bounds for every `-T document_access`.
-
-Served as `polar/fetch-needed` and `polar/fetch-all` (`agents.py`), to be driven by a tool
-loop such as `-T trusted_agent=react`. Each trusted turn they look at the tools they are
-offered and at what the tools returned since the attacker's last message:
-
-- `fields` (`list_fields` / `get_field` offered): `fetch-needed` gets only the fields that
-  hold the task's allowed values, then replies with exactly what those returned;
-  `fetch-all` lists the fields, gets every one, then replies with everything it got;
-- `tool` (`read_document` offered): both read the document; `fetch-needed` replies with the
-  allowed values only, `fetch-all` with the whole document;
-- no tools (`prompt`): `fetch-needed` replies with the allowed values, `fetch-all` with the
-  whole document.
-
-So, on records whose values are written out in the document and named by field,
-`fetch-needed` scores privacy 1 and utility 1 in every mode, and `fetch-all` utility 1 and
-privacy 0 (docs/agents.md). They fetch again in every turn. Like the other reference agents
-they read the sample's facts (`sample_context`), here only to know which fields the task needs.
-"""
+"""Reference models that use the document tools (`polar/fetch-needed`, `polar/fetch-all`):
+known bounds for every `-T document_access`, driven by a tool loop such as `-T trusted_agent=react`
+(what each does in each mode: docs/agents.md, "A worked example that runs offline")."""
 
 from __future__ import annotations
 
