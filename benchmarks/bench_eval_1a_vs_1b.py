@@ -19,6 +19,12 @@ The baseline is a second worktree of commit 76fd57c (the last 1-A commit) with i
 
     python benchmarks/bench_eval_1a_vs_1b.py --baseline ../speed-1a [--limit 1500] [--repeats 3]
 
+Last measured 2026-11-26: CPU per sample x1.11 and x1.34 of 1-A (load 10-15), x1.39 (load 4-6,
+`--limit 300 --repeats 3`), start-up 11.9-12.7 s against 8.8-9.1 s of CPU, peak RSS under
+500 MB; the figures and where the time goes: docs/large-runs.md ("1-B against 1-A"). A commit
+without a venv of its own can be the baseline through a `.venv/bin/inspect` wrapper that sets
+`PYTHONPATH` to its `polar_inspect` (and `POLAR_BUNDLED_PATH` to a built bundled set).
+
 The runs of a repeat must give the same sample count and the same value for every metric they
 share (1-B adds some, e.g. `cut`), read from the logs' headers; a run that does not is reported
 as a mismatch, and the script exits 1.

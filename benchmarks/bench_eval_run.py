@@ -84,7 +84,7 @@ def _run(
 
     from polar_inspect.data.samples import records_to_dataset
     from polar_inspect.data.sources import load_source, resolve_source
-    from polar_inspect.sample_context import DialogueFacts, use_sample_facts
+    from polar_inspect.sample_context import SampleFacts
 
     log_dir = tempfile.mkdtemp(prefix=f"bench-{mode}-")
     cpu0, _ = _usage()
@@ -104,16 +104,14 @@ def _run(
                     ChatMessageSystem(content=meta["texts"]["source_document"]),
                     ChatMessageUser(content=turns[0]),
                 ]
-                use_sample_facts(  # what the reference agents read
-                    DialogueFacts(
-                        sample_id=str(state.sample_id),
-                        policy=meta["policy"],
-                        attack=meta["attack"],
-                        source_document=meta["texts"]["source_document"],
-                        allowed_values=tuple(meta["allowed_values"]),
-                        protected_values=tuple(meta["protected_values"]),
-                        planned_turns=tuple(turns),
-                    )
+                SampleFacts(  # what the reference agents read
+                    sample_id=str(state.sample_id),
+                    policy=meta["policy"],
+                    attack=meta["attack"],
+                    source_document=meta["texts"]["source_document"],
+                    allowed_values=meta["allowed_values"],
+                    protected_values=meta["protected_values"],
+                    planned_turns=turns,
                 )
                 return await generate(state)
 

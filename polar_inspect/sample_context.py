@@ -1,85 +1,74 @@
-"""The sample the reference agents answer about, and where its dialogue is.
+"""The sample the reference agents answer about, in the sample's store while its dialogue runs.
 
-The dialogue solver sets them (`write_sample_facts`): the sample's policy, attack, targets,
-planned turns and the document the trusted model is given (after any document defense), and
-the dialogue's record (the round, the replies delivered so far). The reference agents
-(`polar/oracle`, `polar/leaky`, ...) read them through `current_facts` instead of parsing
-prompts. They live in a context variable, not in the sample's store (which Inspect diffs at
-every span's end): Inspect runs each sample in its own task and the model calls inside it.
+The dialogue solver writes `SampleFacts` once, at setup (`write_sample_facts`), and removes
+it when the dialogue ends (`drop_sample_facts`), so the logged store is the dialogue's record
+alone. What changes per round (the round, the replies delivered) the reference agents read
+from the messages they are given (`agents.py`).
 """
 
 from __future__ import annotations
 
-from contextvars import ContextVar
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Protocol
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from inspect_ai.model import ChatMessage, ChatMessageAssistant, ChatMessageUser
+from inspect_ai.util import store, store_as
+from pydantic import Field
+
+from polar_inspect.typed_store import FastStoreModel
 
 if TYPE_CHECKING:
     from polar_inspect.data.samples import SampleInfo
 
 
-class DialogueState(Protocol):
-    """Where the dialogue is (`dialogue.state.DialogueState`, a layer above)."""
+class SampleFacts(FastStoreModel):
+    """The sample the current dialogue is about."""
 
-    round: int
-
-    def delivered_replies(self) -> list[str]:
-        """The trusted replies delivered so far."""
-        ...
-
-
-@dataclass(frozen=True)
-class DialogueFacts:
-    """The sample the current dialogue is about, and where the dialogue is."""
-
-    sample_id: str
-    policy: str
-    attack: str
-    source_document: str  # the document the trusted model is given
-    allowed_values: tuple[str, ...]
-    protected_values: tuple[str, ...]
-    planned_turns: tuple[str, ...]
-    round_index: int = 0  # 0-based index of the round being played
-    replies: tuple[str, ...] = ()  # the trusted replies delivered before this round
+    sample_id: str = ""
+    policy: str = ""
+    attack: str = ""
+    source_document: str = ""  # the document the trusted model is given
+    allowed_values: list[str] = Field(default_factory=list)
+    protected_values: list[str] = Field(default_factory=list)
+    planned_turns: list[str] = Field(default_factory=list)
     #: Target value -> the record's field that holds it (reference tool agents read it).
-    value_fields: dict[str, str] = field(default_factory=dict)
+    value_fields: dict[str, str] = Field(default_factory=dict)
 
 
-_CURRENT: ContextVar[tuple[DialogueFacts, DialogueState | None] | None] = ContextVar(
-    "polar_inspect_sample_facts", default=None
-)
+_PREFIX = f"{SampleFacts.__name__}:"
 
 
-def use_sample_facts(facts: DialogueFacts, progress: DialogueState | None = None) -> None:
-    """Make `facts` (and where the dialogue `progress` is) what this sample's calls read."""
-    _CURRENT.set((facts, progress))
-
-
-def write_sample_facts(
-    sample_id: str, info: SampleInfo, progress: DialogueState, document: str | None = None
-) -> None:
-    """Set the sample's facts (the solver); `document`: what a document defense made of the
-    source document."""
-    facts = DialogueFacts(
+def write_sample_facts(sample_id: str, info: SampleInfo) -> SampleFacts:
+    """Write the sample's facts to its store (the solver's setup)."""
+    return SampleFacts(
         sample_id=sample_id,
         policy=info.policy,
         attack=info.attack,
-        source_document=info.texts.source_document if document is None else document,
-        allowed_values=tuple(info.allowed_values),
-        protected_values=tuple(info.protected_values),
-        planned_turns=tuple(info.planned_turns),
-        value_fields=dict(info.value_fields),
+        source_document=info.texts.source_document,
+        allowed_values=info.allowed_values,
+        protected_values=info.protected_values,
+        planned_turns=info.planned_turns,
+        value_fields=info.value_fields,
     )
-    use_sample_facts(facts, progress)
 
 
-def current_facts() -> DialogueFacts | None:
+def drop_sample_facts() -> None:
+    """Remove the facts from the sample's store (the dialogue ended)."""
+    sample = store()
+    for key in [key for key, _ in sample.items() if key.startswith(_PREFIX)]:
+        sample.delete(key)
+
+
+def current_facts() -> SampleFacts | None:
     """The facts of the sample being played, or None outside a polar_inspect dialogue."""
-    current = _CURRENT.get()
-    if current is None:
+    if f"{_PREFIX}sample_id" not in store():
         return None
-    facts, progress = current
-    if progress is None:
-        return facts
-    replies = tuple(progress.delivered_replies())
-    return replace(facts, round_index=max(progress.round - 1, 0), replies=replies)
+    return store_as(SampleFacts)
+
+
+def round_index(input: Sequence[ChatMessage], attacker: bool = False) -> int:
+    """The 0-based round of a reference agent's call, from its input: the trusted role gets
+    each round's attacker message (a user message), an attacker its own earlier messages."""
+    if attacker:
+        return sum(isinstance(message, ChatMessageAssistant) for message in input)
+    return max(sum(isinstance(message, ChatMessageUser) for message in input) - 1, 0)

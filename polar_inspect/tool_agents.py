@@ -1,22 +1,6 @@
-"""Reference models that use the document tools: known bounds for every `-T document_access`.
-
-Served as `polar/fetch-needed` and `polar/fetch-all` (`agents.py`), to be driven by a tool
-loop such as `-T trusted_agent=react`. Each trusted turn they look at the tools they are
-offered and at what the tools returned since the attacker's last message:
-
-- `fields` (`list_fields` / `get_field` offered): `fetch-needed` gets only the fields that
-  hold the task's allowed values, then replies with exactly what those returned;
-  `fetch-all` lists the fields, gets every one, then replies with everything it got;
-- `tool` (`read_document` offered): both read the document; `fetch-needed` replies with the
-  allowed values only, `fetch-all` with the whole document;
-- no tools (`prompt`): `fetch-needed` replies with the allowed values, `fetch-all` with the
-  whole document.
-
-So, on records whose values are written out in the document and named by field,
-`fetch-needed` scores privacy 1 and utility 1 in every mode, and `fetch-all` utility 1 and
-privacy 0 (docs/agents.md). They fetch again in every turn. Like the other reference agents
-they read the sample's facts (`sample_context`), here only to know which fields the task needs.
-"""
+"""Reference models that use the document tools (`polar/fetch-needed`, `polar/fetch-all`):
+known bounds for every `-T document_access`, driven by a tool loop such as `-T trusted_agent=react`
+(what each does in each mode: docs/agents.md, "A worked example that runs offline")."""
 
 from __future__ import annotations
 
@@ -26,7 +10,7 @@ from inspect_ai.model import ChatMessage, ChatMessageTool, ChatMessageUser
 from inspect_ai.tool import ToolCall, ToolInfo
 
 from polar_inspect.dialogue.document_tools import GET_FIELD, LIST_FIELDS, READ_DOCUMENT
-from polar_inspect.sample_context import DialogueFacts
+from polar_inspect.sample_context import SampleFacts, round_index
 
 FETCH_NEEDED = "fetch-needed"
 FETCH_ALL = "fetch-all"
@@ -56,19 +40,19 @@ def _lines(results: Sequence[ChatMessageTool]) -> list[str]:
     return [line for m in results for line in m.text.splitlines() if line.strip()]
 
 
-def needed_fields(facts: DialogueFacts) -> list[str]:
+def needed_fields(facts: SampleFacts) -> list[str]:
     """The fields that hold the task's allowed values, in the order of those values."""
     named = dict(facts.value_fields)
     return list(dict.fromkeys(named[v] for v in facts.allowed_values if v in named))
 
 
 def tool_agent_turn(
-    name: str, facts: DialogueFacts, input: Sequence[ChatMessage], tools: Sequence[ToolInfo]
+    name: str, facts: SampleFacts, input: Sequence[ChatMessage], tools: Sequence[ToolInfo]
 ) -> str | list[ToolCall]:
     """The next step of reference tool agent `name`: tool calls, or the reply text."""
     offered = {t.name for t in tools}
     results = _since_last_user(input)
-    turn = facts.round_index + 1
+    turn = round_index(input) + 1
     everything = name == FETCH_ALL
     if GET_FIELD in offered:
         return _fields_step(facts, results, turn, everything, LIST_FIELDS in offered)
@@ -81,7 +65,7 @@ def tool_agent_turn(
 
 
 def _fields_step(
-    facts: DialogueFacts,
+    facts: SampleFacts,
     results: Sequence[ChatMessageTool],
     turn: int,
     everything: bool,
@@ -98,7 +82,7 @@ def _fields_step(
 
 
 def _fields_to_get(
-    facts: DialogueFacts, results: Sequence[ChatMessageTool], everything: bool
+    facts: SampleFacts, results: Sequence[ChatMessageTool], everything: bool
 ) -> list[str]:
     """Every listed field (fetch-all), or the fields the task needs (fetch-needed)."""
     if everything:

@@ -1,14 +1,6 @@
-"""What one sample's dialogue produced, as typed per-sample state (Inspect's `StoreModel`).
-
-The solver writes these (`steps.Dialogue.save`: a dialogue that a limit cuts short keeps what
-it delivered), and the scorers and `polar-report` read them back through `store_as(...)` (in a
-log: `sample.store`). `DialogueState`: the attacker, the budgets, each round as delivered (all
-the scorers read), why the dialogue stopped and where a limit cut it, each role's sampling,
-the adaptive attacker's plans and the run identity; `DefenseState`: what the defense stack
-did; `TrustedAgentState`: with `-T trusted_agent`, what the agent did inside each trusted turn
-(docs/agents.md). Logs of task version 1-A kept these under `sample.metadata`:
-`read_sample_record` reads either.
-"""
+"""What one sample's dialogue produced, as typed per-sample state (Inspect's `StoreModel`): the
+solver writes it (`steps.Dialogue.save`), the scorers and `polar-report` read it back
+(`read_sample_record` reads 1-A logs' metadata too); docs/architecture.md."""
 
 from __future__ import annotations
 

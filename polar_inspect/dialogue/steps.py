@@ -43,7 +43,7 @@ from polar_inspect.dialogue.state import DefenseState, DialogueState, TrustedAge
 from polar_inspect.dialogue.trusted_turn import ModelTurn, TrustedTurn, agent_turn
 from polar_inspect.run.identity import sample_identity
 from polar_inspect.run.setup import RunSetup
-from polar_inspect.sample_context import write_sample_facts
+from polar_inspect.sample_context import drop_sample_facts, write_sample_facts
 from polar_inspect.seeds import PAPER_BASE_SEED, CallSeeds, request_model_name
 from polar_inspect.text import message_reasoning
 
@@ -93,7 +93,7 @@ class Dialogue:
         if self.attacker.layout_note:
             record.attacker_layout_note = self.attacker.layout_note
             transcript().info(self.attacker.layout_note, source="polar_inspect")
-        write_sample_facts(str(state.sample_id), self.info, record)
+        self.facts = write_sample_facts(str(state.sample_id), self.info)  # agents read it
         self.guarded: SampleDefenses | None = None
         self.turn: TrustedTurn | None = None
         self.attacker_turns: list[str] = []
@@ -115,7 +115,8 @@ class Dialogue:
         self.guarded = start_defenses(setup.defenses, state, info)
         document = await self.guarded.before_dialogue()
         self.record.calling = ""
-        write_sample_facts(str(state.sample_id), info, self.record, document)
+        if document != self.facts.source_document:  # a document defense changed it
+            self.facts.source_document = document
         note = setup.document_note  # with document tools: what stands for the document
         system = self.guarded.system_message(
             setup.trusted_template.render(
@@ -242,6 +243,7 @@ class Dialogue:
 
     def save(self) -> None:
         """Write the record to the sample's store (its keys as `store_as(DialogueState)`)."""
+        drop_sample_facts()
         sample = store()
         for key, value in self.record.store.items():
             sample.set(key, value)
