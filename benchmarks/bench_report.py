@@ -142,13 +142,27 @@ def watch(child: subprocess.Popen) -> tuple[int, int, float]:
     return peak, peak_pss, max(sum(seen.values()), used)
 
 
-#: Runs the report in the child process and prints its seconds by section as JSON.
+#: Runs the report in the child process and prints its seconds by step and by section (each
+#: section's frame and files, and the frames all sections share) as JSON.
 CHILD = """
-import json, sys
-from polar_inspect.report import build_report
+import dataclasses, json, sys, time
+from polar_inspect.report import build
+split = {}
+def timed(name, function):
+    def run(*args):
+        started = time.perf_counter()
+        try:
+            return function(*args)
+        finally:
+            split[name] = split.get(name, 0.0) + time.perf_counter() - started
+    return run
+build.SECTIONS = [dataclasses.replace(s, compute=timed(s.name, s.compute),
+                  files=timed(s.name + " (files)", s.files)) for s in build.SECTIONS]
+for name in ("run_summary", "breakdown", "epoch_means"):
+    setattr(build, name, timed("shared: " + name, getattr(build, name)))
 jobs = int(sys.argv[3]) if sys.argv[3] != "-" else None
-result = build_report([sys.argv[1]], sys.argv[2], jobs=jobs, figures=sys.argv[4] == "1")
-print(json.dumps({"figures": len(result.figures), "seconds": result.seconds}))
+result = build.build_report([sys.argv[1]], sys.argv[2], jobs=jobs, figures=sys.argv[4] == "1")
+print(json.dumps({"figures": len(result.figures), "seconds": result.seconds, "sections": split}))
 """
 
 
@@ -180,6 +194,9 @@ def show(label: str, count: int, samples: int, size: float, run: dict) -> None:
         f"before: {run['load']:.1f} on {os.cpu_count()} CPUs"
     )
     for name, seconds in sorted(run["seconds"].items(), key=lambda item: -item[1]):
+        print(f"    {seconds:7.2f} s  {name}")
+    print("  of which, by section (wall):")
+    for name, seconds in sorted(run["sections"].items(), key=lambda item: -item[1])[:12]:
         print(f"    {seconds:7.2f} s  {name}")
 
 

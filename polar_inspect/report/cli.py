@@ -89,7 +89,7 @@ PRICES_HELP = (
               help="duplicate logs (same model, task and setup): keep the newest (default) "
               "or all")  # fmt: skip
 @click.option("--jobs", type=JOBS, default=None,
-              help="worker processes for reading logs and drawing (default: CPUs, at most 4; "
+              help="worker processes for drawing the figures (default: CPUs, at most 4; "
               "1 = none)")  # fmt: skip
 @click.option("--tables-only", is_flag=True, help="write tables and HTML only, no figures")
 @click.option("--prices", default=None, metavar="FILE", help=PRICES_HELP)

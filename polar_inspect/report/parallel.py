@@ -1,7 +1,7 @@
-"""Run independent report jobs (log reads, figures) on worker processes, results in order.
+"""Draw the report's figures on worker processes, results in order.
 
-Workers come from a `forkserver` context that imports the report's modules once, so starting
-a worker costs a fork, not a fresh import of inspect_ai, pandas and matplotlib.
+Workers come from a `forkserver` context that imports the drawing modules once, so starting
+a worker costs a fork, not a fresh import of pandas and matplotlib.
 """
 
 from __future__ import annotations
@@ -16,12 +16,7 @@ from typing import TypeVar
 T = TypeVar("T")
 R = TypeVar("R")
 
-PRELOAD = [
-    "polar_inspect.report.inventory",
-    "polar_inspect.report.samples",
-    "polar_inspect.report.plots",
-    "polar_inspect.report.heatmaps",
-]
+PRELOAD = ["polar_inspect.report.plots", "polar_inspect.report.heatmaps"]
 
 
 def default_jobs() -> int:

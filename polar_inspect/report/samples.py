@@ -38,14 +38,6 @@ def read_run_samples(run: RunHeader) -> pd.DataFrame:
         raise SampleReadError(f"{run.path}: cannot read samples: {err}") from err
 
 
-def try_read_run_samples(run: RunHeader) -> pd.DataFrame | str:
-    """`read_run_samples`, with a failure returned as its message (for worker processes)."""
-    try:
-        return read_run_samples(run)
-    except SampleReadError as err:
-        return str(err)
-
-
 def combine(frames: Mapping[int, pd.DataFrame]) -> pd.DataFrame:
     """The runs' rows in one frame, column `run` = the key (a run's position in the report)."""
     parts = [frames[index].assign(run=index) for index in sorted(frames)]
