@@ -8,8 +8,10 @@ as it is with `--log FILE` (e.g. a full bundled run: `inspect eval polar_inspect
 cached in `--work`. For each count in `--logs` (default 1 and 8), that many logs are derived
 from it with different model names through the inspect_ai log API (the samples are copied,
 the header rewritten), and the report runs on them in a child process, so that its time and
-peak RSS are its own. Each count is measured twice: with an empty read cache (`--cold`) and
-again with the cache the first run filled (a second report over the same folder).
+memory are its own: wall, CPU and peak RSS and PSS summed over its process tree (main and
+workers), with its wall time by step and by section. Each count is measured twice: with an
+empty read cache and again with the cache the first run filled (a second report over the
+same folder).
 
     python benchmarks/bench_report.py [--work benchmarks/out/bench_report] [--logs 1,8]
         [--records 7875] [--data FILE | --log FILE] [--jobs N] [--figures]
