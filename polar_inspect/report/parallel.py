@@ -20,12 +20,13 @@ PRELOAD = ["polar_inspect.report.plots", "polar_inspect.report.heatmaps"]
 
 
 def default_jobs() -> int:
-    """Worker processes to use by default: the CPUs available, at most 4."""
+    """Worker processes to use by default: none on 2 CPUs or fewer (a worker's start costs more
+    than it saves there: docs/large-runs.md#polar-report-on-full-runs), else the CPUs, at most 4."""
     try:
         available = len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
         available = os.cpu_count() or 1
-    return max(1, min(4, available))
+    return 1 if available <= 2 else min(4, available)
 
 
 @contextmanager
