@@ -8,8 +8,10 @@ as it is with `--log FILE` (e.g. a full bundled run: `inspect eval polar_inspect
 cached in `--work`. For each count in `--logs` (default 1 and 8), that many logs are derived
 from it with different model names through the inspect_ai log API (the samples are copied,
 the header rewritten), and the report runs on them in a child process, so that its time and
-peak RSS are its own. Each count is measured twice: with an empty read cache (`--cold`) and
-again with the cache the first run filled (a second report over the same folder).
+memory are its own: wall, CPU and peak RSS and PSS summed over its process tree (main and
+workers), with its wall time by step and by section. Each count is measured twice: with an
+empty read cache and again with the cache the first run filled (a second report over the
+same folder).
 
     python benchmarks/bench_report.py [--work benchmarks/out/bench_report] [--logs 1,8]
         [--records 7875] [--data FILE | --log FILE] [--jobs N] [--figures]
@@ -142,13 +144,27 @@ def watch(child: subprocess.Popen) -> tuple[int, int, float]:
     return peak, peak_pss, max(sum(seen.values()), used)
 
 
-#: Runs the report in the child process and prints its seconds by section as JSON.
+#: Runs the report in the child process and prints its seconds by step and by section (each
+#: section's frame and files, and the frames all sections share) as JSON.
 CHILD = """
-import json, sys
-from polar_inspect.report import build_report
+import dataclasses, json, sys, time
+from polar_inspect.report import build
+split = {}
+def timed(name, function):
+    def run(*args):
+        started = time.perf_counter()
+        try:
+            return function(*args)
+        finally:
+            split[name] = split.get(name, 0.0) + time.perf_counter() - started
+    return run
+build.SECTIONS = [dataclasses.replace(s, compute=timed(s.name, s.compute),
+                  files=timed(s.name + " (files)", s.files)) for s in build.SECTIONS]
+for name in ("run_summary", "breakdown", "epoch_means"):
+    setattr(build, name, timed("shared: " + name, getattr(build, name)))
 jobs = int(sys.argv[3]) if sys.argv[3] != "-" else None
-result = build_report([sys.argv[1]], sys.argv[2], jobs=jobs, figures=sys.argv[4] == "1")
-print(json.dumps({"figures": len(result.figures), "seconds": result.seconds}))
+result = build.build_report([sys.argv[1]], sys.argv[2], jobs=jobs, figures=sys.argv[4] == "1")
+print(json.dumps({"figures": len(result.figures), "seconds": result.seconds, "sections": split}))
 """
 
 
@@ -180,6 +196,9 @@ def show(label: str, count: int, samples: int, size: float, run: dict) -> None:
         f"before: {run['load']:.1f} on {os.cpu_count()} CPUs"
     )
     for name, seconds in sorted(run["seconds"].items(), key=lambda item: -item[1]):
+        print(f"    {seconds:7.2f} s  {name}")
+    print("  of which, by section (wall):")
+    for name, seconds in sorted(run["sections"].items(), key=lambda item: -item[1])[:12]:
         print(f"    {seconds:7.2f} s  {name}")
 
 

@@ -171,8 +171,8 @@ def _build(paths: list[str], out: Path, settings: _Settings) -> tuple[ReportResu
     workers = settings.jobs or default_jobs()
     timings = Timings()
     with _progress(settings.progress) as step, worker_pool(workers) as pool:
-        with timings.step("read logs (headers, reduced scores, summaries)"):
-            inventory, samples = load_runs(paths, keep=settings.keep, pool=pool, step=step)
+        with timings.step("read logs (headers, summaries)"):
+            inventory, samples = load_runs(paths, keep=settings.keep, step=step)
         if not inventory.runs:
             raise NoUsableLogsError(no_runs_message(inventory.skipped))
         inventory = inventory.model_copy(update={"runs": mark_oracles(inventory.runs)})

@@ -89,8 +89,8 @@ PRICES_HELP = (
               help="duplicate logs (same model, task and setup): keep the newest (default) "
               "or all")  # fmt: skip
 @click.option("--jobs", type=JOBS, default=None,
-              help="worker processes for reading logs and drawing (default: CPUs, at most 4; "
-              "1 = none)")  # fmt: skip
+              help="worker processes for drawing the figures (default: none on 2 CPUs or "
+              "fewer, else the CPUs, at most 4; 1 = none)")  # fmt: skip
 @click.option("--tables-only", is_flag=True, help="write tables and HTML only, no figures")
 @click.option("--prices", default=None, metavar="FILE", help=PRICES_HELP)
 @click.option("--quiet", is_flag=True, help="no progress bar")

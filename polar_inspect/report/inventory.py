@@ -12,6 +12,7 @@ over one with dialogues cut by a limit or unfinished samples, then the newest.
 
 from __future__ import annotations
 
+import io
 import json
 from collections.abc import Sequence
 from datetime import datetime
@@ -26,7 +27,7 @@ from polar_inspect.axes import LIVE_ATTACK
 from polar_inspect.plugins import one_line
 from polar_inspect.redaction import fingerprint, redact
 from polar_inspect.register import register_entry
-from polar_inspect.report.read_cache import FRESH, is_uri
+from polar_inspect.report.read_cache import FRESH, is_uri, log_member
 from polar_inspect.report.run_facts import DataInfo, SampleSet, sample_set
 from polar_inspect.report.setup import prompt_facts, sampling_facts
 from polar_inspect.report.usage import RoleUsage, role_usage
@@ -74,7 +75,6 @@ class RunHeader(BaseModel):
     metrics: dict[str, dict[str, float]]
     scored_samples: int
     unfinished_samples: int
-    source_key: str
     group_key: str
     prompt: str = "default"  # the trusted model's system prompt: default/custom + hash
     prompt_key: str = ""  # its hash: runs with different prompts are never duplicates
@@ -356,7 +356,6 @@ def classify(path: str, log: EvalLog) -> RunHeader | SkippedLog:
         metrics=metrics,
         scored_samples=scored,
         unfinished_samples=max(0, unfinished),
-        source_key=f"{data.kind}:{data.sha256}:{meta.polar_inspect_version}",
         group_key=_group_key(meta, data, attacker, prompts.attacker_key, samples),
         prompt=prompts.trusted_label,
         prompt_key=prompts.trusted_key,
@@ -381,13 +380,16 @@ def classify(path: str, log: EvalLog) -> RunHeader | SkippedLog:
     )
 
 
-def read_header(path: str) -> tuple[RunHeader | SkippedLog, EvalLog | None]:
-    """Read one log's header (with its reductions) and classify it."""
+def read_header(path: str) -> RunHeader | SkippedLog:
+    """Read one log's header (a `.eval` log's `header.json` alone: not its reductions, tens of
+    MB for a full run) and classify it."""
     if not path.endswith(LOG_SUFFIXES):
-        return SkippedLog(path=path, reason="not a log file", detail="not .eval/.json"), None
+        return SkippedLog(path=path, reason="not a log file", detail="not .eval/.json")
     try:
-        header = read_eval_log(path, header_only=True)
+        with log_member(path, "header.json") as member:
+            data = None if member is None else io.BytesIO(member.read())
+        header = read_eval_log(data or path, header_only=True, format="json" if data else "auto")
     except Exception as err:  # any unreadable file is reported, not fatal
         detail = f"{type(err).__name__}: {err}".splitlines()[0][:200]
-        return SkippedLog(path=path, reason="unreadable", detail=detail), None
-    return classify(path, header), header
+        return SkippedLog(path=path, reason="unreadable", detail=detail)
+    return classify(path, header)

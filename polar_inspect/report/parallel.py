@@ -1,7 +1,7 @@
-"""Run independent report jobs (log reads, figures) on worker processes, results in order.
+"""Draw the report's figures on worker processes, results in order.
 
-Workers come from a `forkserver` context that imports the report's modules once, so starting
-a worker costs a fork, not a fresh import of inspect_ai, pandas and matplotlib.
+Workers come from a `forkserver` context that imports the drawing modules once, so starting
+a worker costs a fork, not a fresh import of pandas and matplotlib.
 """
 
 from __future__ import annotations
@@ -16,21 +16,17 @@ from typing import TypeVar
 T = TypeVar("T")
 R = TypeVar("R")
 
-PRELOAD = [
-    "polar_inspect.report.inventory",
-    "polar_inspect.report.samples",
-    "polar_inspect.report.plots",
-    "polar_inspect.report.heatmaps",
-]
+PRELOAD = ["polar_inspect.report.plots", "polar_inspect.report.heatmaps"]
 
 
 def default_jobs() -> int:
-    """Worker processes to use by default: the CPUs available, at most 4."""
+    """Worker processes to use by default: none on 2 CPUs or fewer (a worker's start costs more
+    than it saves there: docs/large-runs.md#polar-report-on-full-runs), else the CPUs, at most 4."""
     try:
         available = len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
         available = os.cpu_count() or 1
-    return max(1, min(4, available))
+    return 1 if available <= 2 else min(4, available)
 
 
 @contextmanager

@@ -14,11 +14,14 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
-from collections.abc import Callable
+import zipfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import IO, Any, TypeVar
 
+import fsspec  # type: ignore[import-untyped]
 from fsspec.core import url_to_fs  # type: ignore[import-untyped]
 
 from polar_inspect.data.sources import cache_dir
@@ -38,6 +41,22 @@ FRESH = {"skip_instance_cache": True, "use_listings_cache": False}
 def is_uri(location: str) -> bool:
     """True for a location on a remote filesystem (`s3://...`), False for a local path."""
     return "://" in location and not location.startswith("file://")
+
+
+@contextmanager
+def log_member(path: str, name: str) -> Iterator[IO[bytes] | None]:
+    """The member `name` of the `.eval` log (a zip) at `path`, or None: a `.json` log, or a
+    `.eval` log without it (one still being written); the last of a repeated member wins."""
+    if not path.endswith(".eval"):
+        yield None
+        return
+    options = FRESH if is_uri(path) else {}
+    with fsspec.open(path, "rb", **options) as raw, zipfile.ZipFile(raw) as archive:
+        if name not in archive.namelist():
+            yield None
+            return
+        with archive.open(name) as member:
+            yield member
 
 
 @cache

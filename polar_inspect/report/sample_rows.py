@@ -1,33 +1,32 @@
-"""One row per scored sample: everything every section of the report reads about a sample.
-
-A row holds the sample's id and epoch, its four axes (domain, policy, attack, cell), the polar
-scorer's three scores, its error text, its leakage curve (`leaked_by_turn` / `protected_count`
-of the polar scorer's metadata) and the strict scorer's attribution (first leak turn, values
-leaked and echoed, reasoning-only leak rate). All of these are scalars or short lists, which
-Inspect keeps in a sample's summary (it drops score-metadata keys over 1 KB, such as the
-strict scorer's per-value `protected` / `allowed` verdicts, which no section reads).
-
-The same extraction serves three sources, so that they cannot disagree: the sample summaries
-(`summary_rows`, a few seconds for a full run), the header's per-sample reduced scores
-(`reduction_rows`, single-epoch logs) and the full samples without events (`full_sample_rows`,
-the slow reference path the parity test compares the other two against).
+"""One row per scored sample: everything every section of the report reads about a sample
+(its id, epoch, axes, scores, error, leakage curve and strict attribution), from the sample
+summaries (`summary_rows`) or, in the parity test, the full samples (`full_sample_rows`): one
+extraction for both (docs/report/README.md#what-the-report-reads).
 """
 
 from __future__ import annotations
 
+import io
+import json
 import math
-from collections.abc import Iterable, Mapping
-from typing import Any, Protocol
+from collections.abc import Iterable, Iterator, Mapping
+from typing import IO, Any, Protocol
 
 import pandas as pd
-from inspect_ai.log import EvalLog, read_eval_log_sample_summaries, read_eval_log_samples
+from inspect_ai.log import read_eval_log_sample_summaries, read_eval_log_samples
+from inspect_ai.scorer import Score
 
+from polar_inspect.report.read_cache import log_member
 from polar_inspect.scorers.parity import SCORE_KEYS
 
 #: Sample metadata the report breaks scores down by.
 AXES = ("domain", "policy", "attack", "cell")
 #: The strict scorer's name in a log's scores.
 STRICT_SCORER = "polar_strict_scorer"
+#: A `.eval` log's member holding every sample's summary.
+SUMMARIES = "summaries.json"
+#: What separates the items of a JSON array.
+GAP = (" ", "\t", "\r", "\n", ",")
 #: Per-sample columns beside the scores: the leakage curve and the strict attribution.
 DETAIL_COLUMNS = [
     "curve",
@@ -42,7 +41,7 @@ ROW_COLUMNS = ["id", "epoch", *AXES, *SCORE_KEYS, "error", *DETAIL_COLUMNS]
 
 
 class ScoreLike(Protocol):
-    """A score as a summary, a full sample or a header reduction carries it."""
+    """A score as a summary or a full sample carries it."""
 
     @property
     def value(self) -> Any:
@@ -124,19 +123,69 @@ def _frame(rows: Iterable[dict[str, Any]]) -> pd.DataFrame:
     return frame
 
 
+def _row(
+    sample_id: object,
+    epoch: int,
+    meta: Mapping[str, Any] | None,
+    error: str,
+    scores: Mapping[str, ScoreLike],
+) -> dict[str, Any]:
+    return {"id": str(sample_id), "epoch": int(epoch), **_axes(meta), "error": error,
+            **score_row(scores)}  # fmt: skip
+
+
+def _streamed_row(item: dict[str, Any]) -> dict[str, Any]:
+    scores = {
+        name: Score.model_validate(score) for name, score in (item.get("scores") or {}).items()
+    }
+    return _row(item["id"], item["epoch"], item.get("metadata"), item.get("error") or "", scores)
+
+
+def json_items(stream: IO[bytes], chunk: int = 1 << 20) -> Iterator[Any]:
+    """The items of the JSON array in `stream`, decoded one at a time (NaN allowed)."""
+    decoder, text = json.JSONDecoder(), io.TextIOWrapper(stream, encoding="utf-8")
+    first = text.read(1)
+    while first.isspace():
+        first = text.read(1)
+    if first != "[":
+        raise ValueError("not a JSON array")
+    buffer, position, ended = "", 0, False
+    while True:
+        while buffer[position : position + 1] in GAP:
+            position += 1
+        if buffer.startswith("]", position):
+            return
+        try:
+            item, end = decoder.raw_decode(buffer, position)
+            complete = end < len(buffer) or ended  # a number may go on in the next chunk
+        except json.JSONDecodeError:
+            if ended:
+                raise
+            complete = False
+        if complete:
+            yield item
+            position = end
+            continue
+        more = text.read(chunk)
+        buffer, position, ended = buffer[position:] + more, 0, not more
+
+
 def summary_rows(path: str) -> pd.DataFrame:
-    """One row per sample and epoch from the log's sample summaries."""
-    summaries = read_eval_log_sample_summaries(path)
-    return _frame(
-        {
-            "id": str(s.id),
-            "epoch": int(s.epoch),
-            **_axes(s.metadata),
-            "error": s.error or "",
-            **score_row(s.scores or {}),
-        }
-        for s in summaries
-    )
+    """One row per sample and epoch from the log's sample summaries, each reduced to its row
+    as it is read (a `.eval` log's `summaries.json`; Inspect's reader for any other log)."""
+    rows: dict[tuple[str, int], dict[str, Any]] = {}  # the last summary of a sample wins
+    with log_member(path, SUMMARIES) as stream:
+        found: Iterable[dict[str, Any]]
+        if stream is not None:
+            found = map(_streamed_row, json_items(stream))
+        else:
+            summaries = read_eval_log_sample_summaries(path)
+            found = (
+                _row(s.id, s.epoch, s.metadata, s.error or "", s.scores or {}) for s in summaries
+            )
+        for row in found:
+            rows[row["id"], row["epoch"]] = row
+    return _frame(rows.values())
 
 
 def full_sample_rows(path: str) -> pd.DataFrame:
@@ -145,45 +194,6 @@ def full_sample_rows(path: str) -> pd.DataFrame:
         path, all_samples_required=False, exclude_fields={"events", "attachments"}
     )
     return _frame(
-        {
-            "id": str(s.id),
-            "epoch": int(s.epoch),
-            **_axes(s.metadata),
-            "error": s.error.message if s.error is not None else "",
-            **score_row(s.scores or {}),
-        }
+        _row(s.id, s.epoch, s.metadata, s.error.message if s.error else "", s.scores or {})
         for s in samples
     )
-
-
-def _has_scores(samples: list[Any]) -> bool:
-    """True when every reduced sample carries the three polar scores."""
-    return bool(samples) and all(
-        isinstance(s.value, dict) and all(k in s.value for k in SCORE_KEYS) for s in samples
-    )
-
-
-def reduction_rows(log: EvalLog) -> pd.DataFrame | None:
-    """The header's per-sample reduced scores as rows (no axes, epoch 1, no error), or None
-    when no reduction carries the three scores for every sample.
-
-    A curve is kept only when the reductions give one for every sample: a log written before
-    curves were recorded has none.
-    """
-    reductions = log.reductions or []
-    by_scorer = {r.scorer: {str(s.sample_id): s for s in r.samples} for r in reductions}
-    for reduction in reductions:
-        samples = reduction.samples
-        if not _has_scores(samples):
-            continue
-        rows = []
-        for sample in samples:
-            sample_id = str(sample.sample_id)
-            scores = {name: found[sample_id] for name, found in by_scorer.items()
-                      if sample_id in found}  # fmt: skip
-            rows.append({"id": sample_id, "epoch": 1, "error": "", **score_row(scores)})
-        frame = _frame(rows)
-        if frame["curve"].isna().any():
-            frame["curve"] = None
-        return frame.drop(columns=list(AXES))
-    return None

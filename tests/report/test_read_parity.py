@@ -28,9 +28,8 @@ def test_every_table_equals_the_full_sample_path(
     fast = tmp_path / "fast"
     build_report(_inputs(report_logs), fast, figures=False, keep="all")
     with monkeypatch.context() as patch:
-        # The old way: every run's rows from its full samples, none from the header.
+        # The old way: every run's rows from its full samples.
         patch.setattr(samples, "ROW_READER", sample_rows.full_sample_rows)
-        patch.setattr(samples, "needs_summaries", lambda run, reduced: True)
         patch.setenv(read_cache.ENV_SWITCH, "0")
         slow = tmp_path / "slow"
         build_report(_inputs(report_logs), slow, figures=False, keep="all", jobs=1)
