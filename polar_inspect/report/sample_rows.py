@@ -1,7 +1,6 @@
 """One row per scored sample: everything every section of the report reads about a sample
 (its id, epoch, axes, scores, error, leakage curve and strict attribution), from the sample
-summaries (`summary_rows`) or, in the parity test, the full samples (`full_sample_rows`): one
-extraction for both (docs/report/README.md#what-the-report-reads).
+summaries or, in the parity test, the full samples (docs/report/README.md#what-the-report-reads).
 """
 
 from __future__ import annotations
@@ -9,11 +8,12 @@ from __future__ import annotations
 import io
 import json
 import math
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from typing import IO, Any, Protocol
 
 import pandas as pd
-from inspect_ai.log import read_eval_log_sample_summaries, read_eval_log_samples
+from inspect_ai.log import read_eval_log_sample_summaries
 from inspect_ai.scorer import Score
 
 from polar_inspect.report.read_cache import log_member
@@ -25,8 +25,8 @@ AXES = ("domain", "policy", "attack", "cell")
 STRICT_SCORER = "polar_strict_scorer"
 #: A `.eval` log's member holding every sample's summary.
 SUMMARIES = "summaries.json"
-#: What separates the items of a JSON array.
-GAP = (" ", "\t", "\r", "\n", ",")
+#: JSON's whitespace.
+_SPACE = re.compile(r"[ \t\r\n]*")
 #: Per-sample columns beside the scores: the leakage curve and the strict attribution.
 DETAIL_COLUMNS = [
     "curve",
@@ -141,33 +141,58 @@ def _streamed_row(item: dict[str, Any]) -> dict[str, Any]:
     return _row(item["id"], item["epoch"], item.get("metadata"), item.get("error") or "", scores)
 
 
+class _Chunks:
+    """A text stream read chunk by chunk, with a position in what is buffered."""
+
+    def __init__(self, text: IO[str], chunk: int) -> None:
+        self.text, self.chunk, self.data, self.pos, self.ended = text, chunk, "", 0, False
+
+    def more(self) -> None:
+        """Read on: at least a chunk, and as much as is buffered (an item that outgrows the
+        buffer doubles it, so a large item is decoded a logarithmic number of times)."""
+        got = self.text.read(max(self.chunk, len(self.data) - self.pos))
+        self.data, self.pos, self.ended = self.data[self.pos :] + got, 0, not got
+
+    def take(self, *, keep: bool = False) -> str:
+        """The next character after whitespace ('' at the end), consumed unless `keep`."""
+        while True:
+            match = _SPACE.match(self.data, self.pos)
+            self.pos = match.end() if match else self.pos
+            if self.pos < len(self.data) or self.ended:
+                found = self.data[self.pos : self.pos + 1]
+                self.pos += 0 if keep else len(found)
+                return found
+            self.more()
+
+    def decode(self, decoder: json.JSONDecoder) -> Any:
+        """The JSON value after any whitespace (a number may go on in the next chunk)."""
+        self.take(keep=True)  # raw_decode does not skip whitespace
+        while True:
+            try:
+                item, end = decoder.raw_decode(self.data, self.pos)
+                if end < len(self.data) or self.ended:
+                    self.pos = end
+                    return item
+            except json.JSONDecodeError:
+                if self.ended:
+                    raise
+            self.more()
+
+
 def json_items(stream: IO[bytes], chunk: int = 1 << 20) -> Iterator[Any]:
-    """The items of the JSON array in `stream`, decoded one at a time (NaN allowed)."""
-    decoder, text = json.JSONDecoder(), io.TextIOWrapper(stream, encoding="utf-8")
-    first = text.read(1)
-    while first.isspace():
-        first = text.read(1)
-    if first != "[":
+    """The items of the one JSON array in `stream`, decoded one at a time (NaN allowed, as
+    Inspect writes it); ValueError where the stream is anything else, as `json.loads` would."""
+    chunks = _Chunks(io.TextIOWrapper(stream, encoding="utf-8-sig"), chunk)
+    if chunks.take() != "[":
         raise ValueError("not a JSON array")
-    buffer, position, ended = "", 0, False
-    while True:
-        while buffer[position : position + 1] in GAP:
-            position += 1
-        if buffer.startswith("]", position):
-            return
-        try:
-            item, end = decoder.raw_decode(buffer, position)
-            complete = end < len(buffer) or ended  # a number may go on in the next chunk
-        except json.JSONDecodeError:
-            if ended:
-                raise
-            complete = False
-        if complete:
-            yield item
-            position = end
-            continue
-        more = text.read(chunk)
-        buffer, position, ended = buffer[position:] + more, 0, not more
+    after = chunks.take() if chunks.take(keep=True) == "]" else ","
+    while after == ",":
+        yield chunks.decode(json.JSONDecoder())
+        after = chunks.take()
+    if after != "]":
+        raise ValueError(f"expected ',' or ']' after an item of the array, not {after!r}")
+    if chunks.take():
+        raise ValueError("data after the JSON array")
 
 
 def summary_rows(path: str) -> pd.DataFrame:
@@ -186,14 +211,3 @@ def summary_rows(path: str) -> pd.DataFrame:
         for row in found:
             rows[row["id"], row["epoch"]] = row
     return _frame(rows.values())
-
-
-def full_sample_rows(path: str) -> pd.DataFrame:
-    """One row per sample and epoch from the full samples (slow; the reference path)."""
-    samples = read_eval_log_samples(
-        path, all_samples_required=False, exclude_fields={"events", "attachments"}
-    )
-    return _frame(
-        _row(s.id, s.epoch, s.metadata, s.error.message if s.error else "", s.scores or {})
-        for s in samples
-    )

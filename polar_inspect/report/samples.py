@@ -35,7 +35,7 @@ def read_run_samples(run: RunHeader) -> pd.DataFrame:
     try:
         return cached(run.path, "rows", ROW_READER)
     except Exception as err:
-        raise SampleReadError(f"{run.path}: cannot read samples: {err}") from err
+        raise SampleReadError(f"cannot read samples: {err}") from err  # the path is the log's
 
 
 def combine(frames: Mapping[int, pd.DataFrame]) -> pd.DataFrame:

@@ -37,21 +37,6 @@ from polar_inspect.scorers.judge_answer import (
     parse_answer,
 )
 
-__all__ = [
-    "JUDGE_CACHE",
-    "UNUSABLE_IN_A_ROW",
-    "AnswerFormatChoice",
-    "JudgeFailedError",
-    "JudgeTurn",
-    "JudgeUsage",
-    "JudgeVerdict",
-    "UnusableAnswer",
-    "answer_format",
-    "judge_prompt",
-    "judge_turn",
-    "parse_answer",
-]
-
 JUDGE_CONFIG = GenerateConfig(temperature=0.0, max_tokens=800)
 #: Inspect's cache for judge answers: not per epoch (the prompt holds the reply judged), no
 #: expiry; the scope keeps these entries apart from any other use of the same model and prompt.

@@ -30,10 +30,37 @@ def test_json_items_decodes_across_chunks(chunk: int) -> None:
     assert list(sample_rows.json_items(io.BytesIO(b" [ ] "), chunk=chunk)) == []
 
 
-@pytest.mark.parametrize("text", [b'{"a": 1}', b"[{}, {", b""])
-def test_json_items_refuses_what_is_no_array(text: bytes) -> None:
+@pytest.mark.parametrize(
+    "text",
+    [
+        b"[{}, {",
+        b"",
+        b"[{}, {}",  # truncated after an item
+        b"[{}, {}]garbage",
+        b"[{}, {}][{}]",  # two arrays: the second is not dropped silently
+        b"[{}, {}],{}]",
+        b"[{} {}]",  # a missing comma
+        b"[{}, {},]",  # a trailing comma
+        b"[,{}]",
+    ],
+)
+@pytest.mark.parametrize("chunk", [1, 4, 1 << 20])
+def test_json_items_refuses_what_json_loads_refuses(text: bytes, chunk: int) -> None:
     with pytest.raises(ValueError):
-        list(sample_rows.json_items(io.BytesIO(text), chunk=4))
+        json.loads(text)
+    with pytest.raises(ValueError):
+        list(sample_rows.json_items(io.BytesIO(text), chunk=chunk))
+
+
+def test_json_items_refuses_json_that_is_no_array() -> None:
+    with pytest.raises(ValueError, match="not a JSON array"):
+        list(sample_rows.json_items(io.BytesIO(b' {"a": 1}'), chunk=4))
+
+
+def test_json_items_reads_a_bom_and_an_item_far_larger_than_a_chunk() -> None:
+    items = [{"big": "é" * 50_000}, {"n": 1}]
+    text = "\ufeff" + json.dumps(items, ensure_ascii=False)
+    assert list(sample_rows.json_items(io.BytesIO(text.encode()), chunk=16)) == items
 
 
 def test_summary_rows_stream_the_eval_member_like_inspects_reader(

@@ -6,11 +6,24 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pandas as pd
 import pytest
+from inspect_ai.log import read_eval_log_samples
 
 from polar_inspect.report import build_report, read_cache, sample_rows, samples
 
 TABLES = ("*.csv", "*.md")
+
+
+def full_sample_rows(path: str) -> pd.DataFrame:
+    """One row per sample and epoch from the full samples (slow; the reference path)."""
+    found = read_eval_log_samples(
+        path, all_samples_required=False, exclude_fields={"events", "attachments"}
+    )
+    return sample_rows._frame(
+        sample_rows._row(s.id, s.epoch, s.metadata, s.error.message if s.error else "", s.scores)
+        for s in found
+    )
 
 
 def _inputs(logs) -> list[Path]:  # noqa: ANN001
@@ -29,7 +42,7 @@ def test_every_table_equals_the_full_sample_path(
     build_report(_inputs(report_logs), fast, figures=False, keep="all")
     with monkeypatch.context() as patch:
         # The old way: every run's rows from its full samples.
-        patch.setattr(samples, "ROW_READER", sample_rows.full_sample_rows)
+        patch.setattr(samples, "ROW_READER", full_sample_rows)
         patch.setenv(read_cache.ENV_SWITCH, "0")
         slow = tmp_path / "slow"
         build_report(_inputs(report_logs), slow, figures=False, keep="all", jobs=1)
