@@ -15,6 +15,7 @@ import click
 from polar_inspect.extras import help_option
 from polar_inspect.report.build import NoUsableLogsError, ReportResult, build_report
 from polar_inspect.report.inventory import ReportInputError
+from polar_inspect.report.outdir import TERMINATED
 from polar_inspect.report.stats import PAPER_WEIGHT
 from polar_inspect.report.usage import PriceFileError, load_prices
 
@@ -139,6 +140,7 @@ def _terminate_as_exit() -> Iterator[None]:
         return
 
     def stop(signum: int, frame: object) -> None:
+        TERMINATED.set()
         raise SystemExit(128 + signum)
 
     previous = signal.signal(signal.SIGTERM, stop)
@@ -146,6 +148,7 @@ def _terminate_as_exit() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGTERM, previous)
+        TERMINATED.clear()
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,18 +1,5 @@
-"""The report's output folder: checked before any log is read, written in one swap at the end.
-
-A report is built in a staging folder next to `--out` (`.<name>.polar-report-build-<pid>-<id>`,
-or inside `--out` when its parent cannot be written) and moved into `--out` only once every
-file exists. A report that fails or is interrupted (Ctrl-C, SIGTERM) removes its staging
-folder and leaves `--out` as it was; one killed outright (SIGKILL) leaves only its staging
-folder, which the next report into the same `--out` deletes (its process is gone).
-
-Every report records the files it wrote in `MANIFEST` inside the folder. The swap deletes
-exactly the files the previous report recorded (and FIXED_FILES), never anything else: the
-user's own files in the folder stay. While files move, the manifest lists the previous and the
-new report's files together, so even a report killed in the middle of its swap leaves a folder
-whose every report file the next report removes: no figure of one report is ever left next to
-another's.
-"""
+"""The report's output folder: checked before any log is read, built in a staging folder and
+swapped in by manifest at the end (docs/report/README.md#a-report-that-is-interrupted)."""
 
 from __future__ import annotations
 
@@ -20,6 +7,7 @@ import json
 import os
 import shutil
 import tempfile
+import threading
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -27,6 +15,9 @@ from pathlib import Path
 from polar_inspect.report.inventory import REPORT_MANIFEST, ReportInputError
 
 MANIFEST = REPORT_MANIFEST
+#: Set on SIGTERM (report.cli): a report told to stop never swaps into `--out`, even when its
+#: SystemExit was swallowed (raised inside a finalizer, whose errors Python ignores).
+TERMINATED = threading.Event()
 #: Files every report writes; removed from a reused folder even without a manifest.
 FIXED_FILES = (
     "leaderboard.md",
@@ -125,6 +116,8 @@ class StagedReport:
 
     def commit(self, files: Iterable[str]) -> None:
         """Swap the built `files` (paths relative to `path`) into `out`: see the module doc."""
+        if TERMINATED.is_set():
+            raise SystemExit(143)  # 128 + SIGTERM
         swap_into(self.out, self.path, list(dict.fromkeys(files)))
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -13,10 +14,12 @@ import pytest
 
 from polar_inspect.report import build, build_report
 from polar_inspect.report import outdir as outdir_module
+from polar_inspect.report.cli import _terminate_as_exit
 from polar_inspect.report.outdir import (
     MANIFEST,
     STAGING_INFIX,
     STAGING_MARK,
+    TERMINATED,
     prepare_out_dir,
     remove_stale_staging,
     staged_report,
@@ -69,6 +72,29 @@ def test_a_failed_or_interrupted_report_leaves_out_as_it_was(tmp_path: Path) -> 
             raise interruption()
         assert _snapshot(out) == before
         assert _staging_folders(out) == []
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")  # that is the point
+def test_a_sigterm_swallowed_by_a_finalizer_still_keeps_the_report_out(tmp_path: Path) -> None:
+    """A signal's SystemExit raised inside a finalizer is ignored by Python: the report goes on,
+    and must still not swap into --out."""
+    out = prepare_out_dir(tmp_path / "out")
+    _report(out, ["index.html", "figures/a.png"])
+    before = _snapshot(out)
+
+    class Finalized:
+        def __del__(self) -> None:
+            os.kill(os.getpid(), signal.SIGTERM)  # the handler runs here; its exit is ignored
+
+    with _terminate_as_exit():
+        with pytest.raises(SystemExit) as stopped, staged_report(out) as staged:
+            _write(staged.path, ["index.html", "figures/new.png"])
+            Finalized()  # dropped at once: __del__ runs, the SystemExit in it is swallowed
+            staged.commit(["index.html", "figures/new.png"])
+        assert stopped.value.code == 143
+    assert _snapshot(out) == before
+    assert _staging_folders(out) == []
+    assert not TERMINATED.is_set()  # cleared with the handler
 
 
 def test_a_report_killed_during_its_swap_is_cleaned_by_the_next(
