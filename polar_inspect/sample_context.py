@@ -15,7 +15,7 @@ from inspect_ai.model import ChatMessage, ChatMessageAssistant, ChatMessageUser
 from inspect_ai.util import store, store_as
 from pydantic import Field
 
-from polar_inspect.typed_store import FastStoreModel
+from polar_inspect.typed_store import FastStoreModel, store_key
 
 if TYPE_CHECKING:
     from polar_inspect.data.samples import SampleInfo
@@ -35,9 +35,6 @@ class SampleFacts(FastStoreModel):
     value_fields: dict[str, str] = Field(default_factory=dict)
 
 
-_PREFIX = f"{SampleFacts.__name__}:"
-
-
 def write_sample_facts(sample_id: str, info: SampleInfo) -> SampleFacts:
     """Write the sample's facts to its store (the solver's setup)."""
     return SampleFacts(
@@ -55,13 +52,14 @@ def write_sample_facts(sample_id: str, info: SampleInfo) -> SampleFacts:
 def drop_sample_facts() -> None:
     """Remove the facts from the sample's store (the dialogue ended)."""
     sample = store()
-    for key in [key for key, _ in sample.items() if key.startswith(_PREFIX)]:
+    prefix = store_key(SampleFacts, "")  # where every field's key starts
+    for key in [key for key, _ in sample.items() if key.startswith(prefix)]:
         sample.delete(key)
 
 
 def current_facts() -> SampleFacts | None:
     """The facts of the sample being played, or None outside a polar_inspect dialogue."""
-    if f"{_PREFIX}sample_id" not in store():
+    if store_key(SampleFacts, "sample_id") not in store():
         return None
     return store_as(SampleFacts)
 

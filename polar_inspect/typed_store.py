@@ -30,7 +30,7 @@ def _adapters(cls: type[StoreModel]) -> dict[str, TypeAdapter[Any]]:
     return known
 
 
-def _store_key(cls: type, instance: str | None, name: str) -> str:
+def store_key(cls: type, name: str, instance: str | None = None) -> str:
     """The store key Inspect's StoreModel uses for a field."""
     namespace = f"{instance}:" if instance is not None else ""
     return f"{cls.__name__}:{namespace}{name}"
@@ -48,7 +48,7 @@ class FastStoreModel(StoreModel):
         cls, values = type(self), object.__getattribute__(self, "__dict__")
         store = values["store"]
         for name in cls.model_fields:  # `instance` too, as Inspect's
-            key = _store_key(cls, values["instance"], name)
+            key = store_key(cls, name, values["instance"])
             if name != "store" and key not in store:
                 store.set(key, values[name])
 
@@ -59,7 +59,7 @@ class FastStoreModel(StoreModel):
             return object.__getattribute__(self, name)
         values = object.__getattribute__(self, "__dict__")
         store = values["store"]
-        key = _store_key(cls, values["instance"], name)
+        key = store_key(cls, name, values["instance"])
         if key not in store:
             return values[name]
         raw = store.get(key)
@@ -83,7 +83,7 @@ class FastStoreModel(StoreModel):
         self._validate_value(name, value)  # no StoreModel nested in a StoreModel
         value = adapter.validate_python(value)
         values = object.__getattribute__(self, "__dict__")
-        values["store"].set(_store_key(type(self), values["instance"], name), value)
+        values["store"].set(store_key(type(self), name, values["instance"]), value)
         values[name] = value
 
     def _coerce_value(self, field_name: str, value: Any) -> Any:

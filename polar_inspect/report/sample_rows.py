@@ -146,6 +146,7 @@ class _Chunks:
 
     def __init__(self, text: IO[str], chunk: int) -> None:
         self.text, self.chunk, self.data, self.pos, self.ended = text, chunk, "", 0, False
+        self.decoder = json.JSONDecoder()
 
     def more(self) -> None:
         """Read on: at least a chunk, and as much as is buffered (an item that outgrows the
@@ -164,12 +165,12 @@ class _Chunks:
                 return found
             self.more()
 
-    def decode(self, decoder: json.JSONDecoder) -> Any:
+    def decode(self) -> Any:
         """The JSON value after any whitespace (a number may go on in the next chunk)."""
         self.take(keep=True)  # raw_decode does not skip whitespace
         while True:
             try:
-                item, end = decoder.raw_decode(self.data, self.pos)
+                item, end = self.decoder.raw_decode(self.data, self.pos)
                 if end < len(self.data) or self.ended:
                     self.pos = end
                     return item
@@ -187,7 +188,7 @@ def json_items(stream: IO[bytes], chunk: int = 1 << 20) -> Iterator[Any]:
         raise ValueError("not a JSON array")
     after = chunks.take() if chunks.take(keep=True) == "]" else ","
     while after == ",":
-        yield chunks.decode(json.JSONDecoder())
+        yield chunks.decode()
         after = chunks.take()
     if after != "]":
         raise ValueError(f"expected ',' or ']' after an item of the array, not {after!r}")
