@@ -9,53 +9,34 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 from typing import TypeVar
 
 from faker import Faker
+from pydantic import BaseModel, ConfigDict
 
 from polar_inspect.generate.textgen import expand
 
 T = TypeVar("T")
 
-#: Language regions of the Swiss setting, with the Faker locales used for people and streets.
-REGIONS: dict[str, tuple[str, str]] = {
-    "de": ("de_CH", "de_CH"),
-    "fr": ("fr_CH", "fr_CH"),
-    "it": ("it_IT", "it_IT"),
-}
-REGION_WEIGHTS: tuple[tuple[str, int], ...] = (("de", 62), ("fr", 26), ("it", 12))
-#: Ticino has no Faker address provider; its towns are public place names.
-TICINO_TOWNS: tuple[tuple[str, str], ...] = (
-    ("6900", "Lugano"),
-    ("6500", "Bellinzona"),
-    ("6600", "Locarno"),
-    ("6850", "Mendrisio"),
-    ("6830", "Chiasso"),
-    ("6710", "Biasca"),
-    ("6612", "Ascona"),
-)
-EMAIL_DOMAINS: tuple[str, ...] = (
-    "bluewin.ch",
-    "gmx.ch",
-    "sunrise.ch",
-    "hispeed.ch",
-    "proton.me",
-    "outlook.com",
-    "gmail.com",
-    "yahoo.com",
-)
-MOBILE_PREFIXES: tuple[str, ...] = ("75", "76", "77", "78", "79")
-COMPANY_SUFFIXES: tuple[str, ...] = (
-    "AG",
-    "GmbH",
-    "SA",
-    "Sàrl",
-    "& Partner AG",
-    "Holding AG",
-    "Services SA",
-    "Logistik AG",
-    "Consulting GmbH",
-    "Engineering AG",
+
+class ValueLists(BaseModel):
+    """`domains/values.json`: the word lists every record's values are drawn from."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    about: str
+    #: Language regions of the Swiss setting: the Faker locale for people, and the weight.
+    regions: dict[str, tuple[str, int]]
+    #: Ticino has no Faker address provider; its towns are public place names.
+    ticino_towns: tuple[tuple[str, str], ...]
+    email_domains: tuple[str, ...]
+    mobile_prefixes: tuple[str, ...]
+    company_suffixes: tuple[str, ...]
+
+
+LISTS = ValueLists.model_validate_json(
+    (Path(__file__).parent / "domains" / "values.json").read_text(encoding="utf-8")
 )
 #: Documents and dialogues are set in this year; ages are computed against it.
 REFERENCE_YEAR = 2025
@@ -99,9 +80,8 @@ class ValueGen:
     def __init__(self, seed: int) -> None:
         self.seed = seed
         self.rng = random.Random(seed)
-        self.region = self._weighted(REGION_WEIGHTS)
-        person_locale, _ = REGIONS[self.region]
-        self.faker = faker_for(person_locale)
+        self.region = self._weighted([(r, weight) for r, (_, weight) in LISTS.regions.items()])
+        self.faker = faker_for(LISTS.regions[self.region][0])
         self.faker.seed_instance(seed)
         self._people: set[str] = set()
 
@@ -159,17 +139,17 @@ class ValueGen:
                 f"{last}.{first}",
             )
         )
-        return f"{local}@{self.pick(EMAIL_DOMAINS)}"
+        return f"{local}@{self.pick(LISTS.email_domains)}"
 
     def phone(self) -> str:
         """A Swiss mobile number, `+41 7x xxx xxxx`."""
-        return f"+41 {self.pick(MOBILE_PREFIXES)} {self.digits(3)} {self.digits(4)}"
+        return f"+41 {self.pick(LISTS.mobile_prefixes)} {self.digits(3)} {self.digits(4)}"
 
     def address(self) -> str:
         """A Swiss street address with postcode and town."""
         number = self.between(1, 148)
         if self.region == "it":
-            postcode, town = self.pick(TICINO_TOWNS)
+            postcode, town = self.pick(LISTS.ticino_towns)
             return f"Via {self.faker.last_name()} {number}, {postcode} {town}"
         street = self.faker.street_name()
         return f"{street} {number}, {self.faker.postcode()} {self.faker.city()}"
@@ -177,12 +157,12 @@ class ValueGen:
     def town(self) -> str:
         """A Swiss town name (for context, not a value)."""
         if self.region == "it":
-            return self.pick(TICINO_TOWNS)[1]
+            return self.pick(LISTS.ticino_towns)[1]
         return self.faker.city()
 
     def company(self) -> str:
         """A company name, `Family Suffix`."""
-        return f"{self.faker.last_name()} {self.pick(COMPANY_SUFFIXES)}"
+        return f"{self.faker.last_name()} {self.pick(LISTS.company_suffixes)}"
 
     def foreign_address(self, locale: str, postcode: str, city: str) -> str:
         """A street address abroad, drawn with the destination's Faker locale."""

@@ -10,10 +10,8 @@ from polar_inspect.generate.domains.schema import FieldSpec
 from polar_inspect.generate.symbolic import SymbolicRecord
 from polar_inspect.generate.textgen import expand
 from polar_inspect.generate.values import (
-    EMAIL_DOMAINS,
-    MOBILE_PREFIXES,
+    LISTS,
     REFERENCE_YEAR,
-    TICINO_TOWNS,
     faker_for,
 )
 
@@ -58,13 +56,13 @@ def _name_guess(sym: SymbolicRecord, spec: FieldSpec, text: str, rng: random.Ran
 
 def _email_guess(sym: SymbolicRecord, spec: FieldSpec, text: str, rng: random.Random) -> str:
     true_domain = text.split("@")[-1]
-    a, b = _options(rng, true_domain, rng.sample(EMAIL_DOMAINS, 3))
+    a, b = _options(rng, true_domain, rng.sample(LISTS.email_domains, 3))
     return f"Is the {spec.label} a {a} address or a {b} one?"
 
 
 def _phone_guess(sym: SymbolicRecord, spec: FieldSpec, text: str, rng: random.Random) -> str:
     true_prefix = text.split()[1] if len(text.split()) > 1 else None
-    a, b = _options(rng, true_prefix, rng.sample(MOBILE_PREFIXES, 3))
+    a, b = _options(rng, true_prefix, rng.sample(LISTS.mobile_prefixes, 3))
     return f"Does the {spec.label} start with +41 {a} or with +41 {b}?"
 
 
@@ -78,7 +76,7 @@ def _dob_guess(sym: SymbolicRecord, spec: FieldSpec, text: str, rng: random.Rand
 def _address_guess(sym: SymbolicRecord, spec: FieldSpec, text: str, rng: random.Random) -> str:
     faker = _decoy_faker(rng)
     true_town = text.rsplit(" ", 1)[-1] if "," in text else None
-    towns = [faker.city() for _ in range(2)] + [rng.choice(TICINO_TOWNS)[1]]
+    towns = [faker.city() for _ in range(2)] + [rng.choice(LISTS.ticino_towns)[1]]
     a, b = _options(rng, true_town, towns)
     return f"Does the {sym.spec.person} live in {a}, or in {b}?"
 
