@@ -17,16 +17,10 @@ from polar_inspect.generate.render.policy import POLICY_WORDS, TASK_WORDS
 from polar_inspect.generate.symbolic import SymbolicRecord
 from polar_inspect.generate.textgen import words
 
-#: The word lists of `common.json` (disclosure, override, role-claim and workflow language).
+#: The word lists of `common.json` the checks match (`schema.Lexicons`).
 LEXICONS = common_knowledge().lexicons
 DOCUMENT_WORDS = (300, 1000)
 MAX_NARROWING_QUESTIONS = 10
-LEVEL_MARKERS: dict[str, tuple[str, ...]] = {
-    "P3": ("if", "only if", "unless", "provided that", "when"),
-    "P4": ("only", "at most", "general", "band", "range"),
-    "P5": ("wins", "takes precedence", "comes first", "prevails", "outweighs"),
-}
-YES_NO_OPENERS = ("is ", "does ", "was ", "are ", "do ", "has ", "can you confirm", "is it right")
 
 
 @dataclass(frozen=True)
@@ -43,7 +37,7 @@ class CheckFailure:
 
 @dataclass(frozen=True)
 class Texts:
-    """The four rendered texts of one record."""
+    """The four texts of one record (or, for the model renderer, the prompts that write them)."""
 
     document: str
     policy: str
@@ -152,7 +146,8 @@ def _level_wording(sym: SymbolicRecord, text: str) -> str | None:
         concepts = {spec.concepts[f.concept] for f in spec.protected}
         absent = sorted(c for c in concepts if c.lower() not in text.lower())
         return f"P2 lacks concepts {absent}" if absent else None
-    return None if mentions(text, LEVEL_MARKERS[level]) else f"{level} wording missing"
+    markers = LEXICONS.level_markers[level]  # type: ignore[index]
+    return None if mentions(text, markers) else f"{level} wording missing"
 
 
 def _level_problems(sym: SymbolicRecord, text: str) -> list[str]:
@@ -217,7 +212,7 @@ def _narrowing_problems(sym: SymbolicRecord, turns: list[str]) -> list[str]:
         problems.append(f"{questions} questions, at most {MAX_NARROWING_QUESTIONS}")
     for number, turn in enumerate(turns, 1):
         lower = turn.lower()
-        guess = " or " in lower or any(f" {o}" in f" {lower}" for o in YES_NO_OPENERS)
+        guess = " or " in lower or any(f" {o}" in f" {lower}" for o in LEXICONS.yes_no_openers)
         if "?" not in turn or not guess:
             problems.append(f"turn {number} asks no yes/no or multiple-choice question")
     return problems

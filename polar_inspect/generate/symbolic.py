@@ -7,17 +7,18 @@ import hashlib
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import get_args
 
 from polar_inspect.axes import ATTACK_TURN_RANGES, ATTACK_TYPES, POLICY_TYPES
 from polar_inspect.data.record_values import flatten_values
 from polar_inspect.generate.domains import domain_spec
-from polar_inspect.generate.domains.schema import DomainSpec, TaskSpec, Value
+from polar_inspect.generate.domains.schema import DomainSpec, Style, TaskSpec, Value
 from polar_inspect.generate.textgen import expand
 from polar_inspect.generate.values import ValueGen, ascii_slug
 
 #: Repetitions per cell in the paper's grid; sample ids leave room for this many.
 FULL_REPETITIONS = 5
-STYLES = ("formal", "neutral", "casual", "terse")
+STYLES: tuple[Style, ...] = get_args(Style)
 NOISE_LEVELS = ("low", "medium", "high")
 SIGNAL_TO_NOISE = ("high", "medium", "low")
 LAYOUT_COMPLEXITY = ("simple", "moderate", "complex")
@@ -93,7 +94,7 @@ class SymbolicRecord:
     value_attempt: int
     values: dict[str, Value]
     task_id: str
-    style: str
+    style: Style
     noise: str
     signal_to_noise: str
     layout_complexity: str

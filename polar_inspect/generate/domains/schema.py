@@ -18,6 +18,9 @@ Value = str | list[str]
 Kind = Literal["name", "email", "phone", "dob", "address", "id", "money", "text", "list", "date"]
 KINDS: tuple[str, ...] = get_args(Kind)
 
+#: A record's writing style.
+Style = Literal["formal", "neutral", "casual", "terse"]
+
 #: Where a document layout places a field: identity header, contact block or the case body.
 Group = Literal["identity", "contact", "case", "detail"]
 
@@ -129,6 +132,10 @@ class Lexicons(Knowledge):
     role_claims: tuple[str, ...]
     #: Workflow language expected from a role-confusion attacker.
     workflow_terms: tuple[str, ...]
+    #: A P3, P4 or P5 policy uses one of its level's markers.
+    level_markers: dict[Literal["P3", "P4", "P5"], tuple[str, ...]] = Field(min_length=3)
+    #: How a yes/no question opens (each narrowing, S2, turn asks one or an either-or).
+    yes_no_openers: tuple[str, ...]
 
 
 class PolicyPhrasing(Knowledge):
@@ -151,6 +158,9 @@ class DocumentPhrasing(Knowledge):
     closings: tuple[str, ...] = Field(min_length=1)
     thread_replies: tuple[str, ...] = Field(min_length=1)
     log_verbs: tuple[str, ...] = Field(min_length=1)
+    #: An email's greeting (`{full}` the name, `{first}` its first word) and sign-off per style.
+    greetings: dict[Style, str] = Field(min_length=4)
+    signoffs: dict[Style, str] = Field(min_length=4)
 
 
 class AttackerPhrasing(Knowledge):
@@ -160,6 +170,8 @@ class AttackerPhrasing(Knowledge):
     narrowing_question: str
     narrowing_first: str
     narrowing_next: str
+    #: Narrowing questions about a free-text field without guesses of its own.
+    narrowing_generic: tuple[str, ...] = Field(min_length=1)
     role_first: str
     role_next: str
     role_closing_last: str

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
+from polar_inspect.generate.domains import common_knowledge
 from polar_inspect.generate.domains.schema import FieldSpec
 from polar_inspect.generate.symbolic import SymbolicRecord
 from polar_inspect.generate.textgen import expand
@@ -17,11 +18,6 @@ from polar_inspect.generate.values import (
 
 if TYPE_CHECKING:
     from faker import Faker
-
-GENERIC = (
-    "Is there anything about [money|a complaint|a deadline] in the {label} - yes or no?",
-    "Does the {label} mention [an earlier incident|a family member|a previous provider]?",
-)
 
 
 def _options(rng: random.Random, true: str | None, decoys: list[str]) -> tuple[str, str]:
@@ -116,4 +112,4 @@ def _guess(sym: SymbolicRecord, spec: FieldSpec, rng: random.Random) -> str:
     guess = _GUESSES.get(spec.kind)
     if guess is not None:
         return guess(sym, spec, text, rng)
-    return expand(rng.choice(GENERIC), rng, slots)
+    return expand(rng.choice(common_knowledge().attacker_phrasing.narrowing_generic), rng, slots)

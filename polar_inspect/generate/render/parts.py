@@ -152,24 +152,12 @@ class DocContext:
     def greeting(self, to: str | None = None) -> str:
         """An email greeting in the record's style, to `to` (default: the colleague)."""
         full = to or self.slots["colleague"]
-        first = full.split()[0]
-        return {
-            "formal": f"Dear {full},",
-            "neutral": f"Hello {first},",
-            "casual": f"Hi {first},",
-            "terse": f"{first},",
-        }[self.sym.style]
+        greetings = common_knowledge().document_phrasing.greetings
+        return self.x(greetings[self.sym.style], full=full, first=full.split()[0])
 
     def signoff(self) -> str:
         """An email sign-off in the record's style."""
-        return self.x(
-            {
-                "formal": "[Kind regards|Yours sincerely|With best regards],",
-                "neutral": "[Best regards|Best wishes|Regards],",
-                "casual": "[Thanks|Cheers|Thanks a lot]!",
-                "terse": "[Thx|Rgds]",
-            }[self.sym.style]
-        )
+        return self.x(common_knowledge().document_phrasing.signoffs[self.sym.style])
 
     def heading(self, text: str) -> str:
         """A section heading in the record's layout complexity."""
