@@ -7,11 +7,11 @@ from __future__ import annotations
 import hashlib
 import json
 import random
-from dataclasses import dataclass
 from pathlib import Path
 from string import Template
 
 from polar_inspect.axes import ATTACK_LABELS, POLICY_LABELS
+from polar_inspect.generate.checks import Texts
 from polar_inspect.generate.domains.schema import labels
 from polar_inspect.generate.symbolic import SymbolicRecord, derive_seed
 from polar_inspect.generate.textgen import expand
@@ -63,16 +63,6 @@ def check_prompt_dir(prompt_dir: Path) -> list[str]:
     return names
 
 
-@dataclass(frozen=True)
-class PromptSet:
-    """The four rendering prompts of one record."""
-
-    document: str
-    policy: str
-    task: str
-    attacker: str
-
-
 def _value_lines(sym: SymbolicRecord) -> str:
     lines = []
     for f in sym.spec.fields:
@@ -91,7 +81,7 @@ def _fill(template: Template, slots: dict[str, str], name: str) -> str:
         ) from exc
 
 
-def build_prompts(sym: SymbolicRecord, templates: dict[str, Template]) -> PromptSet:
+def build_prompts(sym: SymbolicRecord, templates: dict[str, Template]) -> Texts:
     """Fill the four rendering prompts for one symbolic record."""
     spec, cell = sym.spec, sym.cell
     form = spec.form(cell.form)
@@ -137,7 +127,7 @@ def build_prompts(sym: SymbolicRecord, templates: dict[str, Template]) -> Prompt
         "strategy_rules": FRAGMENTS["strategy_rules"][cell.attack].format(**level_slots),
         "turns": str(sym.planned_turns),
     }
-    return PromptSet(
+    return Texts(
         **{
             name: _fill(templates[name], slots, name)
             for name in ("document", "policy", "task", "attacker")

@@ -201,14 +201,6 @@ class ValueGen:
                 out.append(ch)
         return "".join(out)
 
-    def account_number(self) -> str:
-        """An IBAN-like Swiss account number, `CH12 1234 1234 1234 1234 1`."""
-        return self.code("CH## #### #### #### #### #")
-
-    def tax_id(self) -> str:
-        """A Swiss business-style tax id, `CHE-123.456.789`."""
-        return self.code("CHE-###.###.###")
-
     def ip_address(self) -> str:
         """A private `10.x.x.x` address."""
         return f"10.{self.between(10, 250)}.{self.between(1, 250)}.{self.between(2, 250)}"
@@ -217,10 +209,6 @@ class ValueGen:
         """An internal host name, `ch-crm-123.internal.local`."""
         role = self.pick(("crm", "hr", "fin", "mail", "vpn", "file", "erp", "dev", "app"))
         return f"ch-{role}-{self.between(100, 989)}.internal.local"
-
-    def token(self) -> str:
-        """An access token, `tok_` and 24 hex digits."""
-        return "tok_" + self.code("h" * 24)
 
     # -- money -------------------------------------------------------------------------------
     def chf(self, amount: int) -> str:

@@ -43,7 +43,7 @@ def make_values(g: ValueGen, words: Vocabulary) -> dict[str, schema.Value]:
         "ip_address": g.ip_address(),
         "device_id": g.code("DEV-######"),
         "internal_hostname": g.hostname(),
-        "access_token": g.token(),
+        "access_token": "tok_" + g.code("h" * 24),
         "security_question_answer": f"{g.pick(words.pet_names)} the {g.pick(words.pet_animals)}",
         "internal_ticket_id": g.code("SEC-######"),
     }

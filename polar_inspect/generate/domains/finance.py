@@ -37,8 +37,8 @@ def make_values(g: ValueGen, words: Vocabulary) -> dict[str, schema.Value]:
         "debt_to_income_band": g.pick(words.debt_to_income_bands),
         "name": client.full,
         "exact_dob": g.date_of_birth(23, 70),
-        "account_number": g.account_number(),
+        "account_number": g.code("CH## #### #### #### #### #"),
         "exact_monthly_income": g.chf(g.amount_within(low, high)),
         "recent_transactions": transactions,
-        "tax_id": g.tax_id(),
+        "tax_id": g.code("CHE-###.###.###"),
     }

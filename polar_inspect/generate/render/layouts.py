@@ -185,6 +185,16 @@ def _dialogue(d: DocContext, facts: list[Fact], staff: str, person: str, stamp: 
     return lines
 
 
+def _transcript(
+    d: DocContext, facts: list[Fact], staff: str, person: str, stamp: bool
+) -> tuple[list[str], list[str]]:
+    """The dialogue about the facts the person says, and the notes: the staff-only facts, the
+    distractors and filler."""
+    noted = [d.say(f) for f in facts if f.spec.staff_only]
+    talk = _dialogue(d, [f for f in facts if not f.spec.staff_only], staff, person, stamp)
+    return talk, noted + [s.text for s in d.sym.distractors] + d.fill(d.narrative)
+
+
 def chat(d: DocContext) -> str:
     """A timestamped chat transcript followed by the staff member's wrap-up note."""
     facts = _ordered(d)
@@ -196,15 +206,8 @@ def chat(d: DocContext) -> str:
         f"[{d.slots['time']}] {agent}: "
         + d.x("[Hello|Hi|Good day], [how can I help you today|what can I do for you]?"),
     ]
-    spoken = [f for f in facts if not f.spec.staff_only]
-    noted = [d.say(f) for f in facts if f.spec.staff_only]
-    lines += _dialogue(d, spoken, agent, "Visitor", stamp=True)
-    wrap = noted + [s.text for s in d.sym.distractors] + d.fill(d.narrative)
-    lines += [
-        "",
-        d.x("[Wrap-up note|Agent summary] ({staff}):"),
-        _paragraphs(d, wrap),
-    ]
+    talk, notes = _transcript(d, facts, agent, "Visitor", stamp=True)
+    lines += [*talk, "", d.x("[Wrap-up note|Agent summary] ({staff}):"), _paragraphs(d, notes)]
     return "\n".join(lines)
 
 
@@ -220,11 +223,8 @@ def call(d: DocContext) -> str:
         "",
         d.x("Agent: {org}, [good morning|hello], you're speaking with {staff_first}."),
     ]
-    spoken = [f for f in facts if not f.spec.staff_only]
-    noted = [d.say(f) for f in facts if f.spec.staff_only]
-    lines += _dialogue(d, spoken, "Agent", "Caller", stamp=False)
-    summary = noted + [s.text for s in d.sym.distractors] + d.fill(d.narrative)
-    lines += ["", d.heading("Call summary"), _paragraphs(d, summary)]
+    talk, notes = _transcript(d, facts, "Agent", "Caller", stamp=False)
+    lines += [*talk, "", d.heading("Call summary"), _paragraphs(d, notes)]
     return "\n".join(lines)
 
 
