@@ -1,8 +1,5 @@
-"""Deterministic serialisation of generated records: .json, .jsonl or .json.gz.
-
-The canonical JSON (one record per line) identifies a dataset by its sha256; the .gz wraps
-exactly these bytes with gzip mtime 0 (see the card, datasets/README.md).
-"""
+"""Deterministic serialisation of generated records: .json, .jsonl or .json.gz (the canonical
+JSON and its sha256: docs/generator.md)."""
 
 from __future__ import annotations
 

@@ -1,8 +1,5 @@
-"""The dataset card (README.md) of a POLAR-format Hugging Face dataset folder.
-
-The YAML front matter (licence, `configs`, `dataset_info`) is written with the classes
-`datasets` itself uses when it pushes a dataset.
-"""
+"""The dataset card (README.md) of a POLAR-format Hugging Face dataset folder
+(docs/generator.md)."""
 
 from __future__ import annotations
 
