@@ -4,8 +4,6 @@ are declared on the model holding them; one naming a field below raises `RecordR
 
 from __future__ import annotations
 
-import json
-import re
 from typing import Annotated, Any
 
 from pydantic import (
@@ -33,7 +31,6 @@ from polar_inspect.data.record_rules import (
     turn_count,
 )
 from polar_inspect.data.record_values import (
-    AttackerTextError,
     TargetValues,
     domain_fields,
     expand_value,
@@ -63,10 +60,6 @@ def _non_blank(value: str) -> str:
 
 #: A string that holds something other than whitespace.
 NonBlankText = Annotated[str, AfterValidator(_non_blank)]
-
-# `[` followed by a quote, a bracket, a brace or nothing: text that means to be a JSON array.
-_ARRAY_START = re.compile(r'\[\s*(["\[\]{]|$)')
-
 
 #: A type field of `metadata` -> the code field it must agree with, and its axis.
 _CODE_FIELDS = {"privacy_type": ("privacy_level", "P"), "attack_type": ("attack_strength", "S")}
@@ -131,20 +124,7 @@ class GeneratedTexts(_Open):
     @classmethod
     def _readable_turns(cls, value: str) -> str:
         """Reject what `parse_attacker_turns` would fail on or silently take as one turn."""
-        stripped = value.strip()
-        if not stripped.startswith("["):
-            return value
-        try:
-            turns = json.loads(stripped)
-        except json.JSONDecodeError as exc:
-            if _ARRAY_START.match(stripped):
-                raise ValueError(
-                    f"starts like a JSON array of turns but is not valid JSON "
-                    f"({exc.msg} at character {exc.pos})"
-                ) from None
-            return value
-        if not all(isinstance(turn, str) for turn in turns):
-            raise AttackerTextError("attacker text is a JSON array but not all items are strings")
+        parse_attacker_turns(value)
         return value
 
 
