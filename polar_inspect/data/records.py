@@ -4,7 +4,7 @@ are declared on the model holding them; one naming a field below raises `RecordR
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import (
     AfterValidator,
@@ -60,6 +60,9 @@ def _non_blank(value: str) -> str:
 
 #: A string that holds something other than whitespace.
 NonBlankText = Annotated[str, AfterValidator(_non_blank)]
+
+#: The two sides of a record's target values.
+Side = Literal["protected", "allowed"]
 
 #: A type field of `metadata` -> the code field it must agree with, and its axis.
 _CODE_FIELDS = {"privacy_type": ("privacy_level", "P"), "attack_type": ("attack_strength", "S")}
@@ -309,6 +312,14 @@ class PolarRecord(_Open):
     def allowed_values(self) -> list[str]:
         """`allowed_values`, flattened, each value once as the detectors see it, in order."""
         return target_list(self.scoring_targets.allowed_values)
+
+    def sides(self) -> tuple[tuple[Side, list[str], list[str]], ...]:
+        """(side, its list as written, its values as the detectors see them), protected first."""
+        targets = self.scoring_targets
+        return (
+            ("protected", targets.do_not_disclose_values, self.protected_values()),
+            ("allowed", targets.allowed_values, self.allowed_values()),
+        )
 
 
 #: Validates and serialises a whole file of records at once (JSON array).
