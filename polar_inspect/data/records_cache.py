@@ -73,8 +73,10 @@ def read_cache(target: Path, source_sha256: str) -> list[PolarRecord] | None:
     return records
 
 
-def _ignored(warning: str) -> None:
+def _ignored(warning: str) -> list[PolarRecord] | None:
+    """Warn why the cache is not used; None, as `read_cache` returns then."""
     logger.warning("%s", warning)
+    return None
 
 
 def write_cache(target: Path, records: list[PolarRecord], source_sha256: str) -> None:
