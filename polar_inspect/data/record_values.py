@@ -55,7 +55,7 @@ def _arrays_as_literals(values: Any) -> Any:
 
 
 def _usable_value(value: str) -> str:
-    if expand_value(value) != [value]:
+    if expand_value(value) != (value,):
         return value  # a list literal: its items are checked with the whole list
     if not value.strip():
         raise ValueError("must not be empty or blank")
@@ -164,13 +164,9 @@ def domain_fields(domain: str, side: str) -> list[str]:
     return list(entry[side]) if isinstance(entry, dict) else []
 
 
-def expand_value(value: str) -> list[str]:
-    """The items of a list literal (JSON or Python), else `[value]`."""
-    return list(_expanded(value))
-
-
 @lru_cache(maxsize=1 << 16)  # the bundled set repeats each value in 25 records
-def _expanded(value: str) -> tuple[str, ...]:
+def expand_value(value: str) -> tuple[str, ...]:
+    """The items of a list literal (JSON or Python), else `(value,)`."""
     stripped = value.strip()
     if stripped.startswith("[") and stripped.endswith("]"):
         for parse in (json.loads, ast.literal_eval):

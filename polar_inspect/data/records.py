@@ -143,7 +143,7 @@ class ScoringTargets(_Open):
         for index, value in enumerate(values):
             items = expand_value(value)
             unusable = [item for item in items if not has_letter_or_digit(item)]
-            if items != [value] and unusable:
+            if items != (value,) and unusable:
                 raise ValueError(
                     f"item {unusable[0]!r} of the list at [{index}] holds no letter or digit; "
                     "such a value would be found in every reply (fix or remove it)"

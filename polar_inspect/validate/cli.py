@@ -197,14 +197,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(command.main(args=args, prog_name=PROG, standalone_mode=False) or 0)
     except click.exceptions.Exit as done:  # --help
         return int(done.exit_code)
-    except click.ClickException as err:  # a bad option or argument, in click's words
+    except click.UsageError as err:  # a bad option or argument, in click's words
         return _fail(f"{err.format_message()} (see {PROG} --help)", EXIT_INPUT)
     except (click.Abort, KeyboardInterrupt):
         return _fail("interrupted", 130)
-    except _Refused as err:
-        return _fail(str(err), err.status)
-    except (UserInputError, CaseFileError) as err:
-        return _fail(str(err), EXIT_INPUT)
+    except (_Refused, UserInputError, CaseFileError) as err:
+        return _fail(str(err), err.status if isinstance(err, _Refused) else EXIT_INPUT)
     except BrokenPipeError:  # the reader went away (`polar-validate ... | head`)
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
