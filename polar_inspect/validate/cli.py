@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import click
-from inspect_ai.model import Model
+from inspect_ai.model import GenerateConfig, Model, get_model
 
 from polar_inspect.errors import UserInputError
 from polar_inspect.scorers.llm_judge import JudgeFailedError, answer_format
@@ -25,7 +25,6 @@ from polar_inspect.validate.cases import (
 )
 from polar_inspect.validate.detectors import (
     DETECTORS,
-    judge_model,
     judge_verdicts,
     parity_verdicts,
     strict_verdicts,
@@ -131,7 +130,7 @@ def _verdicts(
         return strict_verdicts(cases)
     assert model is not None
     try:
-        judge = judge_model(model, max_retries)
+        judge = get_model(model, config=GenerateConfig(max_retries=max_retries), memoize=False)
     except Exception as err:  # noqa: BLE001 - Inspect's errors for an unusable model name
         raise _Refused(f"--model {model}: {err}") from None
     try:
