@@ -99,10 +99,7 @@ def parse_records(data: bytes, origin: str) -> list[PolarRecord]:
         except (OSError, EOFError) as exc:
             raise RecordError(origin, [_file_problem(f"cannot read it ({exc})")]) from exc
     data, lines = _as_array(data.removeprefix(codecs.BOM_UTF8), origin)
-    try:
-        items = jiter.from_json(data, catch_duplicate_keys=True)
-    except ValueError:  # not strict JSON, or an object repeats a key: the slow path says which
-        items = None
+    items = _parse_strict(data)
     records = _validate_fast(items) if isinstance(items, list) else None
     del items
     # Joined lines can hide a bad line (two objects on one line, one object over two lines).
@@ -165,6 +162,14 @@ def _across(records: list[PolarRecord], labels: list[str], origin: str) -> list[
     if found:
         raise RecordError(origin, _in_order(found), len(records))
     return records
+
+
+def _parse_strict(data: bytes) -> Any:
+    """The parsed JSON, or None if it is not strict JSON or an object repeats a key."""
+    try:
+        return jiter.from_json(data, catch_duplicate_keys=True)
+    except ValueError:
+        return None
 
 
 def _validate_fast(items: list[Any]) -> list[PolarRecord] | None:
