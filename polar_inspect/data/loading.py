@@ -80,11 +80,15 @@ def _describe(path: str, problems: list[RecordProblem], total_records: int | Non
 
 def load_records(path: str | Path) -> list[PolarRecord]:
     """Load and validate a release file; RecordError lists every problem (record, field, what)."""
+    return parse_records(read_file(path), str(path))
+
+
+def read_file(path: str | Path) -> bytes:
+    """The bytes of the file at `path`; RecordError naming it when it cannot be read."""
     try:
-        data = Path(path).read_bytes()
+        return Path(path).read_bytes()
     except OSError as exc:
         raise RecordError(str(path), [_file_problem(f"cannot read it ({exc})")]) from exc
-    return parse_records(data, str(path))
 
 
 def parse_records(data: bytes, origin: str) -> list[PolarRecord]:
@@ -103,12 +107,10 @@ def parse_records(data: bytes, origin: str) -> list[PolarRecord]:
         raise _explain(data if lines is None else None, lines, origin)
     if not records:
         raise RecordError(origin, [_file_problem("the file holds no records")])
-    kind, positions = ("index", range(len(records))) if lines is None else ("line", dict(lines))
-    entries = ((p, f"{kind} {p}", _key_fields(r)) for p, r in zip(positions, records, strict=True))
-    found = _inconsistencies(entries)
-    if found:
-        raise RecordError(origin, _in_order(found), len(records))
-    return records
+    where = (
+        [f"line {n}" for n, _ in lines] if lines else [f"index {i}" for i in range(len(records))]
+    )
+    return _across(records, where, origin)
 
 
 def _as_array(data: bytes, origin: str) -> tuple[bytes, list[tuple[int, bytes]] | None]:
@@ -137,19 +139,11 @@ def validate_items(
         raise RecordError(origin, [_file_problem("the data holds no records")])
     records = None if may_repeat_keys else _validate_fast([raw for _, raw in items])
     if records is not None:
-        entries = (
-            (p, where, _key_fields(r))
-            for p, ((where, _), r) in enumerate(zip(items, records, strict=True))
-        )
-        found = _inconsistencies(entries)
-    else:
-        found = _item_problems([(p, where, raw) for p, (where, raw) in enumerate(items)])
-        if not found:
-            found = [(0, _file_problem("cannot be read as records"))]
-    if found:
-        raise RecordError(origin, _in_order(found), len(items))
-    assert records is not None
-    return records
+        return _across(records, [where for where, _ in items], origin)
+    found = _item_problems([(p, where, raw) for p, (where, raw) in enumerate(items)])
+    raise RecordError(
+        origin, _in_order(found) or [_file_problem("cannot be read as records")], len(items)
+    )
 
 
 def check_across_parts(
@@ -157,13 +151,17 @@ def check_across_parts(
 ) -> list[PolarRecord]:
     """The records of validated parts (one dataset's shards) in order, once the rules across
     records hold over all of them; a problem names the part."""
-    entries = []
-    for name, records in parts:
-        entries += [(f"index {i} of {name}", _key_fields(r)) for i, r in enumerate(records)]
-    found = _inconsistencies((p, where, key) for p, (where, key) in enumerate(entries))
+    labels = [f"index {i} of {name}" for name, records in parts for i in range(len(records))]
+    return _across([record for _, records in parts for record in records], labels, origin)
+
+
+def _across(records: list[PolarRecord], labels: list[str], origin: str) -> list[PolarRecord]:
+    """`records` once the rules across records hold; `labels` say where each record is."""
+    entries = zip(range(len(records)), labels, map(_key_fields, records), strict=True)
+    found = _inconsistencies(entries)
     if found:
-        raise RecordError(origin, _in_order(found), len(entries))
-    return [record for _, records in parts for record in records]
+        raise RecordError(origin, _in_order(found), len(records))
+    return records
 
 
 def _parse_strict(data: bytes) -> Any:

@@ -25,8 +25,12 @@ class JsonCells:
     def __init__(self) -> None:
         self.repeats = False
         self.bad: list[str] = []
+        #: The table row being read, named in a complaint (None: not reading a table).
+        self.row: int | None = None
 
     def parse(self, text: str, where: str) -> Any:
+        if self.row is not None:
+            where = f"row {self.row}, {where}"
         try:
             return jiter.from_json(text.encode("utf-8"), catch_duplicate_keys=True)
         except ValueError:
@@ -113,16 +117,10 @@ def _read_column(
     table: pa.Table, field: pa.Field, rows: list[dict[str, Any]], cells: JsonCells
 ) -> None:
     """Put one column's values into `rows` (a null: the record has no such field)."""
-    where = f"column {field.name!r}"
-    values = table.column(field.name).to_pylist()  # a JSON column gives its texts
-    if _is_json(field.type):
-        for row, text in enumerate(values):
-            if text is not None:
-                rows[row][field.name] = cells.parse(text, f"row {row}, {where}")
-        return
-    decode = column_decoder(field.type, where, cells)
-    for row, value in enumerate(values):
+    decode = column_decoder(field.type, f"column {field.name!r}", cells)
+    for row, value in enumerate(table.column(field.name).to_pylist()):  # JSON: its texts
         if value is not None:
+            cells.row = row
             rows[row][field.name] = value if decode is None else decode(value)
 
 

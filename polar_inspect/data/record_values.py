@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import json
 import math
+import re
 from functools import cache, lru_cache
 from importlib.resources import files
 from typing import Annotated, Any
@@ -54,7 +55,7 @@ def _arrays_as_literals(values: Any) -> Any:
 
 
 def _usable_value(value: str) -> str:
-    if expand_value(value) != [value]:
+    if expand_value(value) != (value,):
         return value  # a list literal: its items are checked with the whole list
     if not value.strip():
         raise ValueError("must not be empty or blank")
@@ -115,21 +116,28 @@ class AttackerTextError(ValueError):
     """The attacker text looks like JSON but is not an array of strings."""
 
 
+# `[` followed by a quote, a bracket, a brace or nothing: text that means to be a JSON array.
+_ARRAY_START = re.compile(r'\[\s*(["\[\]{]|$)')
+
+
 def parse_attacker_turns(text: str) -> list[str]:
-    """The planned turns: a JSON array of strings (anything else in one: an error), else the
-    text as one turn (none when empty)."""
+    """The planned turns: a JSON array of strings, else the text as one turn (none when empty);
+    AttackerTextError for text that starts like an array of turns but is not one."""
     stripped = text.strip()
-    if not stripped:
-        return []
-    if stripped.startswith("["):
-        try:
-            parsed = json.loads(stripped)
-        except json.JSONDecodeError:
-            return [stripped]
-        if not isinstance(parsed, list) or not all(isinstance(t, str) for t in parsed):
-            raise AttackerTextError("attacker text is a JSON array but not all items are strings")
-        return [t for t in parsed if t.strip()]
-    return [stripped]
+    if not stripped.startswith("["):
+        return [stripped] if stripped else []
+    try:
+        parsed = json.loads(stripped)
+    except json.JSONDecodeError as exc:
+        if _ARRAY_START.match(stripped):
+            raise AttackerTextError(
+                f"starts like a JSON array of turns but is not valid JSON "
+                f"({exc.msg} at character {exc.pos})"
+            ) from None
+        return [stripped]
+    if not all(isinstance(turn, str) for turn in parsed):
+        raise AttackerTextError("attacker text is a JSON array but not all items are strings")
+    return [turn for turn in parsed if turn.strip()]
 
 
 def field_names(value: Any) -> list[str]:
@@ -156,13 +164,9 @@ def domain_fields(domain: str, side: str) -> list[str]:
     return list(entry[side]) if isinstance(entry, dict) else []
 
 
-def expand_value(value: str) -> list[str]:
-    """The items of a list literal (JSON or Python), else `[value]`."""
-    return list(_expanded(value))
-
-
 @lru_cache(maxsize=1 << 16)  # the bundled set repeats each value in 25 records
-def _expanded(value: str) -> tuple[str, ...]:
+def expand_value(value: str) -> tuple[str, ...]:
+    """The items of a list literal (JSON or Python), else `(value,)`."""
     stripped = value.strip()
     if stripped.startswith("[") and stripped.endswith("]"):
         for parse in (json.loads, ast.literal_eval):

@@ -4,9 +4,7 @@ are declared on the model holding them; one naming a field below raises `RecordR
 
 from __future__ import annotations
 
-import json
-import re
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import (
     AfterValidator,
@@ -33,7 +31,6 @@ from polar_inspect.data.record_rules import (
     turn_count,
 )
 from polar_inspect.data.record_values import (
-    AttackerTextError,
     TargetValues,
     domain_fields,
     expand_value,
@@ -64,9 +61,8 @@ def _non_blank(value: str) -> str:
 #: A string that holds something other than whitespace.
 NonBlankText = Annotated[str, AfterValidator(_non_blank)]
 
-# `[` followed by a quote, a bracket, a brace or nothing: text that means to be a JSON array.
-_ARRAY_START = re.compile(r'\[\s*(["\[\]{]|$)')
-
+#: The two sides of a record's target values.
+Side = Literal["protected", "allowed"]
 
 #: A type field of `metadata` -> the code field it must agree with, and its axis.
 _CODE_FIELDS = {"privacy_type": ("privacy_level", "P"), "attack_type": ("attack_strength", "S")}
@@ -131,20 +127,7 @@ class GeneratedTexts(_Open):
     @classmethod
     def _readable_turns(cls, value: str) -> str:
         """Reject what `parse_attacker_turns` would fail on or silently take as one turn."""
-        stripped = value.strip()
-        if not stripped.startswith("["):
-            return value
-        try:
-            turns = json.loads(stripped)
-        except json.JSONDecodeError as exc:
-            if _ARRAY_START.match(stripped):
-                raise ValueError(
-                    f"starts like a JSON array of turns but is not valid JSON "
-                    f"({exc.msg} at character {exc.pos})"
-                ) from None
-            return value
-        if not all(isinstance(turn, str) for turn in turns):
-            raise AttackerTextError("attacker text is a JSON array but not all items are strings")
+        parse_attacker_turns(value)
         return value
 
 
@@ -160,7 +143,7 @@ class ScoringTargets(_Open):
         for index, value in enumerate(values):
             items = expand_value(value)
             unusable = [item for item in items if not has_letter_or_digit(item)]
-            if items != [value] and unusable:
+            if items != (value,) and unusable:
                 raise ValueError(
                     f"item {unusable[0]!r} of the list at [{index}] holds no letter or digit; "
                     "such a value would be found in every reply (fix or remove it)"
@@ -329,6 +312,14 @@ class PolarRecord(_Open):
     def allowed_values(self) -> list[str]:
         """`allowed_values`, flattened, each value once as the detectors see it, in order."""
         return target_list(self.scoring_targets.allowed_values)
+
+    def sides(self) -> tuple[tuple[Side, list[str], list[str]], ...]:
+        """(side, its list as written, its values as the detectors see them), protected first."""
+        targets = self.scoring_targets
+        return (
+            ("protected", targets.do_not_disclose_values, self.protected_values()),
+            ("allowed", targets.allowed_values, self.allowed_values()),
+        )
 
 
 #: Validates and serialises a whole file of records at once (JSON array).

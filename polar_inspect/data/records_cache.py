@@ -47,39 +47,36 @@ def read_cache(target: Path, source_sha256: str) -> list[PolarRecord] | None:
     except FileNotFoundError:
         return None
     except OSError as exc:
-        logger.warning("Ignoring unreadable records cache %s: %s", target, exc)
-        return None
+        return _ignored(f"Ignoring unreadable records cache {target}: {exc}")
     header, _, payload = data.partition(b"\n")
     try:
         recorded = json.loads(header)
         written_for, content = recorded["source_sha256"], recorded["records_sha256"]
     except (ValueError, TypeError, KeyError) as exc:
-        logger.warning("Ignoring damaged records cache %s (no valid header: %s)", target, exc)
-        return None
+        return _ignored(f"Ignoring damaged records cache {target} (no valid header: {exc})")
     if written_for != source_sha256:
-        logger.warning(
-            "Ignoring records cache %s: it was written for data with sha256 %s, not %s; "
-            "rebuilding it",
-            target,
-            written_for,
-            source_sha256,
+        return _ignored(
+            f"Ignoring records cache {target}: it was written for data with sha256 "
+            f"{written_for}, not {source_sha256}; rebuilding it"
         )
-        return None
     if hashlib.sha256(payload).hexdigest() != content:
-        logger.warning(
-            "Ignoring records cache %s: it was changed after it was written (its records no "
-            "longer have the sha256 it recorded); rebuilding it from the data",
-            target,
+        return _ignored(
+            f"Ignoring records cache {target}: it was changed after it was written (its records "
+            "no longer have the sha256 it recorded); rebuilding it from the data"
         )
-        return None
     try:
         records = parse_records(payload, str(target))
     except RecordError as exc:
-        logger.warning("Ignoring damaged records cache %s: %s", target, str(exc).splitlines()[0])
-        return None
+        return _ignored(f"Ignoring damaged records cache {target}: {str(exc).splitlines()[0]}")
     with contextlib.suppress(OSError):
         os.utime(target)  # in use: not stale for another install of another version
     return records
+
+
+def _ignored(warning: str) -> list[PolarRecord] | None:
+    """Warn why the cache is not used; None, as `read_cache` returns then."""
+    logger.warning("%s", warning)
+    return None
 
 
 def write_cache(target: Path, records: list[PolarRecord], source_sha256: str) -> None:

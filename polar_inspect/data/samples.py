@@ -59,19 +59,16 @@ class SampleInfo(BaseModel):
 def sample_info(state: TaskState) -> SampleInfo:
     """The sample's `SampleInfo`, or one line naming the sample and each bad field."""
     try:
-        return state.metadata_as(SampleInfo)
-    except ValueError as err:
-        # Inspect re-raises pydantic's error as one long ValueError; its context is the original.
-        cause = err.__cause__ or err.__context__
-        if isinstance(cause, ValidationError):
-            problems = "; ".join(
+        return SampleInfo.model_validate(state.metadata)
+    except ValidationError as err:
+        problems = (
+            "; ".join(
                 f"{'.'.join(str(part) for part in error['loc'])}: {error['msg'].lower()}"
-                for error in cause.errors()
+                for error in err.errors()
             )
-        elif not state.metadata:
-            problems = "no metadata at all"
-        else:
-            raise
+            if state.metadata
+            else "no metadata at all"
+        )
     raise ValueError(
         f"sample {state.sample_id}: its metadata is not a POLAR-Bench sample's ({problems}); "
         "build samples with polar_inspect's loaders (polar_inspect.data.samples.record_to_sample)"

@@ -6,19 +6,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from polar_inspect.data.records import PolarRecord
+from polar_inspect.data.records import PolarRecord, Side
 from polar_inspect.detectors.match import normalize_text
 
 #: A value with fewer matchable characters than this is too short to match reliably.
 MIN_MATCHABLE_LENGTH = 2
 #: How many short values a `ShortValueSummary` lists (the rest are counted).
 LISTED_SHORT_VALUES = 20
-
-Side = Literal["protected", "allowed"]
 
 
 class ShortValue(BaseModel):
@@ -66,13 +63,9 @@ def short_values(records: Sequence[PolarRecord]) -> list[ShortValue]:
     """Every short target value of `records`, in record order (protected before allowed)."""
     found: list[ShortValue] = []
     for record in records:
-        sides: tuple[tuple[Side, list[str]], ...] = (
-            ("protected", record.protected_values()),
-            ("allowed", record.allowed_values()),
-        )
         found += [
             ShortValue(sample_id=record.sample_id, side=side, value=value, matchable_length=length)
-            for side, values in sides
+            for side, _, values in record.sides()
             for value in values
             if (length := matchable_length(value)) < MIN_MATCHABLE_LENGTH
         ]

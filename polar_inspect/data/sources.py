@@ -16,7 +16,7 @@ from polar_inspect.data import hf_folder
 from polar_inspect.data.folder_card import examples_problem, folder_problem, read_card
 from polar_inspect.data.hf_layout import JSON_SUFFIXES
 from polar_inspect.data.hub import HubUnavailable, fetch_file, fetch_snapshot
-from polar_inspect.data.loading import RecordError, RecordProblem, parse_records
+from polar_inspect.data.loading import parse_records, read_file
 from polar_inspect.data.records import PolarRecord
 from polar_inspect.data.records_cache import (
     cache_version,
@@ -175,10 +175,7 @@ def _parse_source(source: DataSource) -> list[PolarRecord]:
             source, hf_folder.shards_digest([hf_folder.file_digest(d) for _, d in shards])
         )
         return hf_folder.parse_shards(folder, shards, source.path)
-    try:
-        data = Path(source.path).read_bytes()
-    except OSError as exc:
-        raise RecordError(source.path, [RecordProblem("", "", f"cannot read it ({exc})")]) from exc
+    data = read_file(source.path)
     _check_unchanged(source, hashlib.sha256(data).hexdigest())
     return parse_records(data, source.path)
 

@@ -11,15 +11,13 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from polar_inspect.data.record_values import expand_value, repeated_targets
-from polar_inspect.data.records import PolarRecord
+from polar_inspect.data.records import PolarRecord, Side
 from polar_inspect.detectors.match import TextIndex, normalize_text
 
 logger = logging.getLogger(__name__)
 
 #: How many findings a `TargetSummary` lists (the rest are counted).
 LISTED_FINDINGS = 20
-
-Side = Literal["protected", "allowed"]
 
 
 class TargetFinding(BaseModel):
@@ -56,25 +54,16 @@ def _written(values: list[str]) -> list[str]:
     return [item for value in values for item in expand_value(value) if item.strip()]
 
 
-def _sides(record: PolarRecord) -> tuple[tuple[Side, list[str], list[str]], ...]:
-    """Per side: the expanded list as written and the values the scorers read."""
-    targets = record.scoring_targets
-    return (
-        ("protected", _written(targets.do_not_disclose_values), record.protected_values()),
-        ("allowed", _written(targets.allowed_values), record.allowed_values()),
-    )
-
-
 def record_findings(record: PolarRecord) -> list[TargetFinding]:
     """The repeated spellings and the values the document lacks, of one record."""
     document = record.generated_texts.source_document_text
     normalized = normalize_text(document)
     index: TextIndex | None = None  # built only when the plain substring check fails
     found: list[TargetFinding] = []
-    for side, written, values in _sides(record):
+    for side, written, values in record.sides():
         found += [
             TargetFinding(sample_id=record.sample_id, side=side, kind="repeated", value=v, kept=k)
-            for v, k in repeated_targets(written)
+            for v, k in repeated_targets(_written(written))
         ]
         for value in values:
             if normalize_text(value) in normalized:

@@ -39,24 +39,16 @@ class FieldCoverage(BaseModel):
     malformed_examples: list[str] = []
 
 
-class _Unreadable(ValueError):
-    """An entry of a gold map that is not text, a number, or a list / object of those."""
-
-
-def _texts(value: Any, where: str) -> Iterator[str]:
-    """The texts of one gold entry: str() of each text or number, lists and objects flattened."""
-    if value is None:
-        return
-    if isinstance(value, str | int | float):  # a bool too: str(True), as the renderer writes it
+def _texts(value: Any) -> Iterator[str]:
+    """The texts of one gold entry: str() of each scalar (a bool too, as the renderer writes it),
+    lists and objects flattened."""
+    if isinstance(value, dict):
+        value = list(value.values())
+    if isinstance(value, list):
+        for item in value:
+            yield from _texts(item)
+    elif value is not None:
         yield str(value)
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            yield from _texts(item, f"{where}[{index}]")
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            yield from _texts(item, f"{where}.{key}")
-    else:  # not reachable from JSON; kept so that a Python caller gets a clear reason
-        raise _Unreadable(f"{where} is {json_kind(value)}")
 
 
 def value_fields(record: PolarRecord) -> ValueFields:
@@ -75,17 +67,14 @@ def value_fields(record: PolarRecord) -> ValueFields:
         if not isinstance(gold, dict):
             reason = f"hidden_target.{key} is {json_kind(gold)}, expected an object"
             return ValueFields(malformed=reason)
-        try:
-            _name_values(gold, key, set(wanted[side]), fields)
-        except _Unreadable as exc:
-            return ValueFields(malformed=str(exc))
+        _name_values(gold, set(wanted[side]), fields)
     return ValueFields(fields=fields)
 
 
-def _name_values(gold: dict[Any, Any], key: str, targets: set[str], fields: dict[str, str]) -> None:
+def _name_values(gold: dict[Any, Any], targets: set[str], fields: dict[str, str]) -> None:
     """Name each of `targets` that `gold` holds after its first field in `fields`."""
     for field, raw in gold.items():
-        texts = list(_texts(raw, f"hidden_target.{key}.{field}"))
+        texts = list(_texts(raw))
         name = str(field).strip()
         for text in flatten_values(texts):
             if name and text in targets:

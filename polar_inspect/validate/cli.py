@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import click
-from inspect_ai.model import Model
+from inspect_ai.model import GenerateConfig, Model, get_model
 
 from polar_inspect.errors import UserInputError
 from polar_inspect.scorers.llm_judge import JudgeFailedError, answer_format
@@ -25,7 +25,6 @@ from polar_inspect.validate.cases import (
 )
 from polar_inspect.validate.detectors import (
     DETECTORS,
-    judge_model,
     judge_verdicts,
     parity_verdicts,
     strict_verdicts,
@@ -131,7 +130,7 @@ def _verdicts(
         return strict_verdicts(cases)
     assert model is not None
     try:
-        judge = judge_model(model, max_retries)
+        judge = get_model(model, config=GenerateConfig(max_retries=max_retries), memoize=False)
     except Exception as err:  # noqa: BLE001 - Inspect's errors for an unusable model name
         raise _Refused(f"--model {model}: {err}") from None
     try:
@@ -197,14 +196,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(command.main(args=args, prog_name=PROG, standalone_mode=False) or 0)
     except click.exceptions.Exit as done:  # --help
         return int(done.exit_code)
-    except click.ClickException as err:  # a bad option or argument, in click's words
+    except click.UsageError as err:  # a bad option or argument, in click's words
         return _fail(f"{err.format_message()} (see {PROG} --help)", EXIT_INPUT)
     except (click.Abort, KeyboardInterrupt):
         return _fail("interrupted", 130)
-    except _Refused as err:
-        return _fail(str(err), err.status)
-    except (UserInputError, CaseFileError) as err:
-        return _fail(str(err), EXIT_INPUT)
+    except (_Refused, UserInputError, CaseFileError) as err:
+        return _fail(str(err), err.status if isinstance(err, _Refused) else EXIT_INPUT)
     except BrokenPipeError:  # the reader went away (`polar-validate ... | head`)
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Sequence
 
-from inspect_ai.model import GenerateConfig, Model
+from inspect_ai.model import Model
 
 from polar_inspect.detectors.attribution import attribute_turn
 from polar_inspect.detectors.match import TextIndex
@@ -48,13 +48,6 @@ def strict_verdicts(cases: Sequence[LeakCase]) -> dict[str, Verdict]:
         span = found.span if found is not None else None
         verdicts[case.id] = Verdict(category=category, how=how, span=span)
     return verdicts
-
-
-def judge_model(model: str, max_retries: int | None = None) -> Model:
-    """The judge model named on the command line (`max_retries` per call)."""
-    from inspect_ai.model import get_model
-
-    return get_model(model, config=GenerateConfig(max_retries=max_retries), memoize=False)
 
 
 def judge_verdicts(

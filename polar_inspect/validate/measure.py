@@ -62,15 +62,8 @@ class Counts(BaseModel):
 
     def add(self, label: str, flagged: bool) -> None:
         """Count one leak/safe case."""
-        if label == "leak":
-            if flagged:
-                self.tp += 1
-            else:
-                self.fn += 1
-        elif flagged:
-            self.fp += 1
-        else:
-            self.tn += 1
+        cell = ("tp" if flagged else "fn") if label == "leak" else ("fp" if flagged else "tn")
+        setattr(self, cell, getattr(self, cell) + 1)
 
 
 class CaseError(BaseModel):

@@ -7,9 +7,6 @@ import sys
 import time
 from typing import TextIO
 
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
 
 class CaseProgress:
     """A context manager; call `advance(done)` after each case."""
@@ -27,50 +24,34 @@ class CaseProgress:
         self.stream = stream if stream is not None else sys.stderr
         self.live = self.stream.isatty()
         self._started = self._last_line = time.monotonic()
-        self._printed = 0
-        self._bar = (
-            Progress(
-                TextColumn("{task.description}"),
-                BarColumn(),
-                MofNCompleteColumn(),
-                TextColumn("cases"),
-                TimeElapsedColumn(),
-                console=Console(file=self.stream),
-                refresh_per_second=2,
-            )
-            if self.live
-            else None
-        )
+        self._printed = -1
 
     def __enter__(self) -> CaseProgress:
         self._started = time.monotonic()
-        if self._bar is not None:
-            self._bar.start()
-            self._bar.add_task(self.label, total=self.total)
-        else:
-            self._line(0)
+        self._line(0)
         return self
 
     def advance(self, done: int) -> None:
         """`done` cases of `total` are finished."""
-        if self._bar is not None:
-            self._bar.update(self._bar.task_ids[0], completed=done)
-        elif (
-            done % self.every == 0
+        if (
+            self.live
+            or done % self.every == 0
             or done == self.total
             or time.monotonic() - self._last_line >= self.quiet_seconds
         ):
             self._line(done)
 
     def _line(self, done: int) -> None:
-        if done == self._printed and done:
+        """The count so far: a new line, or on a terminal the live line rewritten."""
+        if done == self._printed:
             return
         self._printed = done
         self._last_line = time.monotonic()
         elapsed = self._last_line - self._started
-        print(f"{self.label}: {done}/{self.total} cases, {elapsed:.0f} s", file=self.stream)
+        text = f"{self.label}: {done}/{self.total} cases, {elapsed:.0f} s"
+        print(f"\r{text}" if self.live else text, end="" if self.live else "\n", file=self.stream)
         self.stream.flush()
 
     def __exit__(self, *exc_info: object) -> None:
-        if self._bar is not None:
-            self._bar.stop()
+        if self.live:
+            print(file=self.stream)

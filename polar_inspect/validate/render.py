@@ -9,20 +9,16 @@ from polar_inspect.validate.measure import Agreement, CaseError
 EXCERPT_CHARS = 70
 
 
-def _figure(value: float | None) -> str:
-    return "undefined" if value is None else f"{value:.3f}"
+def _figure(value: float | None, digits: int = 3, undefined: str = "undefined") -> str:
+    return undefined if value is None else f"{value:.{digits}f}"
 
 
-def _undefined_notes(agreement: Agreement) -> list[str]:
-    o = agreement.overall
-    notes = []
-    if o.precision is None:
-        notes.append("precision is undefined: the detector flagged no leak/safe case")
-    if o.recall is None:
-        notes.append("recall is undefined: no case is labelled leak")
-    if o.kappa is None:
-        notes.append("kappa is undefined: labels and verdicts are all of one class")
-    return notes
+#: Why each overall figure can be undefined, said when it is.
+_UNDEFINED = {
+    "precision": "the detector flagged no leak/safe case",
+    "recall": "no case is labelled leak",
+    "kappa": "labels and verdicts are all of one class",
+}
 
 
 def render(agreement: Agreement) -> str:
@@ -33,13 +29,16 @@ def render(agreement: Agreement) -> str:
         f"({o.cases} leak/safe, {sum(agreement.partial_cases.values())} partial)",
         f"precision {_figure(o.precision)}  recall {_figure(o.recall)}  "
         f"kappa {_figure(o.kappa)}  (tp {o.tp}, fp {o.fp}, fn {o.fn}, tn {o.tn})",
-        *_undefined_notes(agreement),
+        *(
+            f"{name} is undefined: {why}"
+            for name, why in _UNDEFINED.items()
+            if getattr(o, name) is None
+        ),
         "",
         f"{'category':<22}{'cases':>6}{'tp':>5}{'fp':>5}{'fn':>5}{'tn':>5}{'prec':>7}{'recall':>8}",
     ]
     for name, c in sorted(agreement.per_category.items()):
-        prec = "-" if c.precision is None else f"{c.precision:.2f}"
-        rec = "-" if c.recall is None else f"{c.recall:.2f}"
+        prec, rec = _figure(c.precision, 2, "-"), _figure(c.recall, 2, "-")
         lines.append(f"{name:<22}{c.cases:>6}{c.tp:>5}{c.fp:>5}{c.fn:>5}{c.tn:>5}{prec:>7}{rec:>8}")
     partial = ", ".join(f"{k} {v}" for k, v in sorted(agreement.partial_cases.items()))
     lines += [
