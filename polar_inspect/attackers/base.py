@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Literal, Protocol
 
-from inspect_ai.model import ChatMessage, GenerateConfig, Model, ModelOutput, model_roles
+from inspect_ai.model import ChatMessage, GenerateConfig, Model, ModelOutput
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from polar_inspect.batch_guard import answered
@@ -160,14 +160,6 @@ class Attacker:
     def describe(self, attacks: Sequence[str]) -> str:
         """A one-line note for the run's metadata: how the selected strategies are attacked."""
         return self.summary or self.name
-
-
-def bound_attacker() -> Model | None:
-    """The model bound to the `attacker` role, or None (never the evaluated model)."""
-    bound = model_roles().get(ATTACKER_ROLE)
-    if isinstance(bound, list):
-        return bound[0] if bound else None
-    return bound
 
 
 def attacker_config(attacker: Model) -> GenerateConfig:

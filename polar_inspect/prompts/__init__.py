@@ -127,27 +127,22 @@ def _read_text_file(path: str) -> str:
     file = Path(path).expanduser()
     try:
         info = file.stat()
-    except FileNotFoundError:
-        raise PromptTemplateError(f"Prompt template file not found: {file}") from None
-    except OSError as err:
-        raise PromptTemplateError(
-            f"Prompt template {file} cannot be read ({err.strerror or err})"
-        ) from None
-    if stat.S_ISDIR(info.st_mode):
-        raise PromptTemplateError(f"Prompt template {file} is a folder; give a text file")
-    if not stat.S_ISREG(info.st_mode):
-        raise PromptTemplateError(
-            f"Prompt template {file} is not an ordinary file (a device, pipe or socket); "
-            "give a text file"
-        )
-    if info.st_size > MAX_TEMPLATE_BYTES:
-        raise PromptTemplateError(
-            f"Prompt template {file} has {info.st_size:,} bytes; a template may have at most "
-            f"{MAX_TEMPLATE_BYTES:,}"
-        )
-    try:
+        if stat.S_ISDIR(info.st_mode):
+            raise PromptTemplateError(f"Prompt template {file} is a folder; give a text file")
+        if not stat.S_ISREG(info.st_mode):
+            raise PromptTemplateError(
+                f"Prompt template {file} is not an ordinary file (a device, pipe or socket); "
+                "give a text file"
+            )
+        if info.st_size > MAX_TEMPLATE_BYTES:
+            raise PromptTemplateError(
+                f"Prompt template {file} has {info.st_size:,} bytes; a template may have at "
+                f"most {MAX_TEMPLATE_BYTES:,}"
+            )
         with open(file, "rb") as handle:
             data = handle.read(MAX_TEMPLATE_BYTES + 1)
+    except FileNotFoundError:
+        raise PromptTemplateError(f"Prompt template file not found: {file}") from None
     except OSError as err:
         raise PromptTemplateError(
             f"Prompt template {file} cannot be read ({err.strerror or err})"
