@@ -224,10 +224,7 @@ class PaperLiveS5:
     ) -> AttackerTurn:
         """Ask the attacker model for round `index`'s message."""
         messages = self.conversation(index, attacker_turns, replies)
-        output = await generate_as_attacker(
-            self._model, messages, seed=self._seeds.attacker(index + 1)
-        )
-        message = visible_text(output.completion).strip()
+        message = await generate_as_attacker(self._model, messages, self._seeds.attacker(index + 1))
         if message == STOP_TOKEN:
             return AttackerTurn(stop="attacker_stop")
         if not message and self._options.attacker_empty_reply == "stop":
