@@ -165,12 +165,7 @@ class AdaptiveSampleAttacker:
         )
         self._plans.append(entry)
         transcript().info(
-            {
-                "attacker_plan": entry.plan,
-                "round": entry.round,
-                "done": entry.done,
-                "read_as": entry.read_as,
-            },
+            {"attacker_plan": entry.plan, **entry.model_dump(exclude={"plan"})},
             source="polar_inspect attacker (private, not sent)",
         )
         message = reply.message.strip()
