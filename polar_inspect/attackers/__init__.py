@@ -16,7 +16,6 @@ from polar_inspect.attackers.base import (
     StopReason,
     TurnSource,
     attacker_config,
-    bound_attacker,
     generate_as_attacker,
 )
 from polar_inspect.attackers.registry import (
@@ -48,7 +47,6 @@ __all__ = [
     "TurnSource",
     "attacker_config",
     "available_attackers",
-    "bound_attacker",
     "builtin",
     "generate_as_attacker",
 ]

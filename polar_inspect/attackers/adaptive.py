@@ -41,7 +41,6 @@ from polar_inspect.data.samples import SampleInfo
 from polar_inspect.params import PositiveWhole, TemplatePath
 from polar_inspect.prompts import LoadedTemplate
 from polar_inspect.seeds import CallSeeds
-from polar_inspect.text import visible_text
 
 #: Extra calls allowed per round when the attacker's reply is not the structured format.
 FORMAT_RETRIES = 1
@@ -86,14 +85,14 @@ class AdaptiveSampleAttacker:
         templates: AdaptiveTemplates,
         info: SampleInfo,
         rounds: int,
-        knowledge: Knowledge,
-        language: str | None,
+        options: AdaptiveOptions,
         seeds: CallSeeds,
     ) -> None:
         self._model = model
         self._seeds = seeds
         self._templates = templates
         self.rounds = rounds
+        knowledge, language = options.attacker_knowledge, options.attack_language
         self._system = templates.system_message(info, knowledge, language, rounds)
         self._said: list[str] = []  # its own structured replies, as it gave them
         self._plans: list[PlanEntry] = []
@@ -106,11 +105,6 @@ class AdaptiveSampleAttacker:
         instruction = self._templates.turn_instruction(index, self.rounds)
         opening = self._templates.opening.text.strip()
         return merged_conversation(self._system, opening, answers, replies, instruction)
-
-    async def _ask(self, messages: list[ChatMessage], index: int) -> str:
-        seed = self._seeds.attacker(index + 1)
-        output = await generate_as_attacker(self._model, messages, seed=seed)
-        return visible_text(output.completion).strip()
 
     def _read(
         self, text: str, index: int, last: bool
@@ -135,7 +129,8 @@ class AdaptiveSampleAttacker:
         """Its answer for the round: asked again once with a reminder of the format when the
         first holds no usable reply; the answers that were no attack, refused on the way."""
         refused: list[NonAttack] = []
-        text = await self._ask(messages, index)
+        seed = self._seeds.attacker(index + 1)
+        text = await generate_as_attacker(self._model, messages, seed)
         for attempt in range(FORMAT_RETRIES + 1):
             if text == STOP_TOKEN:
                 return text, None, refused
@@ -149,7 +144,7 @@ class AdaptiveSampleAttacker:
                 ChatMessageAssistant(content=text or "(empty)"),
                 ChatMessageUser(content=self._templates.retry.text.strip()),
             ]
-            text = await self._ask(retry, index)
+            text = await generate_as_attacker(self._model, retry, seed)
         raise AssertionError("unreachable: the last attempt returns")
 
     async def next_turn(
@@ -170,12 +165,7 @@ class AdaptiveSampleAttacker:
         )
         self._plans.append(entry)
         transcript().info(
-            {
-                "attacker_plan": entry.plan,
-                "round": entry.round,
-                "done": entry.done,
-                "read_as": entry.read_as,
-            },
+            {"attacker_plan": entry.plan, **entry.model_dump(exclude={"plan"})},
             source="polar_inspect attacker (private, not sent)",
         )
         message = reply.message.strip()
@@ -241,15 +231,9 @@ class AdaptiveAttacker(Attacker):
     ) -> SampleAttacker:
         """The adaptive attacker for one sample (the dialogue checked that a model is bound)."""
         assert model is not None, "requires_model: the dialogue checks the role first"
-        options = self.options
+        rounds = self.rounds_for(info, budget)
         return AdaptiveSampleAttacker(
-            model,
-            self.adaptive_templates,
-            info,
-            self.rounds_for(info, budget),
-            options.attacker_knowledge,
-            options.attack_language,
-            seeds,
+            model, self.adaptive_templates, info, rounds, self.options, seeds
         )
 
     def describe(self, attacks: Sequence[str]) -> str:

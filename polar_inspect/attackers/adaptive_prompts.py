@@ -8,7 +8,7 @@ import re
 from collections.abc import Sequence
 from functools import cache
 from importlib.resources import files
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from pydantic import BaseModel
 
@@ -68,18 +68,13 @@ _LABEL = re.compile(r"^\s*(?:next\s+)?(?:message|msg|attacker)\s*:\s*", re.IGNOR
 
 def _first_object(text: str) -> dict[str, Any] | None:
     """The first JSON object in `text` (inside a code fence or not), or None."""
-    fenced = _FENCE.findall(text)
-    for candidate in [*fenced, text]:
-        start = candidate.find("{")
-        while start != -1:
+    for candidate in [*_FENCE.findall(text), text]:
+        for brace in re.finditer("{", candidate):
             try:
-                value, _ = json.JSONDecoder().raw_decode(candidate, start)
+                value, _ = json.JSONDecoder().raw_decode(candidate, brace.start())
             except json.JSONDecodeError:
-                start = candidate.find("{", start + 1)
                 continue
-            if isinstance(value, dict):
-                return value
-            start = candidate.find("{", start + 1)
+            return cast(dict[str, Any], value)  # decoded from a "{": an object
     return None
 
 

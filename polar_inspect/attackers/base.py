@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Literal, Protocol
 
-from inspect_ai.model import ChatMessage, GenerateConfig, Model, ModelOutput, model_roles
+from inspect_ai.model import ChatMessage, GenerateConfig, Model
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from polar_inspect.batch_guard import answered
@@ -14,6 +14,7 @@ from polar_inspect.data.samples import SampleInfo
 from polar_inspect.params import ParameterError
 from polar_inspect.prompts import LoadedTemplate
 from polar_inspect.seeds import CallSeeds
+from polar_inspect.text import visible_text
 
 ATTACKER_ROLE = "attacker"
 #: What a live attacker answers to end the dialogue early (the replay attacker agent too).
@@ -162,14 +163,6 @@ class Attacker:
         return self.summary or self.name
 
 
-def bound_attacker() -> Model | None:
-    """The model bound to the `attacker` role, or None (never the evaluated model)."""
-    bound = model_roles().get(ATTACKER_ROLE)
-    if isinstance(bound, list):
-        return bound[0] if bound else None
-    return bound
-
-
 def attacker_config(attacker: Model) -> GenerateConfig:
     """The config the live attacker's calls pass: the paper's defaults under the role's own."""
     return ATTACKER_DEFAULTS.merge(attacker.config)
@@ -177,12 +170,13 @@ def attacker_config(attacker: Model) -> GenerateConfig:
 
 async def generate_as_attacker(
     attacker: Model, messages: list[ChatMessage], seed: int | None = None
-) -> ModelOutput:
+) -> str:
     """One attacker call with the paper's defaults under the model's own config; `seed` is sent
-    unless the role's config sets its own."""
+    unless the role's config sets its own. Its visible text, stripped."""
     # into the model's config, not this call's (which would override --max-retries / --timeout)
     attacker.config = attacker_config(attacker)
     # no prompt-cache breakpoints: the last message changes every round (docs/cost.md)
     own_seed = seed is None or attacker.config.seed is not None
     config = GenerateConfig(cache_prompt=False, seed=None if own_seed else seed)
-    return await answered(attacker.generate(messages, config=config))
+    output = await answered(attacker.generate(messages, config=config))
+    return visible_text(output.completion).strip()

@@ -37,11 +37,8 @@ from polar_inspect.prompts import LoadedTemplate, PromptTemplateError, load_temp
 from polar_inspect.seeds import CallSeeds
 from polar_inspect.text import bullets, joined, visible_text
 
-#: The placeholders showing the live attacker each value list: one of each must be used.
-SHOWN_VALUES: dict[str, frozenset[str]] = {
-    "allowed_values": frozenset({"allowed_values", "allowed_values_json"}),
-    "protected_values": frozenset({"protected_values", "protected_values_json"}),
-}
+#: The value lists the live attacker must be shown (as `{name}` or `{name_json}`).
+SHOWN_VALUES = ("allowed_values", "protected_values")
 
 
 class PaperOptions(BaseModel):
@@ -93,7 +90,7 @@ class PaperTemplates:
         self.free_turn = load_template("attacker_free_turn", options.attacker_free_turn_prompt)
         self.opening = load_template("attacker_opening", options.attacker_opening_prompt)
         shown = placeholders(self.system.text) | placeholders(self.turn.text)
-        missing = sorted(name for name, forms in SHOWN_VALUES.items() if not forms & shown)
+        missing = [name for name in SHOWN_VALUES if not {name, f"{name}_json"} & shown]
         if missing:
             raise PromptTemplateError(
                 f"attacker templates ({self.system.source} and {self.turn.source}): neither "
@@ -224,10 +221,7 @@ class PaperLiveS5:
     ) -> AttackerTurn:
         """Ask the attacker model for round `index`'s message."""
         messages = self.conversation(index, attacker_turns, replies)
-        output = await generate_as_attacker(
-            self._model, messages, seed=self._seeds.attacker(index + 1)
-        )
-        message = visible_text(output.completion).strip()
+        message = await generate_as_attacker(self._model, messages, self._seeds.attacker(index + 1))
         if message == STOP_TOKEN:
             return AttackerTurn(stop="attacker_stop")
         if not message and self._options.attacker_empty_reply == "stop":

@@ -27,7 +27,7 @@ from polar_inspect.cost.estimate import (
     samples_of,
 )
 from polar_inspect.cost.precision_note import precision_lines
-from polar_inspect.cost.sheet import ModelPrice, PriceFileError, RoleTtl, load_prices, sheet_date
+from polar_inspect.cost.sheet import ModelPrice, RoleTtl, load_prices, sheet_date
 from polar_inspect.cost.tokens import tokenizer_for
 from polar_inspect.data.samples import SampleInfo
 from polar_inspect.errors import UserInputError
@@ -279,10 +279,7 @@ def cost_command(
 ) -> None:
     """Print the estimate (see the module)."""
     sheets = list(prices) or sorted(SHEETS.glob("*.json"))
-    try:
-        sheet = load_prices(*sheets)
-    except PriceFileError as err:
-        raise UserInputError(str(err)) from None
+    sheet = load_prices(*sheets)
     assume = Assumptions(reply_tokens, attacker_tokens, judge_tokens, copy_tokens)
     chosen = selected(task, _pairs("-T", task_args))
     estimates, models = plan(task, model, model_args, model_role, task_args, assume, chosen)

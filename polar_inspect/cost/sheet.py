@@ -11,6 +11,8 @@ from typing import Annotated, Any, Literal, Protocol
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from polar_inspect.errors import UserInputError
+
 CacheTtl = Literal["5m", "1h"]
 #: A role's cache lifetime: pinned (`-M cache_ttl=5m|1h`) or `auto` (the provider may switch).
 RoleTtl = Literal["5m", "1h", "auto"]
@@ -119,7 +121,7 @@ class ModelPrice(BaseModel):
 RULES = frozenset(ModelPrice.model_fields) - {"source", "sources"}
 
 
-class PriceFileError(ValueError):
+class PriceFileError(UserInputError):
     """A `--prices` file cannot be read or has a bad entry."""
 
 

@@ -26,7 +26,7 @@ ESTIMATE = Tokenizer(count=estimate_tokens, name="estimate: characters / 4")
 
 
 @lru_cache(maxsize=8)
-def _tiktoken(model: str) -> Tokenizer | None:
+def _tiktoken(model: str) -> Tokenizer:
     try:
         import tiktoken
 
@@ -35,7 +35,7 @@ def _tiktoken(model: str) -> Tokenizer | None:
         except KeyError:
             encoding = tiktoken.get_encoding("o200k_base")
     except Exception:  # noqa: BLE001 (not installed, or its encoding files cannot be loaded)
-        return None
+        return ESTIMATE
 
     def count(text: str) -> int:
         return max(1, len(encoding.encode(text, disallowed_special=())))
@@ -46,8 +46,4 @@ def _tiktoken(model: str) -> Tokenizer | None:
 def tokenizer_for(model: str) -> Tokenizer:
     """The tokenizer for `provider/model`."""
     provider, _, name = model.partition("/")
-    if provider == "openai":
-        found = _tiktoken(name)
-        if found is not None:
-            return found
-    return ESTIMATE
+    return _tiktoken(name) if provider == "openai" else ESTIMATE

@@ -4,6 +4,7 @@ through (`load_template`), the same rules for a default and a user's file (docs/
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import stat
 import string
@@ -31,7 +32,7 @@ class PromptTemplateError(UserInputError):
 class TemplateKind(BaseModel):
     """What one kind of template is for, and the placeholders it needs and may use."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     name: str
     default: str = ""  # the packaged file's stem in polar_inspect/prompts/ ("": the name)
@@ -49,135 +50,13 @@ class TemplateKind(BaseModel):
         return {"default": data["name"], **data, "required": required, "allowed": allowed}
 
 
-_SAMPLE = frozenset(
-    {
-        "domain",
-        "attack_type",
-        "attacker_goal",
-        "attack_setup_json",
-        "allowed_values",
-        "protected_values",
-        "planned_turns",
-        # the same lists as JSON arrays (json.dumps, ensure_ascii=False: `["a", "b"]`)
-        "allowed_values_json",
-        "protected_values_json",
-        "planned_turns_json",
-    }
-)
-_ROUND = _SAMPLE | {"round", "total_rounds", "planned_message"}
-_MARKERS = frozenset({"open_marker", "close_marker"})
-
-
-_KINDS = (
-    TemplateKind(
-        name="trusted_system",
-        purpose="the trusted model's system message",
-        required=frozenset({"document", "policy", "task"}),
-        allowed=frozenset({"domain"}),
-    ),
-    TemplateKind(
-        name="attacker_system",
-        purpose="the paper attacker's system message (live S5)",
-        allowed=_SAMPLE,
-    ),
-    TemplateKind(
-        name="attacker_turn",
-        purpose="the paper attacker's instruction for a round with a planned message",
-        required=frozenset({"planned_message"}),
-        allowed=_ROUND,
-    ),
-    TemplateKind(
-        name="attacker_free_turn",
-        purpose="the paper attacker's instruction for a round without a planned message",
-        allowed=_ROUND,
-    ),
-    TemplateKind(
-        name="attacker_opening",
-        purpose="the first user message the paper attacker sees",
-        allowed=_SAMPLE,
-        may_be_empty=True,
-    ),
-    TemplateKind(
-        name="adaptive_system",
-        default="attacker_adaptive_system",
-        purpose="the adaptive attacker's system message",
-        required=frozenset({"targets", "strategy_rules"}),
-        allowed=frozenset({"domain", "turn_budget", "allowed", "strategy", "language"}),
-    ),
-    TemplateKind(
-        name="adaptive_turn",
-        default="attacker_adaptive_turn",
-        purpose="the adaptive attacker's instruction for each round",
-        allowed=frozenset({"round", "total_rounds", "turns_left"}),
-    ),
-    TemplateKind(
-        name="adaptive_opening",
-        default="attacker_adaptive_opening",
-        purpose="the first user message the adaptive attacker sees",
-    ),
-    TemplateKind(
-        name="adaptive_retry",
-        default="attacker_adaptive_retry",
-        purpose="what the adaptive attacker is told when its answer was not its format",
-    ),
-    TemplateKind(
-        name="adaptive_language",
-        default="attacker_adaptive_language",
-        purpose="the adaptive attacker's instruction to write in another language",
-        required=frozenset({"language_name"}),
-    ),
-    TemplateKind(
-        name="defense_guard",
-        purpose="the guard's review of each draft reply",
-        required=frozenset({"draft"}),
-        allowed=frozenset({"policy", "request"}),
-    ),
-    TemplateKind(
-        name="defense_minimize",
-        purpose="the minimiser's working copy of the document",
-        required=frozenset({"document"}),
-        allowed=frozenset({"policy", "task"}),
-    ),
-    TemplateKind(
-        name="defense_policy_reminder",
-        purpose="the reminder added after each attacker message",
-        allowed=frozenset({"policy"}),
-    ),
-    TemplateKind(
-        name="defense_spotlight_system",
-        purpose="the spotlighting note in the trusted model's system message",
-        allowed=_MARKERS,
-    ),
-    TemplateKind(
-        name="defense_spotlight_message",
-        purpose="how an attacker message is wrapped for the trusted model",
-        required=frozenset({"message"}),
-        allowed=_MARKERS,
-    ),
-    TemplateKind(
-        name="defense_ci_reasoning",
-        purpose="the contextual-integrity reasoning instruction",
-    ),
-    TemplateKind(
-        name="defense_hardened_prompt",
-        purpose="the warnings appended to the trusted model's system message",
-    ),
-    TemplateKind(
-        name="agent_document_tool",
-        purpose="what stands for the document in the system message with document_access=tool",
-    ),
-    TemplateKind(
-        name="agent_document_fields",
-        purpose="what stands for the document in the system message with document_access=fields",
-    ),
-    TemplateKind(
-        name="judge",
-        purpose="the LLM judge's question about one turn",
-        required=frozenset({"case"}),
-    ),
-)
-#: Every template the package uses, by kind name.
-TEMPLATE_KINDS: dict[str, TemplateKind] = {kind.name: kind for kind in _KINDS}
+#: Every template the package uses, by kind name (declared in `template_kinds.json`).
+TEMPLATE_KINDS: dict[str, TemplateKind] = {
+    name: TemplateKind(name=name, **entry)
+    for name, entry in json.loads(
+        (files(__package__) / "template_kinds.json").read_text(encoding="utf-8")
+    ).items()
+}
 
 
 class LoadedTemplate(BaseModel):
@@ -248,27 +127,22 @@ def _read_text_file(path: str) -> str:
     file = Path(path).expanduser()
     try:
         info = file.stat()
-    except FileNotFoundError:
-        raise PromptTemplateError(f"Prompt template file not found: {file}") from None
-    except OSError as err:
-        raise PromptTemplateError(
-            f"Prompt template {file} cannot be read ({err.strerror or err})"
-        ) from None
-    if stat.S_ISDIR(info.st_mode):
-        raise PromptTemplateError(f"Prompt template {file} is a folder; give a text file")
-    if not stat.S_ISREG(info.st_mode):
-        raise PromptTemplateError(
-            f"Prompt template {file} is not an ordinary file (a device, pipe or socket); "
-            "give a text file"
-        )
-    if info.st_size > MAX_TEMPLATE_BYTES:
-        raise PromptTemplateError(
-            f"Prompt template {file} has {info.st_size:,} bytes; a template may have at most "
-            f"{MAX_TEMPLATE_BYTES:,}"
-        )
-    try:
+        if stat.S_ISDIR(info.st_mode):
+            raise PromptTemplateError(f"Prompt template {file} is a folder; give a text file")
+        if not stat.S_ISREG(info.st_mode):
+            raise PromptTemplateError(
+                f"Prompt template {file} is not an ordinary file (a device, pipe or socket); "
+                "give a text file"
+            )
+        if info.st_size > MAX_TEMPLATE_BYTES:
+            raise PromptTemplateError(
+                f"Prompt template {file} has {info.st_size:,} bytes; a template may have at "
+                f"most {MAX_TEMPLATE_BYTES:,}"
+            )
         with open(file, "rb") as handle:
             data = handle.read(MAX_TEMPLATE_BYTES + 1)
+    except FileNotFoundError:
+        raise PromptTemplateError(f"Prompt template file not found: {file}") from None
     except OSError as err:
         raise PromptTemplateError(
             f"Prompt template {file} cannot be read ({err.strerror or err})"
