@@ -11,15 +11,12 @@ from polar_inspect.report.cross_tables import (
     cross_markdown,
 )
 from polar_inspect.report.html import render
-from polar_inspect.report.markdown import md_text
+from polar_inspect.report.markdown import TEXTS, md_text
 from polar_inspect.report.section import Section, SectionInputs, SectionOutput
-from polar_inspect.report.tables import TextTable, key_title
+from polar_inspect.report.tables import Cell, TextTable, key_title, number
 from polar_inspect.scorers.parity import SCORE_KEYS
 
-NOTE = (
-    "Each cell is the mean of its samples' scores (each sample's scores reduced over epochs by "
-    "their mean), as the paper's authors aggregate them; overall at the report's λ."
-)
+NOTE = TEXTS["cross"]
 
 
 def _names() -> list[str]:
@@ -71,11 +68,11 @@ def cross_text_table(table: pd.DataFrame, run: int, name: str, score: str) -> Te
         return None
     row_axis, column_axis = name.split("_x_")
     header = [row_axis.capitalize(), *(key_title(column_axis, str(c)) for c in grid.columns)]
-    cells, keys = [], []
-    for row, values in zip(grid.index, grid.to_numpy(), strict=True):
-        cells.append([str(row), *("–" if pd.isna(v) else f"{100 * v:.1f}" for v in values)])
-        keys.append([str(row), *(None if pd.isna(v) else float(100 * v) for v in values)])
-    return TextTable(header, cells, keys, numeric=set(header[1:]))
+    cells: list[list[Cell]] = [
+        [str(row), *(number(100 * v) for v in values)]
+        for row, values in zip(grid.index, grid.to_numpy(), strict=True)
+    ]
+    return TextTable(header, cells, header[1:])
 
 
 def _html(output: SectionOutput, inputs: SectionInputs) -> str:
