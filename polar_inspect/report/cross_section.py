@@ -19,8 +19,8 @@ from polar_inspect.scorers.parity import SCORE_KEYS
 NOTE = TEXTS["cross"]
 
 
-def _names() -> list[str]:
-    return [f"{row}_x_{column}" for row, column in CROSS_TABLES]
+#: The tables' names, `<row>_x_<column>`.
+NAMES = [f"{row}_x_{column}" for row, column in CROSS_TABLES]
 
 
 def cross_csv_frame(table: pd.DataFrame, inputs: SectionInputs) -> pd.DataFrame:
@@ -50,14 +50,14 @@ def _markdown(table: pd.DataFrame, inputs: SectionInputs) -> str:
     for run, group, label, _ in _ranked(inputs, table):
         where = f"group {group}: " if inputs.many else ""
         parts.append(f"### {md_text(where + label)}\n")
-        for name in _names():
+        for name in NAMES:
             for score in SCORE_KEYS:
                 parts += [
                     f"#### {_title(name, score)}",
                     "",
                     cross_markdown(table, run, name, score),
+                    "",
                 ]
-                parts.append("")
     return "\n".join(parts)
 
 
@@ -82,7 +82,7 @@ def _html(output: SectionOutput, inputs: SectionInputs) -> str:
     for run, group, label, rank in _ranked(inputs, output.frame):
         shown = [
             (_title(name, score), cross_text_table(output.frame, run, name, score))
-            for name in _names()
+            for name in NAMES
             for score in SCORE_KEYS
         ]
         where = f"group {group}, " if inputs.many else ""

@@ -36,7 +36,7 @@ from polar_inspect.report.oracles import (
 )
 from polar_inspect.report.stats import Group, scores_x100
 from polar_inspect.report.tables import SCORE_TITLES, Cell, TextTable, count, number, score_cells
-from polar_inspect.report.usage import role_totals
+from polar_inspect.report.usage import tokens_per_sample
 from polar_inspect.scorers.parity import SCORE_KEYS
 
 NO_DEFENSE = "none"
@@ -61,9 +61,7 @@ def _run_record(row: Any, run: RunHeader) -> dict[str, object]:
         "n": row.n,
         **scores_x100(row),
     }
-    for role, tokens in sorted(role_totals(run.usage).items()):
-        record[f"tokens_per_sample_{role}"] = tokens / row.n if row.n else math.nan
-    return record
+    return record | tokens_per_sample(run.usage, row.n)
 
 
 def defense_frame(summary: pd.DataFrame, runs: Sequence[RunHeader]) -> pd.DataFrame:

@@ -16,7 +16,7 @@ from polar_inspect.report.markdown import md_table, md_text
 from polar_inspect.report.oracles import oracle_reasons
 from polar_inspect.report.stats import Group
 from polar_inspect.report.stats import score_cell as ci_text
-from polar_inspect.report.usage import role_totals
+from polar_inspect.report.usage import tokens_per_sample
 from polar_inspect.scorers.parity import SCORE_KEYS
 
 CSV_DECIMALS = 6
@@ -90,10 +90,7 @@ def leaderboard_frame(
             oracle_reason="; ".join(reasons),
             vs_next=getattr(row, "vs_next", ""),
         )
-        n = row.n or math.nan
-        totals = sorted(role_totals(run.usage).items())
-        record.update({f"tokens_per_sample_{r}": t / n for r, t in totals})
-        rows.append(record)
+        rows.append(record | tokens_per_sample(run.usage, row.n))
     return pd.DataFrame(rows)
 
 

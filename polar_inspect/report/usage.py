@@ -157,12 +157,13 @@ def role_usage(log: EvalLog) -> list[RoleUsage]:
     return result
 
 
-def role_totals(usage: Sequence[RoleUsage]) -> dict[str, int]:
-    """Total tokens per role of one run (entries of the same role added up)."""
+def tokens_per_sample(usage: Sequence[RoleUsage], n: int) -> dict[str, float]:
+    """`tokens_per_sample_{role}` columns: a run's total tokens per role over its `n` scored
+    samples (entries of the same role added up; NaN without a scored sample)."""
     totals: dict[str, int] = {}
     for item in usage:
         totals[item.role] = totals.get(item.role, 0) + item.total_tokens
-    return totals
+    return {f"tokens_per_sample_{r}": t / n if n else math.nan for r, t in sorted(totals.items())}
 
 
 def role_cost(item: RoleUsage, prices: Mapping[str, ModelPrice]) -> Cost:
