@@ -12,9 +12,10 @@ import pandas as pd
 
 from polar_inspect.report.defenses import grouped_markdown
 from polar_inspect.report.inventory import RunHeader
+from polar_inspect.report.markdown import TEXTS
 from polar_inspect.report.oracles import marked_name
-from polar_inspect.report.stats import Group, score_cell, scores_x100
-from polar_inspect.report.tables import TextTable
+from polar_inspect.report.stats import Group, scores_x100
+from polar_inspect.report.tables import SCORE_TITLES, Cell, TextTable, count, number, score_cells
 from polar_inspect.scorers.agent_channel import AGENT_KEYS
 from polar_inspect.scorers.parity import SCORE_KEYS
 
@@ -22,13 +23,7 @@ NO_AGENT = "none"
 PAPER_ACCESS = "prompt"
 ACCESS_ORDER = {"prompt": 0, "tool": 1, "fields": 2}
 ACCESS_TITLE = "Trusted agent and document access"
-ACCESS_NOTE = (
-    "Scores x100 with 95% CIs; in brackets, the change against the same model and defense "
-    "stack in the paper's setting (no agent, the document in the system prompt), else against "
-    "the same agent with the document in the prompt. `fetched protected`: share of protected "
-    "values the agent's tools returned; `internal leak`: share written in its own steps "
-    "(tool-call arguments, reasoning) and never in a reply (docs/agents.md)."
-)
+ACCESS_NOTE = TEXTS["access"]
 
 
 def setup_key(run: RunHeader) -> tuple[str, str]:
@@ -95,34 +90,18 @@ def access_frame(summary: pd.DataFrame, runs: Sequence[RunHeader]) -> pd.DataFra
     return frame.drop(columns=["_paper", "_access", "identity"]).reset_index(drop=True)
 
 
-def _cell(row: pd.Series, key: str) -> str:
-    return score_cell(row[key], row[f"{key}_low"], row[f"{key}_high"], row[f"delta_{key}"])
-
-
-def _share(value: float) -> str:
-    return "" if math.isnan(value) else f"{value:.1f}"
-
-
 def access_rows(frame: pd.DataFrame) -> list[tuple[str, TextTable]]:
     """The access table as text: `(group, table)` per comparison group."""
     header = ["Model", "Defense", "Agent", "Access", "Privacy", "Utility", "Overall",
               "Fetched protected", "Internal leak", "n"]  # fmt: skip
     tables = []
     for group, rows in frame.groupby("group", sort=False):
-        lines, keys = [], []
+        lines: list[list[Cell]] = []
         for _, row in rows.iterrows():
-            base = [str(row["model"]), str(row["defense"]), str(row["agent"]), str(row["access"])]
-            channel = [row["fetch_protected"], row["internal_leak"]]
-            lines.append(
-                [*base, *(_cell(row, k) for k in SCORE_KEYS), *map(_share, channel), str(row["n"])]
-            )
-            keys.append(
-                [*base, *(float(row[k]) for k in SCORE_KEYS),
-                 *(None if math.isnan(v) else float(v) for v in channel), int(row["n"])]
-            )  # fmt: skip
-        table = TextTable(header, lines, keys, numeric=set(header[4:]))
-        table.nowrap = {"Privacy", "Utility", "Overall"}
-        tables.append((str(group), table))
+            setup = [str(row[c]) for c in ("model", "defense", "agent", "access")]
+            channel = [number(row[c], "") for c in ("fetch_protected", "internal_leak")]
+            lines.append([*setup, *score_cells(row), *channel, count(row["n"])])
+        tables.append((str(group), TextTable(header, lines, header[4:], SCORE_TITLES)))
     return tables
 
 

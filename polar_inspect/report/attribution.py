@@ -9,7 +9,7 @@ from collections.abc import Sequence
 import pandas as pd
 
 from polar_inspect.report.inventory import RunHeader
-from polar_inspect.report.markdown import md_table
+from polar_inspect.report.markdown import TEXTS, md_table
 
 COLUMNS = ["model", "attack", "samples", "leaking_samples", "first_leak_turn_mean",
            "first_leak_turn_median", "echo_share", "reasoning_leak", "unfetched_echo_loss",
@@ -64,12 +64,4 @@ def attribution_markdown(frame: pd.DataFrame) -> str:
         shares = [f"{100 * row.reasoning_leak:.1f}%", f"{100 * row.unfetched_echo_loss:.1f}"]
         counts = [row.model, row.attack, row.samples, row.leaking_samples]
         rows.append([*counts, f"{mean} / {median}", echo, *shares])
-    lines = [md_table(header, rows, header[2:])]
-    note = (
-        "\nEcho share: protected values the replies only repeated after the attacker said "
-        "them, over values echoed or disclosed (stated/confirmed). Parity privacy lost to "
-        "unfetched echoes (x100 points): with the document behind tools, values the agent never "
-        "fetched and only repeated from the attacker, which the paper's matcher counts as "
-        "disclosed (docs/scoring.md).\n"
-    )
-    return head + "\n".join(lines) + "\n" + note
+    return f"{head}{md_table(header, rows, header[2:])}\n\n{TEXTS['attribution']}\n"

@@ -10,7 +10,7 @@ from polar_inspect.report import tables
 from polar_inspect.report.figures import breakdown_figures, leaderboard_figures
 from polar_inspect.report.html import render
 from polar_inspect.report.inventory import ORACLE_TAG
-from polar_inspect.report.markdown import md_text
+from polar_inspect.report.markdown import TEXTS, md_text
 from polar_inspect.report.paired_section import neighbour_marks, paired_frame
 from polar_inspect.report.section import Section, SectionInputs, SectionOutput
 from polar_inspect.report.stats import Group
@@ -25,12 +25,7 @@ def _caveat_notes(rows: pd.DataFrame) -> list[str]:
     counted = rows[pd.notna(rows["truncated_samples"])]
     cut = counted[(counted["truncated_samples"] > 0) | (counted["empty_reply_samples"] > 0)]
     if not cut.empty:
-        notes.append(
-            "Truncated / empty: samples with a trusted reply that hit the output-token limit / "
-            "with an empty visible reply (e.g. cut inside <think>). They are scored as they are "
-            "(an empty reply leaks nothing): raise --max-tokens, or run with -T truncated=fail. "
-            f"Affected: {', '.join(cut['model'])}."
-        )
+        notes.append(TEXTS["truncated"].format(models=", ".join(cut["model"])))
     return notes
 
 
@@ -44,10 +39,7 @@ def oracle_note(rows: pd.DataFrame) -> str | None:
         f"{m.replace(mark, '')}: {r}"
         for m, r in zip(marked["model"], marked["oracle_reason"], strict=True)
     )
-    return (
-        f"[{ORACLE_TAG}] runs read the scorer's targets: their scores are reference upper "
-        f"bounds, not results a deployed model or defense could reach ({why})."
-    )
+    return TEXTS["oracle"].format(tag=ORACLE_TAG, why=why)
 
 
 def neighbour_note(rows: pd.DataFrame) -> list[str]:
@@ -73,18 +65,13 @@ def leaderboard_notes(rows: pd.DataFrame, weight: float) -> list[str]:
             f"{m} (λ={w:g})"
             for m, w in zip(recomputed["model"], recomputed["log_weight"], strict=True)
         )
-        notes.append(
-            f"Overall recomputed at λ = {weight:g} from privacy and utility for logs scored "
-            f"with another λ: {names}."
-        )
+        notes.append(TEXTS["recomputed"].format(weight=f"{weight:g}", names=names))
     errored = rows[rows["errors"] > 0]
     if not errored.empty:
         names = ", ".join(
             f"{m} ({e})" for m, e in zip(errored["model"], errored["errors"], strict=True)
         )
-        notes.append(
-            f"Samples that errored are left out of the scores (n counts scored samples): {names}."
-        )
+        notes.append(TEXTS["errored"].format(names=names))
     if (rows["epochs"] > 1).any():
         notes.append("Logs with several epochs: each sample's score is its mean over epochs.")
     return notes
@@ -97,10 +84,7 @@ def group_heading(group: Group, many: bool, shared: Sequence[tuple[str, str]] = 
     return title + "\n\n" + "\n".join(f"- **{md_text(k)}**: {md_text(v)}" for k, v in facts)
 
 
-NOT_ONE_RANKING = (
-    "These logs form {count} groups that differ in data, sample selection or S5 attacker. Each "
-    "group is ranked on its own; do not compare ranks or scores across groups."
-)
+NOT_ONE_RANKING = TEXTS["not_one_ranking"]
 
 
 def leaderboard_markdown(board: pd.DataFrame, groups: Sequence[Group], weight: float) -> str:
@@ -186,16 +170,14 @@ def _model_table(details: pd.DataFrame, model: str) -> tables.TextTable | None:
     mine = details[(details["model"] == model) & (details["axis"] != "cell")]
     if mine.empty:
         return None
-    rows, keys = [], []
+    rows: list[list[tables.Cell]] = []
     for (axis, key), part in mine.groupby(["axis", "key"], sort=False):
         values = part.set_index("score")["value"]
-        n = int(part["n"].iloc[0])
-        cells = [values.get(s) for s in SCORE_KEYS]
-        shown = ("–" if v is None else f"{v:.1f}" for v in cells)
-        rows.append([str(axis), tables.key_title(str(axis), str(key)), *shown, str(n)])
-        keys.append([str(axis), str(key), *cells, n])
+        scores = [tables.number(values.get(s)) for s in SCORE_KEYS]
+        title = tables.key_title(str(axis), str(key))
+        rows.append([str(axis), title, *scores, tables.count(part["n"].iloc[0])])
     header = ["Scores by", "Value", "Privacy", "Utility", "Overall", "n"]
-    return tables.TextTable(header, rows, keys, numeric=set(header[2:]))
+    return tables.TextTable(header, rows, header[2:])
 
 
 def _models(board: pd.DataFrame, details: pd.DataFrame, output: SectionOutput) -> list[dict]:

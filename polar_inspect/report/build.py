@@ -150,7 +150,6 @@ class _Settings:
 
 
 def _draw(
-    done: Sequence[SectionOutput],
     planned: Sequence[tuple[SectionOutput, tuple[str, Any]]],
     drawn: Sequence[tuple[FigureFile, float]],
     inputs: SectionInputs,
@@ -160,10 +159,8 @@ def _draw(
     inputs.drawn.update({group.name: [] for group in inputs.groups})
     for (output, (name, job)), (figure, seconds) in zip(planned, drawn, strict=True):
         output.figures.setdefault(name, []).append(figure)
+        inputs.drawn[name].append(figure)
         timings.add(section_of(job), seconds)
-    for output in done:
-        for group in inputs.groups:
-            inputs.drawn[group.name] += output.figures.get(group.name, [])
 
 
 def _build(paths: list[str], out: Path, settings: _Settings) -> tuple[ReportResult, list[str]]:
@@ -192,7 +189,7 @@ def _build(paths: list[str], out: Path, settings: _Settings) -> tuple[ReportResu
         with timings.step("figures (wall, all sections)"):
             jobs = [job for _, (_, job) in planned]
             drawn = run_jobs(pool, timed_call, jobs, step("drawing figures", len(jobs)))
-    _draw(done, planned, drawn, shared, timings)
+    _draw(planned, drawn, shared, timings)
     with timings.step("tables and page"):
         written = [name for output in done for name in output.write(shared)]
         parts = ["# POLAR-Bench report\n", *(o.markdown(shared) for o in done)]
@@ -209,7 +206,7 @@ def _build(paths: list[str], out: Path, settings: _Settings) -> tuple[ReportResu
         figures=figures,
         tables=written,
         html=page.name,
-        seconds=timings.seconds,
+        seconds=timings,
     )
     return report, [*written, page.name, *(f.path for f in figures)]
 

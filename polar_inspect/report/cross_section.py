@@ -11,19 +11,16 @@ from polar_inspect.report.cross_tables import (
     cross_markdown,
 )
 from polar_inspect.report.html import render
-from polar_inspect.report.markdown import md_text
+from polar_inspect.report.markdown import TEXTS, md_text
 from polar_inspect.report.section import Section, SectionInputs, SectionOutput
-from polar_inspect.report.tables import TextTable, key_title
+from polar_inspect.report.tables import Cell, TextTable, key_title, number
 from polar_inspect.scorers.parity import SCORE_KEYS
 
-NOTE = (
-    "Each cell is the mean of its samples' scores (each sample's scores reduced over epochs by "
-    "their mean), as the paper's authors aggregate them; overall at the report's λ."
-)
+NOTE = TEXTS["cross"]
 
 
-def _names() -> list[str]:
-    return [f"{row}_x_{column}" for row, column in CROSS_TABLES]
+#: The tables' names, `<row>_x_<column>`.
+NAMES = [f"{row}_x_{column}" for row, column in CROSS_TABLES]
 
 
 def cross_csv_frame(table: pd.DataFrame, inputs: SectionInputs) -> pd.DataFrame:
@@ -53,14 +50,14 @@ def _markdown(table: pd.DataFrame, inputs: SectionInputs) -> str:
     for run, group, label, _ in _ranked(inputs, table):
         where = f"group {group}: " if inputs.many else ""
         parts.append(f"### {md_text(where + label)}\n")
-        for name in _names():
+        for name in NAMES:
             for score in SCORE_KEYS:
                 parts += [
                     f"#### {_title(name, score)}",
                     "",
                     cross_markdown(table, run, name, score),
+                    "",
                 ]
-                parts.append("")
     return "\n".join(parts)
 
 
@@ -71,11 +68,11 @@ def cross_text_table(table: pd.DataFrame, run: int, name: str, score: str) -> Te
         return None
     row_axis, column_axis = name.split("_x_")
     header = [row_axis.capitalize(), *(key_title(column_axis, str(c)) for c in grid.columns)]
-    cells, keys = [], []
-    for row, values in zip(grid.index, grid.to_numpy(), strict=True):
-        cells.append([str(row), *("–" if pd.isna(v) else f"{100 * v:.1f}" for v in values)])
-        keys.append([str(row), *(None if pd.isna(v) else float(100 * v) for v in values)])
-    return TextTable(header, cells, keys, numeric=set(header[1:]))
+    cells: list[list[Cell]] = [
+        [str(row), *(number(100 * v) for v in values)]
+        for row, values in zip(grid.index, grid.to_numpy(), strict=True)
+    ]
+    return TextTable(header, cells, header[1:])
 
 
 def _html(output: SectionOutput, inputs: SectionInputs) -> str:
@@ -85,7 +82,7 @@ def _html(output: SectionOutput, inputs: SectionInputs) -> str:
     for run, group, label, rank in _ranked(inputs, output.frame):
         shown = [
             (_title(name, score), cross_text_table(output.frame, run, name, score))
-            for name in _names()
+            for name in NAMES
             for score in SCORE_KEYS
         ]
         where = f"group {group}, " if inputs.many else ""

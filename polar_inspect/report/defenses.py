@@ -27,16 +27,16 @@ from polar_inspect.report.figstyle import (
     spread_offsets,
 )
 from polar_inspect.report.inventory import ORACLE_TAG, RunHeader
-from polar_inspect.report.markdown import md_text
+from polar_inspect.report.markdown import TEXTS, md_text
 from polar_inspect.report.oracles import (
     MARK,
     agent_is_oracle,
     defense_is_oracle,
     oracle_reasons,
 )
-from polar_inspect.report.stats import Group, score_cell, scores_x100
-from polar_inspect.report.tables import TextTable
-from polar_inspect.report.usage import role_totals
+from polar_inspect.report.stats import Group, scores_x100
+from polar_inspect.report.tables import SCORE_TITLES, Cell, TextTable, count, number, score_cells
+from polar_inspect.report.usage import tokens_per_sample
 from polar_inspect.scorers.parity import SCORE_KEYS
 
 NO_DEFENSE = "none"
@@ -61,9 +61,7 @@ def _run_record(row: Any, run: RunHeader) -> dict[str, object]:
         "n": row.n,
         **scores_x100(row),
     }
-    for role, tokens in sorted(role_totals(run.usage).items()):
-        record[f"tokens_per_sample_{role}"] = tokens / row.n if row.n else math.nan
-    return record
+    return record | tokens_per_sample(run.usage, row.n)
 
 
 def defense_frame(summary: pd.DataFrame, runs: Sequence[RunHeader]) -> pd.DataFrame:
@@ -82,19 +80,7 @@ def defense_frame(summary: pd.DataFrame, runs: Sequence[RunHeader]) -> pd.DataFr
     return frame.drop(columns=["_first", "identity"]).reset_index(drop=True)
 
 
-def _cell(row: pd.Series, key: str) -> str:
-    delta = row[f"delta_{key}"] if row["defense"] != NO_DEFENSE else math.nan
-    return score_cell(row[key], row[f"{key}_low"], row[f"{key}_high"], delta)
-
-
-DEFENSE_NOTE = (
-    "Scores x100 with 95% CIs; in brackets after them, the change against the same model "
-    f"without defense (`{NO_DEFENSE}`). A model marked [{ORACLE_TAG}] is a scripted reference "
-    f"agent that reads the scorer's targets (such as `polar/oracle`); a defense marked "
-    f"({ORACLE_TAG}) is a stack that reads them (an oracle defense such as `redact_oracle`, or "
-    "a scripted reference agent such as `polar/guard` in the guard role): upper bounds, not "
-    "deployable models or defenses. Tokens are per sample, by model role."
-)
+DEFENSE_NOTE = TEXTS["defenses"].format(none=NO_DEFENSE, tag=ORACLE_TAG)
 ROLE_TITLES = {"trusted": "trusted model", "other": "other models"}
 
 
@@ -112,19 +98,15 @@ def defense_rows(frame: pd.DataFrame) -> list[tuple[str, TextTable]]:
         roles = _used_roles(rows)
         titles = [f"Tokens per sample: {ROLE_TITLES.get(role, role)}" for role in roles]
         header = ["Model", "Defense", "Privacy", "Utility", "Overall", "n", *titles]
-        lines, keys = [], []
+        lines: list[list[Cell]] = []
         for _, row in rows.iterrows():
             oracle = row.get("defense_oracle", row["oracle"])  # older defenses.csv: no column
             defense = f"{row['defense']} ({ORACLE_TAG})" if oracle else row["defense"]
             tokens = [row.get(f"tokens_per_sample_{role}", math.nan) for role in roles]
-            names = [str(row["model"]), str(defense)]
-            lines.append([*names, *(_cell(row, key) for key in SCORE_KEYS), str(row["n"]),
-                          *("" if math.isnan(t) else f"{t:.0f}" for t in tokens)])  # fmt: skip
-            keys.append([*names, *(float(row[key]) for key in SCORE_KEYS), int(row["n"]),
-                         *(None if math.isnan(t) else float(t) for t in tokens)])  # fmt: skip
-        table = TextTable(header, lines, keys, numeric=set(header[2:]))
-        table.nowrap = {"Privacy", "Utility", "Overall"}
-        tables.append((str(group), table))
+            scores = score_cells(row, delta=row["defense"] != NO_DEFENSE)
+            shown = [str(row["model"]), str(defense), *scores, count(row["n"])]
+            lines.append([*shown, *(number(t, "", 0) for t in tokens)])
+        tables.append((str(group), TextTable(header, lines, header[2:], SCORE_TITLES)))
     return tables
 
 
@@ -197,8 +179,8 @@ def frontier_figure(frame: pd.DataFrame, out_dir: Path, name: str, heading: str)
     palette = colormaps["tab10"]
     points = list(zip(frame["privacy"], frame["utility"], strict=True))
     offsets = spread_offsets(points, TOLERANCE, marker_points=10.0)
-    for number, model in enumerate(dict.fromkeys(frame["model"])):
-        colour = palette(number % palette.N)
+    for index, model in enumerate(dict.fromkeys(frame["model"])):
+        colour = palette(index % palette.N)
         _draw_model(ax, frame, model, colour, markers, offsets)
         ax.plot([], [], color=colour, linewidth=3, label=shorten(model, 40))
     for defense, marker in markers.items():
@@ -219,13 +201,6 @@ def frontier_figure(frame: pd.DataFrame, out_dir: Path, name: str, heading: str)
     ax.grid(alpha=0.3)
     ax.set_title(f"{heading}: defenses (arrows from no defense)", loc="left")
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8.5, frameon=False)
-    caption = (
-        "Privacy and utility of each model under each defense stack; an arrow goes from the "
-        "model without defense to the same model with the defense (no arrow where the defense "
-        "changed neither score). Colour: model; marker: "
-        f"defense. Hollow markers: {ORACLE_TAG} runs (upper bounds that read the scorer's "
-        "targets)."
-    )
-    if spread:
-        caption += " Runs with the same scores are drawn around their shared position (dot)."
+    caption = TEXTS["frontier_caption"].format(tag=ORACLE_TAG)
+    caption += TEXTS["spread_caption"] if spread else ""
     return save(fig, out_dir, name, f"{heading}: defense frontier", caption)

@@ -25,6 +25,7 @@ from polar_inspect.report.figstyle import (
     shorten,
     text_colour,
 )
+from polar_inspect.report.markdown import TEXTS
 
 POLICIES = list(POLICY_LABELS)
 ATTACKS = list(ATTACK_LABELS)
@@ -89,12 +90,8 @@ def surface_figure(
     axes[1].set_yticks(range(5), POLICIES)
     fig.colorbar(image, cax=fig.add_axes(SURFACE_COLORBAR), label="score (x100, fixed 0-100 scale)")
     fig.suptitle(title, y=0.975)
-    caption = (
-        "Mean privacy (left) and utility (right) per policy level x attack strategy cell, x100, "
-        "with the number of scored samples (n) in each cell; grey cells have no scored sample."
-    )
     kind: FigureKind = "main" if model is None else "model"
-    return save(fig, out_dir, name, title, caption, kind=kind, model=model)
+    return save(fig, out_dir, name, title, TEXTS["surface_caption"], kind=kind, model=model)
 
 
 def mean_cells(cells: pd.DataFrame) -> pd.DataFrame:

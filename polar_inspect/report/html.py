@@ -56,15 +56,13 @@ def _classes(table: TextTable, name: str) -> str:
 def render_table(table: TextTable, sortable: bool = True) -> Markup:
     """A `TextTable` as a sortable HTML table in a scrolling box; every cell escaped."""
     head = [(_classes(table, c), Markup("_<wbr>").join(c.split("_"))) for c in table.header]
-    rows = []
-    for index, cells in enumerate(table.rows):
-        keys = table.keys[index] if table.keys is not None else [None] * len(cells)
-        rows.append(
-            [
-                (_classes(table, name), None if isinstance(key, str) else key, _cell_html(cell))
-                for name, cell, key in zip(table.header, cells, keys, strict=True)
-            ]
-        )
+    rows = [
+        [
+            (_classes(table, name), key, _cell_html(cell))
+            for name, cell, key in zip(table.header, cells, keys, strict=True)
+        ]
+        for cells, keys in zip(table.rows, table.keys, strict=True)
+    ]
     kinds = [k for k, on in (("sortable", sortable), ("wide", len(table.header) > WIDE)) if on]
     return _macro("table")(" ".join(kinds), head, rows)
 
@@ -73,7 +71,7 @@ def frame_table(frame: pd.DataFrame, numeric: Sequence[str] = ()) -> TextTable:
     """A data frame of display values as a `TextTable` (numbers sort as numbers)."""
     header = [str(c) for c in frame.columns]
     rows = [["–" if pd.isna(v) else str(v) for v in row] for row in frame.itertuples(index=False)]
-    return TextTable(header, rows, numeric=set(numeric))
+    return TextTable(header, rows, numeric)
 
 
 def _with_code(text: str) -> Markup:

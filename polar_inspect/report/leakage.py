@@ -22,6 +22,7 @@ from polar_inspect.report.figstyle import (
     shorten,
 )
 from polar_inspect.report.inventory import RunHeader
+from polar_inspect.report.markdown import TEXTS
 from polar_inspect.report.stats import Group, mean_ci
 
 CURVE_COLUMNS = ["run", "label", "attack", "turn", "leakage", "low", "high", "n"]
@@ -173,11 +174,4 @@ def leakage_figure(curves: pd.DataFrame, out_dir: Path, name: str, heading: str)
     fig.legend(handles=handles, loc="outside lower center", ncols=legend_columns, fontsize=8.5,
                frameon=False)  # fmt: skip
     fig.suptitle(f"{heading}: leakage as a function of the attacker's budget")
-    caption = (
-        "Mean share of protected values disclosed by the end of each attacker turn (95% CI "
-        "band), per attack strategy and model; a dialogue that ended earlier keeps its final "
-        "leakage. One colour and marker per model in every panel; models with identical "
-        "curves share one line (named together in the legend); a curve equal to another in one "
-        "panel only is drawn over it dashed, with smaller markers. Data: leakage_by_turn.csv."
-    )
-    return save(fig, out_dir, name, f"Leakage by turn ({heading})", caption)
+    return save(fig, out_dir, name, f"Leakage by turn ({heading})", TEXTS["leakage_caption"])

@@ -5,7 +5,9 @@ written as text, never as markup, HTML, a table column, a link or math.
 from __future__ import annotations
 
 import re
+import tomllib
 from collections.abc import Collection, Sequence
+from importlib.resources import files
 
 #: Characters with a meaning in CommonMark, GitHub-flavoured tables or GitHub math, escaped
 #: wherever they appear.
@@ -17,6 +19,12 @@ _ALWAYS = re.compile(r"([\\`*<>|~&$])")
 _EDGE_UNDERSCORE = re.compile(r"(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])")
 _LINK_TAIL = re.compile(r"\]\(")
 _LINE_BREAKS = re.compile(r"[\r\n]+")
+
+
+#: The report's fixed prose (notes, captions) by name, from `texts.toml` beside this module.
+TEXTS: dict[str, str] = tomllib.loads(
+    files("polar_inspect.report").joinpath("texts.toml").read_text("utf-8")
+)
 
 
 def md_text(value: object) -> str:

@@ -5,17 +5,12 @@ from __future__ import annotations
 import pandas as pd
 
 from polar_inspect.report.html import render
-from polar_inspect.report.markdown import md_text
+from polar_inspect.report.markdown import TEXTS, md_text
 from polar_inspect.report.paired import PAIRED_COLUMNS, compare_pair
 from polar_inspect.report.section import Section, SectionInputs, SectionOutput
-from polar_inspect.report.tables import TextTable
+from polar_inspect.report.tables import Cell, TextTable, count
 
-NOTE = (
-    "Each run against the next one in its group's ranking, on the same sample ids: the "
-    "difference A − B (x100) with a paired bootstrap 95% interval and a paired test's p-value. "
-    "Distinguishable: p < 0.05. Cells: per policy x attack cell, p adjusted for the cells "
-    "(Holm); all rows in paired.csv."
-)
+NOTE = TEXTS["paired"]
 NOT_PAIRED = "not paired (different samples)"
 HEADER = ["Group", "A", "B", "n", "Score", "A − B [95% CI]", "p", "Distinguishable", "Cells"]
 
@@ -68,17 +63,20 @@ def paired_view(frame: pd.DataFrame, inputs: SectionInputs) -> TextTable:
     """The overall-scope rows of the paired comparisons as shown."""
     labels = inputs.summary.set_index("run")["label"]
     overall = frame[frame["scope"] == "all"]
-    rows, keys = [], []
+    rows: list[list[Cell]] = []
     for _, r in overall.iterrows():
         interval = f"{100 * r['difference']:+.1f} [{100 * r['low']:.1f}, {100 * r['high']:.1f}]"
         verdict = "yes" if r["distinguishable"] else "no"
-        a, b = str(labels[r["run_a"]]), str(labels[r["run_b"]])
-        cells = [str(r["group"]), a, b, str(r["n"]), str(r["score"]), interval]
-        rows.append([*cells, p_text(r["p_value"]), verdict, _cells_text(frame, r)])
-        keys.append([*cells[:3], int(r["n"]), cells[4], 100 * float(r["difference"])])
-        keys[-1] += [float(r["p_value"]), verdict, rows[-1][-1]]
+        pair: list[Cell] = [str(r["group"]), str(labels[r["run_a"]]), str(labels[r["run_b"]])]
+        shown: list[Cell] = [
+            count(r["n"]),
+            str(r["score"]),
+            (interval, 100 * float(r["difference"])),
+        ]
+        p_value = (p_text(r["p_value"]), float(r["p_value"]))
+        rows.append([*pair, *shown, p_value, verdict, _cells_text(frame, r)])
     numeric = {"n", "A − B [95% CI]", "p"}
-    return TextTable(HEADER, rows, keys, numeric=numeric, nowrap={"A − B [95% CI]"})
+    return TextTable(HEADER, rows, numeric, nowrap={"A − B [95% CI]"})
 
 
 def _markdown(frame: pd.DataFrame, inputs: SectionInputs) -> str:

@@ -33,6 +33,7 @@ from polar_inspect.report.figstyle import (
     shorten,
     spread_offsets,
 )
+from polar_inspect.report.markdown import TEXTS
 from polar_inspect.report.paper_points import PAPER_POINTS, draw_paper_points, name_paper_points
 from polar_inspect.report.pareto_geometry import axis_limits as _limits
 from polar_inspect.report.pareto_geometry import iso_end, iso_segment, pareto_front
@@ -72,18 +73,34 @@ def _write_values(
                 fontsize=9, bbox=box, **style)  # fmt: skip
 
 
+def _score_panels(
+    labels: list[str], row_height: float, pad: tuple[float, float], title: str
+) -> tuple[Figure, list[tuple[Axes, str]], np.ndarray]:
+    """Privacy, utility and overall panels sharing a row per label (first at the top)."""
+    count = len(labels)
+    fig = new_figure(13.0, max(3.0, row_height * count + 1.8))
+    axes = fig.subplots(1, 3, sharey=True)
+    positions = np.arange(count)[::-1]
+    for ax, key in zip(axes, SCORE_KEYS, strict=True):
+        ax.set_title(SCORE_TITLES[key])
+        ax.set_xlabel("score (x100)")
+        ax.grid(axis="x", alpha=0.3)
+    axes[0].set_yticks(positions, labels)
+    axes[0].set_ylim(-pad[0], count - pad[1])
+    fig.suptitle(title)
+    return fig, list(zip(axes, SCORE_KEYS, strict=True)), positions
+
+
 def ranking_figure(
     table: pd.DataFrame, out_dir: Path, name: str, weight: float, heading: str
 ) -> FigureFile:
     """Three bar panels (privacy, utility, overall) per model, best overall at the top."""
     rows = table.sort_values(["rank", "label"]).reset_index(drop=True)
-    count = len(rows)
-    fig = new_figure(13.0, max(3.0, 0.42 * count + 1.8))
-    axes = fig.subplots(1, 3, sharey=True)
-    positions = np.arange(count)[::-1]
     labels = [f"#{r.rank} {shorten(r.label)}" for r in rows.itertuples()]
+    title = f"{heading}: models ranked by overall score (error bars: 95% CI)"
+    fig, panels, positions = _score_panels(labels, 0.42, (0.6, 0.4), title)
     oracle = _oracle_flags(rows)
-    for ax, key in zip(axes, SCORE_KEYS, strict=True):
+    for ax, key in panels:
         values = 100 * rows[key].to_numpy(dtype=float)
         bars = ax.barh(positions, values, color=SCORE_COLOURS[key], height=0.7)
         for bar, marked in zip(bars, oracle, strict=True):
@@ -96,20 +113,11 @@ def ranking_figure(
             values, positions, xerr=errors, fmt="none", ecolor="black", elinewidth=1, capsize=3
         )
         _write_values(ax, positions, values, oracle, SCORE_COLOURS[key])
-        title = SCORE_TITLES[key] + (f" (λ = {weight:g})" if key == "overall" else "")
-        ax.set_title(title)
+        if key == "overall":
+            ax.set_title(f"{SCORE_TITLES[key]} (λ = {weight:g})")
         ax.set_xlim(0, 100)
-        ax.set_xlabel("score (x100)")
-        ax.grid(axis="x", alpha=0.3)
         ax.set_axisbelow(True)
-    axes[0].set_yticks(positions, labels)
-    axes[0].set_ylim(-0.6, count - 0.4)
-    fig.suptitle(f"{heading}: models ranked by overall score (error bars: 95% CI)")
-    caption = (
-        f"Privacy, utility and overall (lambda = {weight:g}) per model, x100, sorted by overall "
-        "and numbered by rank (ties share a number). Error bars are 95% confidence intervals "
-        "over samples."
-    )
+    caption = TEXTS["ranking_caption"].format(weight=f"{weight:g}")
     if any(oracle):
         caption += " Hatched bars: [ORACLE] runs, which read the scorer's targets (upper bounds)."
     return save(fig, out_dir, name, f"Ranking ({heading})", caption)
@@ -229,15 +237,9 @@ def _legend(fig: Figure, ax: Axes, handles: list[Any]) -> Legend:
 def _pareto_caption(lambdas: Sequence[float], spread: bool, paper_points: bool) -> str:
     levels = "/".join(f"{level:g}" for level in ISO_LEVELS)
     lines = "one line per level" if len(lambdas) == 1 else "one colour and dash per lambda"
-    caption = (
-        "One point per model, numbered by rank (ties share a number) with 95% confidence "
-        "intervals, and the Pareto front (ringed). Dashed iso-score lines: along a line, "
-        f"lambda * privacy + (1 - lambda) * utility is constant, at the level printed at its end "
-        f"({levels}), for lambda = {', '.join(f'{lam:g}' for lam in lambdas)} ({lines}). "
-        "Hollow markers: [ORACLE] runs, which read the scorer's targets (upper bounds)."
-    )
-    if spread:
-        caption += " Runs with the same scores are drawn around their shared position (dot)."
+    shown = ", ".join(f"{lam:g}" for lam in lambdas)
+    caption = TEXTS["pareto_caption"].format(levels=levels, lambdas=shown, lines=lines)
+    caption += TEXTS["spread_caption"] if spread else ""
     if paper_points:
         caption += (
             " Grey stars: the paper's published numbers "
@@ -348,11 +350,11 @@ def epochs_figure(
 ) -> FigureFile:
     """Per model with several epochs: each epoch's mean (dots), their range and the mean (bar)."""
     rows = table[table["run"].isin(epochs["run"].unique())].sort_values(["rank", "label"])
-    count = len(rows)
-    fig = new_figure(13.0, max(3.0, 0.45 * count + 1.8))
-    axes = fig.subplots(1, 3, sharey=True)
-    positions = {run: y for y, run in zip(np.arange(count)[::-1], rows["run"], strict=True)}
-    for ax, key in zip(axes, SCORE_KEYS, strict=True):
+    labels = [f"#{r.rank} {shorten(r.label)} ({r.epochs} epochs)" for r in rows.itertuples()]
+    title = f"{heading}: spread across epochs (dots: epoch means; red bar: overall mean)"
+    fig, panels, ys = _score_panels(labels, 0.45, (0.7, 0.3), title)
+    positions = dict(zip(rows["run"], ys, strict=True))
+    for ax, key in panels:
         for run, frame in epochs.groupby("run"):
             if run not in positions:
                 continue
@@ -368,12 +370,5 @@ def epochs_figure(
         low, high = float(shown.min()), float(shown.max())
         pad = max(2.0, 0.15 * (high - low))
         ax.set_xlim(max(-0.5, low - pad), min(100.5, high + pad))
-        ax.set_title(SCORE_TITLES[key])
-        ax.set_xlabel("score (x100)")
-        ax.grid(axis="x", alpha=0.3)
-    labels = [f"#{r.rank} {shorten(r.label)} ({r.epochs} epochs)" for r in rows.itertuples()]
-    axes[0].set_yticks(list(positions.values()), labels)
-    axes[0].set_ylim(-0.7, count - 0.3)
-    fig.suptitle(f"{heading}: spread across epochs (dots: epoch means; red bar: overall mean)")
     caption = "Mean score of each epoch per model (dots), their range (line) and the log's mean."
     return save(fig, out_dir, name, f"Epoch spread ({heading})", caption)

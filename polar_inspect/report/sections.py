@@ -13,7 +13,7 @@ from polar_inspect.report.html import frame_table, render
 from polar_inspect.report.inventory import RunHeader
 from polar_inspect.report.leakage import curve_frames, leakage_curves
 from polar_inspect.report.paired_section import PAIRED_SECTION
-from polar_inspect.report.section import Section, SectionInputs, SectionOutput
+from polar_inspect.report.section import Planned, Section, SectionInputs, SectionOutput
 from polar_inspect.report.stats import Group
 from polar_inspect.report.tables import TextTable
 
@@ -38,68 +38,59 @@ EPOCHS_SECTION = Section(
 
 
 def _compared(
+    name: str,
     frame: Callable[[pd.DataFrame, Sequence[RunHeader]], pd.DataFrame],
     compares: Callable[[Sequence[RunHeader], Group], bool],
-) -> Callable[[SectionInputs], pd.DataFrame]:
-    """A table of the groups whose runs it compares (differ in defense, or in access)."""
+    markdown: Callable[[pd.DataFrame], str],
+    rows: Callable[[pd.DataFrame], list[tuple[str, TextTable]]],
+    title: str,
+    note: str,
+    lines: Callable[[pd.DataFrame], list[str]] = lambda mine: [],
+    plan: Callable[[pd.DataFrame, SectionInputs], list[Planned]] = lambda frame, inputs: [],
+) -> Section:
+    """A table of the groups whose runs it compares (differ in defense, or in access): each
+    group's fragment shows its table of `rows`, the `lines` below it and its figures."""
 
     def compute(inputs: SectionInputs) -> pd.DataFrame:
         table = frame(inputs.summary, inputs.runs)
         kept = {g.name for g in inputs.groups if compares(inputs.runs, g)}
         return table if table.empty else table[table["group"].isin(kept)]
 
-    return compute
-
-
-def _table_html(
-    rows: Callable[[pd.DataFrame], list[tuple[str, TextTable]]],
-    title: str,
-    note: str,
-    lines: Callable[[pd.DataFrame], list[str]] = lambda mine: [],
-) -> Callable[[SectionOutput, SectionInputs, Group], str]:
-    """A group's fragment: its table of `rows`, the `lines` below it and its figures."""
-
     def html(output: SectionOutput, inputs: SectionInputs, group: Group) -> str:
         mine = output.frame[output.frame["group"] == group.name]
         if mine.empty:
             return ""
         [(_, shown)] = rows(mine)
-        figures = output.figures.get(group.name, [])
         return render(
             "defenses",
             title=title,
             note=note,
             shown=shown,
             lines=lines(mine),
-            figures=figures,
+            figures=output.figures.get(group.name, []),
             out=inputs.out,
         )
 
-    return html
+    return Section(
+        name=name,
+        title="",
+        compute=compute,
+        files=lambda frame, inputs: {f"{name}.md": markdown(frame), f"{name}.csv": frame},
+        figures=plan,
+        markdown=lambda frame, inputs: "#" + markdown(frame),
+        group_html=html,
+    )
 
 
-DEFENSE_SECTION = Section(
-    name="defenses",
-    title="",
-    compute=_compared(defenses.defense_frame, defenses.has_defenses),
-    files=lambda frame, inputs: {
-        "defenses.md": defenses.defense_markdown(frame),
-        "defenses.csv": frame,
-    },
-    figures=figures.defense_figures,
-    markdown=lambda frame, inputs: "#" + defenses.defense_markdown(frame),
-    group_html=_table_html(
-        defenses.defense_rows, "Defenses", defenses.DEFENSE_NOTE, defenses.oracle_lines
-    ),
-)
-ACCESS_SECTION = Section(
-    name="access",
-    title="",
-    compute=_compared(access.access_frame, access.has_access_modes),
-    files=lambda frame, inputs: {"access.md": access.access_markdown(frame), "access.csv": frame},
-    markdown=lambda frame, inputs: "#" + access.access_markdown(frame),
-    group_html=_table_html(access.access_rows, access.ACCESS_TITLE, access.ACCESS_NOTE),
-)
+DEFENSE_SECTION = _compared(
+    "defenses", defenses.defense_frame, defenses.has_defenses, defenses.defense_markdown,
+    defenses.defense_rows, "Defenses", defenses.DEFENSE_NOTE, defenses.oracle_lines,
+    figures.defense_figures,
+)  # fmt: skip
+ACCESS_SECTION = _compared(
+    "access", access.access_frame, access.has_access_modes, access.access_markdown,
+    access.access_rows, access.ACCESS_TITLE, access.ACCESS_NOTE,
+)  # fmt: skip
 
 
 def _usage(inputs: SectionInputs) -> pd.DataFrame:

@@ -14,6 +14,7 @@ from pydantic import BaseModel
 
 from polar_inspect.axes import ATTACK_TYPES, DOMAINS, POLICY_TYPES
 from polar_inspect.report.inventory import RunHeader
+from polar_inspect.report.markdown import TEXTS
 from polar_inspect.report.samples import AXES
 from polar_inspect.scorers.parity import SCORE_KEYS
 
@@ -79,16 +80,11 @@ def _target_caveats(run: RunHeader) -> list[str]:
             if parity is not None and strict is not None
             else ""
         )
-        lines.append(
-            f"short target values: {run.short_values} in {run.short_value_samples} samples, too "
-            f"short to match reliably{found} (docs/scoring.md)"
-        )
+        count, samples = run.short_values, run.short_value_samples
+        lines.append(TEXTS["short_values"].format(count=count, samples=samples, found=found))
     if run.targets_not_in_document or run.repeated_targets:
-        lines.append(
-            f"target values not in their document: {run.targets_not_in_document} (they can "
-            f"never be disclosed from it); repeated in a list and counted once: "
-            f"{run.repeated_targets} (docs/data.md)"
-        )
+        missing, repeated = run.targets_not_in_document, run.repeated_targets
+        lines.append(TEXTS["not_in_document"].format(missing=missing, repeated=repeated))
     return lines
 
 
@@ -249,10 +245,10 @@ def scores_x100(row: Any) -> dict[str, float]:
     return {name: 100 * float(getattr(row, name)) for name in names}
 
 
-def score_cell(value: float, low: float, high: float, delta: float) -> str:
-    """`value [low, high] (+delta)` at one decimal; a NaN interval or delta is left out."""
+def score_cell(value: float, low: float | None, high: float | None, delta: float = math.nan) -> str:
+    """`value [low, high] (+delta)` at one decimal; a missing interval or delta is left out."""
     text = f"{value:.1f}"
-    if not math.isnan(low):
+    if low is not None and not math.isnan(low):
         text += f" [{low:.1f}, {high:.1f}]"
     if not math.isnan(delta):
         text += f" ({delta:+.1f})"

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import InitVar, dataclass, field
 
 import pandas as pd
 
@@ -15,7 +15,8 @@ from polar_inspect.report.inventory import RunHeader
 from polar_inspect.report.markdown import md_table, md_text
 from polar_inspect.report.oracles import oracle_reasons
 from polar_inspect.report.stats import Group
-from polar_inspect.report.usage import role_totals
+from polar_inspect.report.stats import score_cell as ci_text
+from polar_inspect.report.usage import tokens_per_sample
 from polar_inspect.scorers.parity import SCORE_KEYS
 
 CSV_DECIMALS = 6
@@ -89,41 +90,68 @@ def leaderboard_frame(
             oracle_reason="; ".join(reasons),
             vs_next=getattr(row, "vs_next", ""),
         )
-        n = row.n or math.nan
-        totals = sorted(role_totals(run.usage).items())
-        record.update({f"tokens_per_sample_{r}": t / n for r, t in totals})
-        rows.append(record)
+        rows.append(record | tokens_per_sample(run.usage, row.n))
     return pd.DataFrame(rows)
 
 
-def ci_text(value: float, low: float | None, high: float | None) -> str:
-    """A score (x100) with its 95% interval: `64.0 [58.1, 69.9]`, or the score alone."""
-    if low is None or pd.isna(low):
-        return f"{value:.1f}"
-    return f"{value:.1f} [{low:.1f}, {high:.1f}]"
+#: Column titles of the three scores, in `SCORE_KEYS` order.
+SCORE_TITLES = ("Privacy", "Utility", "Overall")
 
 
-def _with_ci(row: pd.Series, key: str) -> str:
-    return ci_text(row[key], row[f"{key}_ci_low"], row[f"{key}_ci_high"])
+def score_cells(row: pd.Series, delta: bool = True, ci: str = "") -> list[Cell]:
+    """A row's three scores (x100) with their CIs (columns `{score}{ci}_low`, `_high`) and
+    `delta_*` changes, sorted by the score."""
+    deltas = {k: row[f"delta_{k}"] if delta else math.nan for k in SCORE_KEYS}
+    return [
+        (ci_text(row[k], row[f"{k}{ci}_low"], row[f"{k}{ci}_high"], deltas[k]), float(row[k]))
+        for k in SCORE_KEYS
+    ]
+
+
+#: A cell: its text, or `(text, sort key)` for a cell the page sorts by a number.
+Cell = str | tuple[str, object]
+
+
+def number(value: object, missing: str = "–", digits: int = 1) -> Cell:
+    """A number's cell at `digits` decimals, sorted by its value; `missing` for None or NaN."""
+    if value is None or pd.isna(value):  # type: ignore[call-overload]
+        return missing
+    return f"{value:.{digits}f}", float(value)  # type: ignore[arg-type]
+
+
+def cell_text(cell: Cell) -> str:
+    """A cell's text."""
+    return cell if isinstance(cell, str) else cell[0]
+
+
+def count(value: object) -> tuple[str, int]:
+    """A whole number's cell (a rank, a sample count), sorted by its value."""
+    return str(value), int(value)  # type: ignore[call-overload]
 
 
 @dataclass
 class TextTable:
-    """A table of text cells (with sort keys) that Markdown and the page both render."""
+    """A table of text cells (with sort keys) that Markdown and the page both render: a text
+    cell sorts as text, a `(text, key)` cell by its key."""
 
     header: list[str]
-    rows: list[list[str]]
-    keys: Sequence[Sequence[object]] | None = None
-    numeric: set[str] = field(default_factory=set)
-    nowrap: set[str] = field(default_factory=set)
+    cells: InitVar[Sequence[Sequence[Cell]]]
+    numeric: Collection[str] = ()
+    nowrap: Collection[str] = ()
+    rows: list[list[str]] = field(init=False)
+    keys: list[list[object]] = field(init=False)
+
+    def __post_init__(self, cells: Sequence[Sequence[Cell]]) -> None:
+        self.rows = [[cell_text(c) for c in line] for line in cells]
+        self.keys = [[None if isinstance(c, str) else c[1] for c in line] for line in cells]
 
     def markdown(self) -> str:
         """The table in GitHub-flavoured Markdown, every cell escaped."""
         return md_table(self.header, self.rows, self.numeric)
 
 
-#: One per-run fact of a leaderboard row: (text shown, sort key).
-RowFact = Callable[[pd.Series], tuple[str, object]]
+#: One per-run fact of a leaderboard row, as its cell.
+RowFact = Callable[[pd.Series], Cell]
 
 
 def _arg_values(row: pd.Series) -> dict[str, object]:
@@ -131,15 +159,10 @@ def _arg_values(row: pd.Series) -> dict[str, object]:
     return {k: v for k, v in args.items() if k not in ARGS_SHOWN_ELSEWHERE}
 
 
-def _text_fact(column: str) -> RowFact:
-    return lambda r: (str(r[column]), str(r[column]))
-
-
 def _arg_fact(key: str) -> RowFact:
-    def value(r: pd.Series) -> tuple[str, object]:
+    def value(r: pd.Series) -> str:
         args = _arg_values(r)
-        text = arg_text(args[key]) if key in args else "default"
-        return text, text
+        return arg_text(args[key]) if key in args else "default"
 
     return value
 
@@ -156,11 +179,11 @@ def limits_cell(row: pd.Series) -> str:
 def _row_facts(rows: pd.DataFrame) -> list[tuple[str, RowFact]]:
     """The facts a leaderboard may show as columns, one per task argument given."""
     facts: list[tuple[str, RowFact]] = [
-        ("Samples scored (n)", lambda r: (str(r["n"]), int(r["n"]))),
-        ("Errored samples", lambda r: (str(r["errors"]), int(r["errors"]))),
-        ("Truncated / empty replies", lambda r: (limits_cell(r), limits_cell(r))),
-        ("Trusted prompt", _text_fact("prompt")),
-        ("Sampling", _text_fact("sampling")),
+        ("Samples scored (n)", lambda r: count(r["n"])),
+        ("Errored samples", lambda r: count(r["errors"])),
+        ("Truncated / empty replies", limits_cell),
+        ("Trusted prompt", lambda r: str(r["prompt"])),
+        ("Sampling", lambda r: str(r["sampling"])),
     ]
     keys = dict.fromkeys(k for _, r in rows.iterrows() for k in _arg_values(r))
     return facts + [(f"-T {key}", _arg_fact(key)) for key in keys]
@@ -173,22 +196,19 @@ def leaderboard_view(rows: pd.DataFrame, weight: float) -> tuple[list[tuple[str,
     """One group's leaderboard as shown: its shared facts and a table of what differs."""
     overall = f"Overall (λ={weight:g})"
     header = ["#", "Model", "Privacy", "Utility", overall]
-    cells: list[list[str]] = []
-    keys: list[list[object]] = []
+    cells: list[list[Cell]] = []
     for _, r in rows.iterrows():
         model = str(r["model"]) + (" †" if r["sampling_caveat"] else "")
-        cells.append([str(r["rank"]), model, *(_with_ci(r, k) for k in SCORE_KEYS)])
-        keys.append([int(r["rank"]), model, *(float(r[k]) for k in SCORE_KEYS)])
+        cells.append([count(r["rank"]), model, *score_cells(r, delta=False, ci="_ci")])
     shared: list[tuple[str, str]] = []
     shared_args: list[str] = []
     for title, fact in _row_facts(rows):
         values = [fact(r) for _, r in rows.iterrows()]
-        texts = [text for text, _ in values]
+        texts = [cell_text(value) for value in values]
         if len(set(texts)) > 1:
             header.append(title)
-            for line, key, (text, sort_key) in zip(cells, keys, values, strict=True):
-                line.append(text)
-                key.append(sort_key)
+            for line, value in zip(cells, values, strict=True):
+                line.append(value)
         elif title.startswith("-T "):
             shared_args.append(f"{title.removeprefix('-T ')}={texts[0]}")
         elif texts:
@@ -196,8 +216,7 @@ def leaderboard_view(rows: pd.DataFrame, weight: float) -> tuple[list[tuple[str,
     if not rows.empty:
         shared.append(("Task arguments", "; ".join(shared_args) or "defaults"))
     numeric = {"#", "Privacy", "Utility", overall, *NUMERIC_FACTS} & set(header)
-    table = TextTable(header, cells, keys, numeric=numeric, nowrap={"Privacy", "Utility", overall})
-    return shared, table
+    return shared, TextTable(header, cells, numeric, nowrap={"Privacy", "Utility", overall})
 
 
 def setup_facts(group: Group) -> list[tuple[str, str]]:
@@ -232,12 +251,12 @@ def _breakdown_table(part: pd.DataFrame, axis: str, ranks: Mapping[str, int]) ->
     keys = list(dict.fromkeys(part["key"]))
     table = part.pivot_table(index="model", columns="key", values="value", aggfunc="first")
     header = ["#", "Model", *(key_title(axis, k) for k in keys)]
-    present = [m for m in ranks if m in table.index]
-    rows = [[str(ranks[m]), m, *(_cell(table, m, k) for k in keys)] for m in present]
-    sort_keys: list[list[object]] = [
-        [ranks[m], m, *(_value(table, m, k) for k in keys)] for m in present
+    rows: list[list[Cell]] = [
+        [count(ranks[m]), m, *(number(table.get(k, {}).get(m)) for k in keys)]
+        for m in ranks
+        if m in table.index
     ]
-    return TextTable(header, rows, sort_keys, {"#", *header[2:]})
+    return TextTable(header, rows, {"#", *header[2:]})
 
 
 def breakdown_tables(frame: pd.DataFrame, ranks: Mapping[str, int]) -> list[tuple[str, TextTable]]:
@@ -256,16 +275,6 @@ def breakdown_markdown(frame: pd.DataFrame, group: Group, ranks: Mapping[str, in
     for title, table in breakdown_tables(frame[frame["group"] == group.name], ranks):
         parts += [f"#### {title}", "", table.markdown(), ""]
     return "\n".join(parts)
-
-
-def _value(table: pd.DataFrame, model: str, key: str) -> float | None:
-    value = table.at[model, key] if key in table.columns else None
-    return None if value is None or pd.isna(value) else float(value)
-
-
-def _cell(table: pd.DataFrame, model: str, key: str) -> str:
-    value = _value(table, model, key)
-    return "–" if value is None else f"{value:.1f}"
 
 
 def _surface_cell(part: pd.DataFrame, key: str) -> str:

@@ -8,15 +8,12 @@ from contextlib import contextmanager
 from typing import Any
 
 
-class Timings:
+class Timings(dict[str, float]):
     """Seconds spent per named step; a step timed twice adds up."""
-
-    def __init__(self) -> None:
-        self.seconds: dict[str, float] = {}
 
     def add(self, name: str, seconds: float) -> None:
         """Count `seconds` more for `name`."""
-        self.seconds[name] = self.seconds.get(name, 0.0) + seconds
+        self[name] = self.get(name, 0.0) + seconds
 
     @contextmanager
     def step(self, name: str) -> Iterator[None]:

@@ -13,7 +13,7 @@ from inspect_ai.model import ModelConfig, ModelUsage
 from pydantic import BaseModel
 
 from polar_inspect.cost.sheet import ModelPrice, PriceFileError, RoleTtl, load_prices
-from polar_inspect.report.markdown import md_table, md_text
+from polar_inspect.report.markdown import TEXTS, md_table, md_text
 
 __all__ = ["ModelPrice", "PriceFileError", "load_prices"]
 
@@ -78,14 +78,18 @@ class Cost(BaseModel):
         return f"{self.usd:.4f} USD + unknown for {count} {noun} without a price ({names})"
 
 
-def _tokens(usage: ModelUsage) -> tuple[int, int, int, int, int]:
-    return (
-        usage.input_tokens,
-        usage.output_tokens,
-        usage.total_tokens,
-        usage.input_tokens_cache_read or 0,
-        usage.input_tokens_cache_write or 0,
-    )
+#: `RoleUsage`'s token counts and the `ModelUsage` fields they are read from.
+TOKEN_FIELDS = {
+    "input_tokens": "input_tokens",
+    "output_tokens": "output_tokens",
+    "total_tokens": "total_tokens",
+    "cache_read_tokens": "input_tokens_cache_read",
+    "cache_write_tokens": "input_tokens_cache_write",
+}
+
+
+def _tokens(usage: ModelUsage) -> dict[str, int]:
+    return {ours: getattr(usage, theirs) or 0 for ours, theirs in TOKEN_FIELDS.items()}
 
 
 def role_ttl(args: Mapping[str, object], batched: bool) -> RoleTtl:
@@ -99,20 +103,15 @@ def role_ttl(args: Mapping[str, object], batched: bool) -> RoleTtl:
 def _entry(
     role: str,
     model: str,
-    tokens: Sequence[int],
+    tokens: Mapping[str, int],
     batched: bool = False,
     args: Mapping[str, object] | None = None,
 ) -> RoleUsage:
-    given, taken, total, read, written = tokens
     tier = (args or {}).get("service_tier")
     return RoleUsage(
         role=role,
         model=model,
-        input_tokens=given,
-        output_tokens=taken,
-        total_tokens=total,
-        cache_read_tokens=read,
-        cache_write_tokens=written,
+        **tokens,
         batched=batched,
         cache_ttl=role_ttl(args or {}, batched),
         service_tier=str(tier) if tier is not None else None,
@@ -139,31 +138,32 @@ def role_usage(log: EvalLog) -> list[RoleUsage]:
     """Tokens per role of one log (trusted first, then bound roles, then other models)."""
     stats = log.stats
     roles = log.eval.model_roles or {}
-    remaining = {model: list(_tokens(u)) for model, u in stats.model_usage.items()}
+    remaining = {model: _tokens(u) for model, u in stats.model_usage.items()}
     found: list[RoleUsage] = []
     for role, usage in sorted(stats.role_usage.items()):
         model, batched, args = _role_model(log, roles.get(role))
-        found.append(_entry(role, model, _tokens(usage), batched, args))
+        used = _tokens(usage)
+        found.append(_entry(role, model, used, batched, args))
         if model in remaining:
-            pairs = zip(remaining[model], _tokens(usage), strict=True)
-            remaining[model] = [max(0, left - used) for left, used in pairs]
+            remaining[model] = {k: max(0, n - used[k]) for k, n in remaining[model].items()}
     main = log.eval.model
     main_batched = _is_batched(log.plan.config.batch)
-    left = remaining.pop(main, [0] * 5)
+    left = remaining.pop(main, {})
     trusted = _entry(TRUSTED_ROLE, main, left, main_batched, log.eval.model_args)
     result = [trusted, *found]
     for model, left in sorted(remaining.items()):
-        if any(left):
+        if any(left.values()):
             result.append(_entry(OTHER_ROLE, model, left))
     return result
 
 
-def role_totals(usage: Sequence[RoleUsage]) -> dict[str, int]:
-    """Total tokens per role of one run (entries of the same role added up)."""
+def tokens_per_sample(usage: Sequence[RoleUsage], n: int) -> dict[str, float]:
+    """`tokens_per_sample_{role}` columns: a run's total tokens per role over its `n` scored
+    samples (entries of the same role added up; NaN without a scored sample)."""
     totals: dict[str, int] = {}
     for item in usage:
         totals[item.role] = totals.get(item.role, 0) + item.total_tokens
-    return totals
+    return {f"tokens_per_sample_{r}": t / n if n else math.nan for r, t in sorted(totals.items())}
 
 
 def role_cost(item: RoleUsage, prices: Mapping[str, ModelPrice]) -> Cost:
@@ -177,8 +177,7 @@ def role_cost(item: RoleUsage, prices: Mapping[str, ModelPrice]) -> Cost:
         if missing:
             return Cost(unpriced=[f"{item.model} (no {', '.join(missing)} rate)"])
         return Cost(usd=price.cost(item, item.cache_ttl, flex))
-    used = (item.input_tokens, item.output_tokens, item.total_tokens, item.cache_read_tokens)
-    if any(used) or item.cache_write_tokens:
+    if any(getattr(item, name) for name in TOKEN_FIELDS):
         return Cost(unpriced=[item.model])
     return Cost()
 
@@ -246,10 +245,7 @@ def cost_lines(frame: pd.DataFrame) -> list[str]:
     return lines
 
 
-PRICES_HINT = (
-    "Pass `--prices FILE` (a price sheet, e.g. polar_inspect/cost/sheets/anthropic.json; "
-    "docs/cost.md) for the cost of each run."
-)
+PRICES_HINT = TEXTS["prices_hint"]
 
 
 def usage_markdown(frame: pd.DataFrame) -> str:
