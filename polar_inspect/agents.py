@@ -298,7 +298,7 @@ class ReferenceAgentAPI(ModelAPI):
             step = tool_agent_turn(self.model_name, facts, input, tools)
             if isinstance(step, str):
                 return _output(self.model_name, input, step)
-            return _tool_calls_output(self.model_name, input, step)
+            return _output(self.model_name, input, "", step)
         if self._prompted is not None:
             prompt = input[-1].text if input else ""
             text = self._prompted(facts, self._args, prompt)
@@ -307,39 +307,33 @@ class ReferenceAgentAPI(ModelAPI):
         return _output(self.model_name, input, self._reply(facts, self._args, input))
 
 
-def _output(name: str, input: list[ChatMessage], content: str | list[Content]) -> ModelOutput:
-    """A ModelOutput with word counts as token use (reasoning counted as output)."""
-    prompt_words = sum(len(m.text.split()) for m in input)
-    if isinstance(content, str):
-        words = len(content.split())
+def _output(
+    name: str,
+    input: list[ChatMessage],
+    content: str | list[Content],
+    calls: list[ToolCall] | None = None,
+) -> ModelOutput:
+    """A ModelOutput (calling `calls`, if any) with word counts as token use (reasoning counted
+    as output, a tool call as one)."""
+    model = f"polar/{name}"
+    if calls:
+        message = ChatMessageAssistant(content="", tool_calls=calls, model=model, source="generate")
+        choice = ChatCompletionChoice(message=message, stop_reason="tool_calls")
+        output = ModelOutput(model=model, choices=[choice])
+        words = len(calls)
     else:
-        words = sum(
-            len(
-                (b.reasoning if isinstance(b, ContentReasoning) else getattr(b, "text", "")).split()
-            )
-            for b in content
-        )
-    output = ModelOutput.from_content(model=f"polar/{name}", content=content)
+        output = ModelOutput.from_content(model=model, content=content)
+        blocks = [ContentText(text=content)] if isinstance(content, str) else content
+        words = sum(len(_text(block).split()) for block in blocks)
+    prompt_words = sum(len(m.text.split()) for m in input)
     output.usage = ModelUsage(
         input_tokens=prompt_words, output_tokens=words, total_tokens=prompt_words + words
     )
     return output
 
 
-def _tool_calls_output(name: str, input: list[ChatMessage], calls: list[ToolCall]) -> ModelOutput:
-    """A ModelOutput that calls tools (word counts as token use, as `_output`)."""
-    message = ChatMessageAssistant(
-        content="", tool_calls=calls, model=f"polar/{name}", source="generate"
-    )
-    output = ModelOutput(
-        model=f"polar/{name}",
-        choices=[ChatCompletionChoice(message=message, stop_reason="tool_calls")],
-    )
-    prompt_words = sum(len(m.text.split()) for m in input)
-    output.usage = ModelUsage(
-        input_tokens=prompt_words, output_tokens=len(calls), total_tokens=prompt_words + len(calls)
-    )
-    return output
+def _text(block: Content) -> str:
+    return block.reasoning if isinstance(block, ContentReasoning) else getattr(block, "text", "")
 
 
 @modelapi(name="polar")

@@ -36,15 +36,12 @@ def _codes(kind: str, names: Mapping[str, str], to_code: Any) -> Any:
         parsed = split_names(value)  # the same splitting as every selection
         if parsed is None:
             return tuple(names)
-        codes: list[str] = []
-        unknown: list[str] = []
-        for item in parsed:
-            code = to_code(item)
-            (codes if code is not None else unknown).append(code if code is not None else item)
+        codes = [(item, to_code(item)) for item in parsed]
+        unknown = [item for item, code in codes if code is None]
         if unknown:
             valid = ", ".join(f"{code} ({name})" for code, name in names.items())
             raise ValueError(f"unknown {kind} {', '.join(map(repr, unknown))}; valid: {valid}")
-        return tuple(dict.fromkeys(codes))
+        return tuple(dict.fromkeys(code for _, code in codes))
 
     return check
 
