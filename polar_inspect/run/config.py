@@ -125,9 +125,9 @@ class PolarConfig(BaseModel):
     def from_task_args(cls, args: Mapping[str, Any]) -> PolarConfig:
         """The task's parameters validated; a ParameterError names every bad or unknown one."""
         core = set(cls.parameter_names())
-        _refuse_core_option_names(core)
+        owners = _option_owners(core)
         attacker_cls = _attacker_class(args.get("attacker", DEFAULT_ATTACKER))
-        options = _attacker_options(args, core, attacker_cls)
+        options = _attacker_options(args, core, attacker_cls, owners)
         values = {name: args[name] for name in core if name in args}
         try:  # the attacker's options first, then the core parameters
             validated = attacker_cls.Options.model_validate(options)
@@ -153,12 +153,19 @@ def _attacker_class(name: object) -> type[Attacker]:
 
 
 def _attacker_options(
-    args: Mapping[str, Any], core: set[str], attacker_cls: type[Attacker]
+    args: Mapping[str, Any],
+    core: set[str],
+    attacker_cls: type[Attacker],
+    owners: dict[str, list[str]],
 ) -> dict[str, Any]:
     """The chosen attacker's options among `args`; ParameterError naming every parameter that
     is another attacker's option or nobody's."""
     own = set(attacker_cls.option_names())
-    others = _other_attacker_options(attacker_cls.name)
+    others = {
+        option: rest
+        for option, names in owners.items()
+        if (rest := [name for name in names if name != attacker_cls.name])
+    }
     options: dict[str, Any] = {}
     problems: list[str] = []
     for name, value in args.items():
@@ -178,9 +185,10 @@ def _attacker_options(
     return options
 
 
-def _refuse_core_option_names(core: set[str]) -> None:
-    """An attacker option named like a core task parameter would never receive the user's
-    value (the core parameter takes it): refused for every registered attacker."""
+def _option_owners(core: set[str]) -> dict[str, list[str]]:
+    """Option name -> the registered attackers that take it; an option named like a core task
+    parameter would never receive the user's value (the core parameter takes it): refused."""
+    owners: dict[str, list[str]] = {}
     for name, attacker in ATTACKERS.available().items():
         clash = sorted(set(attacker.option_names()) & core)
         if clash:
@@ -191,17 +199,9 @@ def _refuse_core_option_names(core: set[str]) -> None:
                 "core task parameters (they would never receive the user's value): rename them "
                 "in its Options model"
             )
-
-
-def _other_attacker_options(chosen: str) -> dict[str, list[str]]:
-    """Option name -> the other attackers that take it."""
-    found: dict[str, list[str]] = {}
-    for name, cls in ATTACKERS.available().items():
-        if name == chosen:
-            continue
-        for option in cls.option_names():
-            found.setdefault(option, []).append(name)
-    return found
+        for option in attacker.option_names():
+            owners.setdefault(option, []).append(name)
+    return owners
 
 
 def _unknown(name: str, known: Sequence[str]) -> str:
