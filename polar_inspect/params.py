@@ -9,7 +9,7 @@ import numbers
 from collections.abc import Sequence
 from typing import Annotated, Any
 
-from pydantic import BeforeValidator, ValidationError
+from pydantic import BeforeValidator, Strict, ValidationError
 
 from polar_inspect.errors import UserInputError
 
@@ -69,12 +69,6 @@ def _whole(minimum: int) -> Any:
     return check
 
 
-def _flag(value: object) -> bool:
-    if not isinstance(value, bool):
-        raise ValueError("expected true or false")
-    return value
-
-
 def _fraction(value: object) -> float:
     number = value if isinstance(value, numbers.Real) and not isinstance(value, bool) else None
     if number is None or not math.isfinite(float(number)) or not 0.0 <= float(number) <= 1.0:
@@ -115,8 +109,8 @@ def split_names(value: object) -> tuple[str, ...] | None:
 
 #: A whole number >= 1, or None (not a bool, not 2.5, not "3").
 PositiveWhole = Annotated[int | None, BeforeValidator(_whole(1))]
-#: true or false (YAML's booleans), never 1, 0 or "yes".
-Flag = Annotated[bool, BeforeValidator(_flag)]
+#: true or false (YAML's booleans), never 1, 0 or "yes" (`_problem` says so).
+Flag = Annotated[bool, Strict()]
 #: A number within [0, 1] (not a bool).
 Fraction = Annotated[float, BeforeValidator(_fraction)]
 #: The path of a template file, or None (the packaged default).
