@@ -1,8 +1,5 @@
-"""POLAR-Bench tasks: `privacy`, and `privacy_mini` (one sample per domain x policy x attack).
-
-`privacy`'s signature and docstring are the one list of task parameters; every task's body is
-`build_task` (docs/architecture.md, "Adding a task parameter").
-"""
+"""POLAR-Bench tasks `privacy` and `privacy_mini`: `privacy`'s signature and docstring are the one
+list of task parameters, every task's body is `build_task` (docs/architecture.md)."""
 
 from __future__ import annotations
 

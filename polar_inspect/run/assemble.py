@@ -62,13 +62,9 @@ def settings_of(config: PolarConfig) -> dict[str, Any]:
         if not name.endswith("_prompt")
     }
     settings: dict[str, Any] = {
-        "max_turns": config.max_turns,
-        "weight": config.weight,
-        "truncated": config.truncated,
+        **config.model_dump(include={"max_turns", "weight", "truncated", "attacker", "judge"}),
         "defense": [spec.name for spec in config.defense],
-        "attacker": config.attacker,
         "attacker_options": options,
-        "judge": config.judge,
         "trusted_model_config": TRUSTED_MODEL_CONFIG.model_dump(exclude_none=True),
     }
     # Only when set: the paper's setting keeps the identity its earlier logs have.
@@ -177,10 +173,7 @@ def run_metadata(
         domains=data.domains,
         policies=list(config.policy),
         attacks=list(config.attack),
-        max_turns=config.max_turns,
-        weight=config.weight,
-        truncated=config.truncated,
-        judge=config.judge,
+        **config.model_dump(include={"max_turns", "weight", "truncated", "judge"}),
         attacker=AttackerNote(
             name=config.attacker,
             options=config.attacker_options,

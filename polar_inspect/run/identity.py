@@ -217,8 +217,7 @@ class RunIdentity(BaseModel):
         """Readable parts, for saying what differs between two runs."""
         found: dict[str, str] = {"task": self.task_name}
         if self.task is not None:
-            for name, value in self.task.components().items():
-                found[name] = value
+            found.update(self.task.components())
             found["settings"] = json.dumps(self.task.settings, sort_keys=True)
             found["versions"] = f"{self.task.package_version} / task {self.task.task_version}"
             for name, code in sorted(self.task.code.items()):
