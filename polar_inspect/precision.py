@@ -5,6 +5,7 @@ arithmetic, no numpy, so `polar-cost` can use it from the eval's own install.
 from __future__ import annotations
 
 import math
+import statistics
 from collections.abc import Iterable
 
 #: Two-sided 95% normal quantile.
@@ -47,7 +48,4 @@ def stratified_size(samples: int, cells: int, available: int | None = None) -> i
 def standard_deviation(values: Iterable[float]) -> float:
     """The sample standard deviation (n - 1) of the finite values; 0 for fewer than two."""
     finite = [v for v in values if math.isfinite(v)]
-    if len(finite) < 2:
-        return 0.0
-    mean = math.fsum(finite) / len(finite)
-    return math.sqrt(math.fsum((v - mean) ** 2 for v in finite) / (len(finite) - 1))
+    return statistics.stdev(finite) if len(finite) >= 2 else 0.0
