@@ -49,16 +49,12 @@ def _source_of(spec: ModuleSpec) -> bytes:
     return source.encode("utf-8") if isinstance(source, str) else b""
 
 
-def _find_spec(name: str) -> ModuleSpec | None:
-    try:  # a loaded module's own `__spec__` first
-        return importlib.util.find_spec(name)
-    except (ImportError, ValueError):
-        return None
-
-
 def source_sha256(module: str) -> str:
     """The sha256 of a module's source as its loader reads it (without one: of its name)."""
-    spec = _find_spec(module)
+    try:  # a loaded module's own `__spec__` first
+        spec = importlib.util.find_spec(module)
+    except (ImportError, ValueError):
+        spec = None
     source = _source_of(spec) if spec is not None else b""
     return hashlib.sha256(source or module.encode("utf-8")).hexdigest()
 
