@@ -7,7 +7,6 @@ from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
 from inspect_ai import Task, task
-from inspect_ai.dataset import MemoryDataset
 from inspect_ai.log import HeadlineMetric
 from inspect_ai.scorer import Scorer
 
@@ -136,7 +135,7 @@ def build_task(
     metadata = run_metadata(setup, data, subset_name, short, __version__)
     reasons = oracle_reasons(setup)
     mark = " (ORACLE)" if reasons else ""  # no brackets: Inspect shows this line escaped
-    dataset: MemoryDataset = records_to_dataset(
+    dataset = records_to_dataset(
         data.selected,
         name=f"polar-{data.source.kind}{mark}",  # shown in `inspect eval`'s summary
         location=data.source.path,
