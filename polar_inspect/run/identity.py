@@ -22,10 +22,8 @@ from polar_inspect.run.code import CodeIdentity
 #: Bump a detector's version when its verdicts change for any input (scores are then not
 #: comparable with logs of the previous version).
 DETECTOR_VERSIONS: dict[str, str] = {"parity": "1", "strict": "1"}
-#: Each field of Inspect's `GenerateConfig` and `EvalConfig`, classified in a file beside this
-#: one: `operational` (cannot change a number, with the reason) or `identity` (known to change
-#: one: documentation and the completeness test, the identity does not read this list). Every
-#: field not operational, including one a future Inspect adds, is part of the identity.
+#: Inspect's config fields classified (`identity_fields.json`); every field not operational is
+#: part of the identity, including one a future Inspect adds.
 _FIELDS = json.loads(Path(__file__).with_name("identity_fields.json").read_text(encoding="utf-8"))
 OPERATIONAL_FIELDS: dict[str, str] = _FIELDS["GenerateConfig"]["operational"]
 GENERATION_FIELDS: tuple[str, ...] = tuple(_FIELDS["GenerateConfig"]["identity"])
