@@ -39,10 +39,7 @@ def _code_from(value: object, prefix: str, names: Mapping[str, str]) -> str | No
         return upper
     if text.isdigit() and f"{prefix}{int(text)}" in names:
         return f"{prefix}{int(text)}"
-    for code, name in names.items():
-        if text.lower() == name:
-            return code
-    return None
+    return next((code for code, name in names.items() if text.lower() == name), None)
 
 
 def policy_code(value: object) -> str | None:

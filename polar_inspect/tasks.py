@@ -110,8 +110,7 @@ class PolarTask(Task):
 
 
 def oracle_reasons(setup: RunSetup) -> list[str]:
-    """Why the run being built reads the scorer's targets, as `report.oracles` (models known
-    when Inspect's loader builds the task: `run.setup.models_in_use`)."""
+    """Why the run reads the scorer's targets, as `report.oracles` (`run.setup.models_in_use`)."""
     reasons = [f"defense {setup.defenses.label} reads the scorer's targets"]
     return (reasons if setup.defenses.oracle else []) + oracle_agent_reasons(models_in_use(setup))
 
@@ -122,8 +121,7 @@ def build_task(
     subset: Callable[[list[PolarRecord]], list[PolarRecord]] | None = None,
     subset_name: str = "all",
 ) -> Task:
-    """A POLAR-Bench Task from every parameter of `privacy` by name (a variant's fixed values
-    among them) plus any unknown names it was given (refused by name)."""
+    """A POLAR-Bench Task from `privacy`'s parameters by name (an unknown name is refused)."""
     config = PolarConfig.from_task_args(task_args)
     setup = RunSetup.prepare(config)  # every template and option checked before data is read
     check_roles_bound(setup)  # under `inspect eval`: a role the run needs and nobody bound

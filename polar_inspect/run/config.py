@@ -26,10 +26,6 @@ from polar_inspect.params import (
 from polar_inspect.plugins import PluginError
 from polar_inspect.trusted_agents import resolve_agent
 
-TruncatedPolicy = Literal["score", "fail"]
-#: Where the trusted party finds the source document (docs/agents.md).
-DocumentAccess = Literal["prompt", "tool", "fields"]
-
 
 def _codes(kind: str, names: Mapping[str, str], to_code: Any) -> Any:
     def check(value: object) -> tuple[str, ...]:
@@ -69,9 +65,6 @@ PolicyCodes = Annotated[
 AttackCodes = Annotated[
     tuple[str, ...], BeforeValidator(_codes("attack", ATTACK_TYPES, attack_code))
 ]
-DefenseStackSpec = Annotated[tuple[DefenseSpec, ...], BeforeValidator(_defense)]
-#: A trusted agent's spec (`trusted_agents.resolve_agent`); None: the paper's model call.
-TrustedAgentSpec = Annotated[str | None, BeforeValidator(resolve_agent)]
 
 
 class PolarConfig(BaseModel):
@@ -86,16 +79,18 @@ class PolarConfig(BaseModel):
     max_turns: PositiveWhole = None
     weight: Fraction = 0.5
     system_prompt: TemplatePath = None
-    truncated: TruncatedPolicy = "score"
-    defense: DefenseStackSpec = ()
+    truncated: Literal["score", "fail"] = "score"
+    defense: Annotated[tuple[DefenseSpec, ...], BeforeValidator(_defense)] = ()
     attacker: str = DEFAULT_ATTACKER
     #: The attacker's own options, as its `Options` model validated them (JSON values).
     attacker_options: dict[str, Any] = Field(default_factory=dict)
     max_in_flight: PositiveWhole = None
     judge: Flag = False
     gc_tuning: Flag = True
-    trusted_agent: TrustedAgentSpec = None
-    document_access: DocumentAccess = "prompt"
+    #: A trusted agent's spec (`trusted_agents.resolve_agent`); None: the paper's model call.
+    trusted_agent: Annotated[str | None, BeforeValidator(resolve_agent)] = None
+    #: Where the trusted party finds the source document (docs/agents.md).
+    document_access: Literal["prompt", "tool", "fields"] = "prompt"
 
     @model_validator(mode="after")
     def _access_has_an_agent(self) -> PolarConfig:
