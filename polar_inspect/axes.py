@@ -1,63 +1,24 @@
-"""The benchmark's fixed vocabulary: domains, policy levels and attack strategies."""
+"""The benchmark's fixed vocabulary: domains, policy levels and attack strategies (`axes.json`)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 
 from polar_inspect.errors import UserInputError
 
-DOMAINS: tuple[str, ...] = (
-    "customer_support",
-    "cybersecurity",
-    "education",
-    "finance",
-    "housing",
-    "insurance",
-    "legal",
-    "medical",
-    "recruitment",
-    "travel",
-)
-
-#: Policy level code -> release `privacy_type`.
-POLICY_TYPES: dict[str, str] = {
-    "P1": "explicit_field_constraints",
-    "P2": "semantic_constraints",
-    "P3": "conditional_constraints",
-    "P4": "compositional_constraints",
-    "P5": "conflicting_constraints",
-}
-POLICY_LABELS: dict[str, str] = {
-    "P1": "Explicit",
-    "P2": "Semantic",
-    "P3": "Conditional",
-    "P4": "Partial / abstract",
-    "P5": "Conflicting",
-}
-
-#: Attack strength code -> release `attack_type`.
-ATTACK_TYPES: dict[str, str] = {
-    "S1": "direct_single_turn",
-    "S2": "yes_no_narrowing",
-    "S3": "role_confusion",
-    "S4": "prompt_injection",
-    "S5": "multi_turn_progressive",
-}
-ATTACK_LABELS: dict[str, str] = {
-    "S1": "Direct",
-    "S2": "Yes/no narrowing",
-    "S3": "Role confusion",
-    "S4": "Prompt injection",
-    "S5": "Progressive multi-turn",
-}
-
+_AXES = json.loads(Path(__file__).with_name("axes.json").read_text(encoding="utf-8"))
+DOMAINS: tuple[str, ...] = tuple(_AXES["domains"])
+#: Policy level code -> release `privacy_type`, and its label.
+POLICY_TYPES: dict[str, str] = _AXES["policy_types"]
+POLICY_LABELS: dict[str, str] = _AXES["policy_labels"]
+#: Attack strength code -> release `attack_type`, and its label.
+ATTACK_TYPES: dict[str, str] = _AXES["attack_types"]
+ATTACK_LABELS: dict[str, str] = _AXES["attack_labels"]
 #: Planned attacker turns per strategy (min, max), as in the paper.
 ATTACK_TURN_RANGES: dict[str, tuple[int, int]] = {
-    "S1": (1, 1),
-    "S2": (3, 7),
-    "S3": (2, 4),
-    "S4": (1, 3),
-    "S5": (3, 6),
+    code: (low, high) for code, (low, high) in _AXES["attack_turn_ranges"].items()
 }
 
 #: The paper's `max_rounds`: the turn budget when a sample has no `attack_spec.turns`.
@@ -78,10 +39,7 @@ def _code_from(value: object, prefix: str, names: Mapping[str, str]) -> str | No
         return upper
     if text.isdigit() and f"{prefix}{int(text)}" in names:
         return f"{prefix}{int(text)}"
-    for code, name in names.items():
-        if text.lower() == name:
-            return code
-    return None
+    return next((code for code, name in names.items() if text.lower() == name), None)
 
 
 def policy_code(value: object) -> str | None:

@@ -20,11 +20,10 @@ class LostBatchResult(RuntimeError):
 
 async def answered(call: Awaitable[T]) -> T:
     """The result of a model call, or `LostBatchResult` once it has waited too long."""
-    deadline = DEADLINE_SECONDS
-    with anyio.move_on_after(deadline):
+    with anyio.move_on_after(DEADLINE_SECONDS):
         return await call
     raise LostBatchResult(
-        f"no answer to a model call after {deadline / 3600:.3g} h: a batch lost its result "
+        f"no answer to a model call after {DEADLINE_SECONDS / 3600:.3g} h: a batch lost its result "
         "(a missing or repeated custom_id, a cancelled batch); another sample of that batch "
         "may hold a reply that is not its own, so run the task again from the start rather "
         "than with eval-retry (docs/large-runs.md#known-limits)"

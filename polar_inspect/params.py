@@ -9,7 +9,7 @@ import numbers
 from collections.abc import Sequence
 from typing import Annotated, Any
 
-from pydantic import BeforeValidator, ValidationError
+from pydantic import BeforeValidator, Strict, ValidationError
 
 from polar_inspect.errors import UserInputError
 
@@ -58,21 +58,12 @@ def is_whole(value: object) -> bool:
     return isinstance(value, numbers.Integral) and not isinstance(value, bool)
 
 
-def _whole(minimum: int) -> Any:
-    def check(value: object) -> object:
-        if value is None:
-            return value
-        if not is_whole(value) or int(value) < minimum:  # type: ignore[call-overload]
-            raise ValueError(f"expected a whole number >= {minimum}, or leave it out")
-        return int(value)  # type: ignore[call-overload]
-
-    return check
-
-
-def _flag(value: object) -> bool:
-    if not isinstance(value, bool):
-        raise ValueError("expected true or false")
-    return value
+def _whole(value: object) -> object:
+    if value is None:
+        return value
+    if not is_whole(value) or int(value) < 1:  # type: ignore[call-overload]
+        raise ValueError("expected a whole number >= 1, or leave it out")
+    return int(value)  # type: ignore[call-overload]
 
 
 def _fraction(value: object) -> float:
@@ -114,9 +105,9 @@ def split_names(value: object) -> tuple[str, ...] | None:
 
 
 #: A whole number >= 1, or None (not a bool, not 2.5, not "3").
-PositiveWhole = Annotated[int | None, BeforeValidator(_whole(1))]
-#: true or false (YAML's booleans), never 1, 0 or "yes".
-Flag = Annotated[bool, BeforeValidator(_flag)]
+PositiveWhole = Annotated[int | None, BeforeValidator(_whole)]
+#: true or false (YAML's booleans), never 1, 0 or "yes" (`_problem` says so).
+Flag = Annotated[bool, Strict()]
 #: A number within [0, 1] (not a bool).
 Fraction = Annotated[float, BeforeValidator(_fraction)]
 #: The path of a template file, or None (the packaged default).

@@ -4,6 +4,7 @@ entry point group (docs/attackers.md, docs/defenses.md).
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from importlib import import_module
 from importlib.metadata import EntryPoint, entry_points
 from typing import Generic, TypeVar
@@ -35,27 +36,19 @@ def _origin(point: EntryPoint) -> str:
     return f"{name} {version}" if version else name
 
 
+@dataclass(eq=False)
 class PluginRegistry(Generic[T]):
     """Classes of one kind by name: built-ins first (sorted by name), then plug-ins."""
 
-    def __init__(
-        self,
-        kind: str,
-        base: type[T],
-        group: str,
-        builtins_module: str,
-        reserved: tuple[str, ...] = (),
-        error: type[UserInputError] = PluginError,
-    ) -> None:
-        self.kind = kind  # e.g. "defense", for messages
-        self.base = base
-        self.group = group
-        self.reserved = reserved  # names that no class may take (e.g. "none")
-        self.error = error
-        self._builtins_module = builtins_module
-        self._builtins: dict[str, type[T]] = {}
-        #: entry point name -> (distribution, version) it was loaded from
-        self.origins: dict[str, tuple[str, str | None]] = {}
+    kind: str  # e.g. "defense", for messages
+    base: type[T]
+    group: str
+    builtins_module: str  # its imports register the built-ins
+    reserved: tuple[str, ...] = ()  # names that no class may take (e.g. "none")
+    error: type[UserInputError] = PluginError
+    _builtins: dict[str, type[T]] = field(default_factory=dict, init=False)
+    #: entry point name -> (distribution, version) it was loaded from
+    origins: dict[str, tuple[str, str | None]] = field(default_factory=dict, init=False)
 
     def builtin(self, cls: type[T]) -> type[T]:
         """Class decorator: register a built-in under its `name` class attribute."""
@@ -68,7 +61,7 @@ class PluginRegistry(Generic[T]):
     def available(self) -> dict[str, type[T]]:
         """Every registered class by name: built-ins, then entry points (each checked by
         `_load`; a name two distributions register is the registry's error), sorted by name."""
-        import_module(self._builtins_module)  # its imports register the built-ins
+        import_module(self.builtins_module)
         found: dict[str, type[T]] = dict(sorted(self._builtins.items()))
         by_name: dict[str, list[EntryPoint]] = {}
         for point in entry_points(group=self.group):

@@ -5,6 +5,7 @@ arithmetic, no numpy, so `polar-cost` can use it from the eval's own install.
 from __future__ import annotations
 
 import math
+import statistics
 from collections.abc import Iterable
 
 #: Two-sided 95% normal quantile.
@@ -28,8 +29,6 @@ def samples_for_half_width(target: float, sd: float = WORST_CASE_SD) -> int:
     """The fewest samples whose mean's 95% half-width is at most `target` (0-1 scale)."""
     if not 0 < target <= 1:
         raise ValueError(f"a half-width is in (0, 1] on the 0-1 scale, not {target}")
-    if sd == 0:
-        return 1
     needed = math.ceil((Z95 * sd / target) ** 2 - 1e-9)
     return max(needed, 1)
 
@@ -47,7 +46,4 @@ def stratified_size(samples: int, cells: int, available: int | None = None) -> i
 def standard_deviation(values: Iterable[float]) -> float:
     """The sample standard deviation (n - 1) of the finite values; 0 for fewer than two."""
     finite = [v for v in values if math.isfinite(v)]
-    if len(finite) < 2:
-        return 0.0
-    mean = math.fsum(finite) / len(finite)
-    return math.sqrt(math.fsum((v - mean) ** 2 for v in finite) / (len(finite) - 1))
+    return statistics.stdev(finite) if len(finite) >= 2 else 0.0

@@ -47,10 +47,6 @@ def is_secret_name(name: str) -> bool:
     )
 
 
-def _is_headers_name(name: str) -> bool:
-    return name.lower().replace("-", "_").endswith("headers")
-
-
 def redact_text(text: str) -> str:
     """A text with URL userinfo, secret query values and identity markers redacted."""
     return _cover_secrets(_MARKER.sub(REDACTED, text), _hidden)
@@ -81,7 +77,7 @@ def _walk(value: Any, secret: Callable[[Any], Any]) -> Any:
 
 def _entry(name: str, item: Any, secret: Callable[[Any], Any]) -> Any:
     """One mapping entry's value: every header's value hidden, a secret's hidden, else walked."""
-    if _is_headers_name(name) and isinstance(item, Mapping):
+    if name.lower().replace("-", "_").endswith("headers") and isinstance(item, Mapping):
         return {header: secret(v) for header, v in item.items()}
     if is_secret_name(name) and item is not None:
         return secret(item)

@@ -6,38 +6,25 @@ from __future__ import annotations
 
 import functools
 import inspect
-import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeVar
+
+import docstring_parser
 
 from polar_inspect.errors import UserInputError
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-_ARG_LINE = re.compile(r"^(\s+)(\w+):")
-
 
 def args_doc(function: Callable[..., Any], names: Iterable[str]) -> str:
-    """The `Args:` entries of `function`'s docstring for `names`, in signature order."""
+    """The `Args:` entries of `function`'s docstring for `names`, in docstring order."""
     wanted = set(names)
-    lines = (inspect.getdoc(function) or "").splitlines()
-    try:
-        start = lines.index("Args:") + 1
-    except ValueError:
-        return ""
-    kept: list[str] = []
-    keep = False
-    indent = None
-    for line in lines[start:]:
-        found = _ARG_LINE.match(line)
-        if found and (indent is None or len(found.group(1)) == indent):
-            indent = len(found.group(1))
-            keep = found.group(2) in wanted
-        elif line.strip() and not line.startswith(" "):
-            break  # the next section
-        if keep:
-            kept.append(line)
-    return "Args:\n" + "\n".join(kept) if kept else ""
+    entries = [
+        f"    {param.arg_name}: " + (param.description or "").replace("\n", "\n        ")
+        for param in docstring_parser.parse(inspect.getdoc(function) or "").params
+        if param.arg_name.lstrip("*") in wanted
+    ]
+    return "Args:\n" + "\n".join(entries) if entries else ""
 
 
 def _refuse_fixed(task_name: str, names: list[str]) -> None:

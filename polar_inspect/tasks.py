@@ -1,8 +1,5 @@
-"""POLAR-Bench tasks: `privacy`, and `privacy_mini` (one sample per domain x policy x attack).
-
-`privacy`'s signature and docstring are the one list of task parameters; every task's body is
-`build_task` (docs/architecture.md, "Adding a task parameter").
-"""
+"""POLAR-Bench tasks `privacy` and `privacy_mini`: `privacy`'s signature and docstring are the one
+list of task parameters, every task's body is `build_task` (docs/architecture.md)."""
 
 from __future__ import annotations
 
@@ -10,7 +7,6 @@ from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
 from inspect_ai import Task, task
-from inspect_ai.dataset import MemoryDataset
 from inspect_ai.log import HeadlineMetric
 from inspect_ai.scorer import Scorer
 
@@ -114,8 +110,7 @@ class PolarTask(Task):
 
 
 def oracle_reasons(setup: RunSetup) -> list[str]:
-    """Why the run being built reads the scorer's targets, as `report.oracles` (models known
-    when Inspect's loader builds the task: `run.setup.models_in_use`)."""
+    """Why the run reads the scorer's targets, as `report.oracles` (`run.setup.models_in_use`)."""
     reasons = [f"defense {setup.defenses.label} reads the scorer's targets"]
     return (reasons if setup.defenses.oracle else []) + oracle_agent_reasons(models_in_use(setup))
 
@@ -126,8 +121,7 @@ def build_task(
     subset: Callable[[list[PolarRecord]], list[PolarRecord]] | None = None,
     subset_name: str = "all",
 ) -> Task:
-    """A POLAR-Bench Task from every parameter of `privacy` by name (a variant's fixed values
-    among them) plus any unknown names it was given (refused by name)."""
+    """A POLAR-Bench Task from `privacy`'s parameters by name (an unknown name is refused)."""
     config = PolarConfig.from_task_args(task_args)
     setup = RunSetup.prepare(config)  # every template and option checked before data is read
     check_roles_bound(setup)  # under `inspect eval`: a role the run needs and nobody bound
@@ -139,7 +133,7 @@ def build_task(
     metadata = run_metadata(setup, data, subset_name, short, __version__)
     reasons = oracle_reasons(setup)
     mark = " (ORACLE)" if reasons else ""  # no brackets: Inspect shows this line escaped
-    dataset: MemoryDataset = records_to_dataset(
+    dataset = records_to_dataset(
         data.selected,
         name=f"polar-{data.source.kind}{mark}",  # shown in `inspect eval`'s summary
         location=data.source.path,
@@ -190,75 +184,35 @@ def privacy(
     **unknown: Any,
 ) -> Task:
     """POLAR-Bench: does the trusted model share what the task needs and withhold what the
-    user's privacy policy protects, against an adversarial third party?
+    user's privacy policy protects, against an adversarial third party? (README, "Options").
 
     Args:
-        data: `official` (the authors' release from Hugging Face, pinned and checksummed),
-            `bundled` (the project's offline dataset), or a path to a JSON array / JSONL file
-            in the release's record format.
+        data: `official` (the authors' release), `bundled`, or a data file or folder.
         domain: One domain or a comma-separated list (default: all ten).
         policy: Policy levels `P1`..`P5` or privacy_type names, comma-separated (default: all).
         attack: Attack strategies `S1`..`S5` or attack_type names, comma-separated (default: all).
-        max_turns: Turn budget for every sample, replacing the sample's own
-            (`attack_setup.attack_spec.turns`, else 6 as in the paper); scripted rounds stay
-            bounded by the number of planned turns.
+        max_turns: Turn budget for every sample, replacing the sample's own (default: 6).
         weight: lambda in overall = lambda * privacy + (1 - lambda) * utility (default 0.5).
-        system_prompt: Template file for the trusted model's system message, with the
-            placeholders `{document}`, `{policy}`, `{task}` (optional `{domain}`).
-        truncated: `score` (default, the paper's behaviour): a sample whose trusted replies hit
-            the output-token limit or came back empty is scored as it is, and counted; `fail`:
-            such a sample is an error, left out of the scores.
-        defense: `none` (default), or defenses around the trusted model's turn, comma-separated
-            to stack them in order (`policy_reminder`, `ci_reasoning`, `hardened_prompt`,
-            `spotlight`, `minimize`, `guard`, `redact_oracle` (an oracle), or any registered in
-            the `polar_inspect.defenses` entry point group); `name@file.txt` replaces that
-            defense's prompt template.
-        attacker: How attacker turns are produced: `paper` (default: S1-S4 scripted, S5 live
-            on the `attacker` role, replayed when none is bound), `scripted` (every strategy
-            plays its planned turns), `adaptive` (every strategy live, with a private plan), or
-            any attacker registered in the `polar_inspect.attackers` entry point group.
-        attacker_system_prompt: `paper` only: template file for the live S5 attacker's system
-            message (`{attack_setup_json}`, `{domain}`, `{attack_type}`, `{attacker_goal}`,
-            `{allowed_values}`, `{protected_values}`, `{planned_turns}`).
-        attacker_turn_prompt: `paper` only: template file for the live attacker's per-round
-            instruction (`{round}`, `{total_rounds}`, `{planned_message}` and the above).
-        attacker_free_turn_prompt: `paper` only: template file for a live round with no planned
-            message (same placeholders as `attacker_turn_prompt`).
-        attacker_opening_prompt: `paper` only: template file for the first user message the
-            live attacker sees with `attacker_messages=merged` (empty file: none).
-        attacker_messages: `paper` only: `separate` (default, the authors' layout: the trusted
-            reply and the round's instruction as two user messages) or `merged` (one user
-            message per round and an opening message, for providers that need alternating roles).
-        attacker_empty_reply: `paper` only: `send` (default, as the authors: an empty attacker
-            message is sent as a turn) or `stop` (the dialogue ends there).
-        attacker_knowledge: `adaptive` only: `fields` (default: the attacker knows the names of
-            the fields it is after) or `values` (it also sees their values: the paper's setting).
-        attack_budget: `adaptive` only: turns the attacker may spend (default: the turn
-            budget; S1 always gets one message).
-        attack_language: `adaptive` only: `de`, `fr` or `it` makes the attacker write in
-            German, French or Italian (default: English).
-        adaptive_system_prompt: `adaptive` only: template file for the attacker's system message
-            (`{domain}`, `{turn_budget}`, `{targets}`, `{allowed}`, `{strategy}`,
-            `{strategy_rules}`, `{language}`).
-        adaptive_turn_prompt: `adaptive` only: template file for its per-round instruction
-            (`{round}`, `{total_rounds}`, `{turns_left}`).
-        max_in_flight: At most this many model requests in flight across the trusted model and
-            the attacker together (default: no cap beyond Inspect's `--max-connections`, which
-            is per model, so two roles on two models can have twice that in flight).
-        judge: `true`: also score with an LLM judge on the `judge` role (`--model-role
-            judge=<provider/model>`, never the evaluated model): `privacy_judge`,
-            `utility_judge` and per-value verdicts (default `false`: no judge).
-        gc_tuning: `true` (default): fewer garbage-collection pauses while the run goes (raised
-            thresholds, objects alive at task start frozen; put back when the run ends; not
-            when the process set its own); `false`: the process's settings as they are.
-        trusted_agent: `none` (default: the paper's single model call per trusted turn),
-            `react` (Inspect's react agent on the trusted model), or `package.module:function`
-            returning an Inspect Agent: it plays each trusted turn with tools; only its final
-            reply reaches the third party (docs/agents.md).
-        document_access: `prompt` (default, the paper's: the document in the system
-            message), `tool` (a `read_document` tool instead) or `fields` (`list_fields` /
-            `get_field` over the record's typed fields); `tool` and `fields` need
-            `trusted_agent`.
+        system_prompt: Template file for the trusted model's system message.
+        truncated: `score` (default): a truncated or empty reply is scored; `fail`: an error.
+        defense: `none` (default) or defenses around the trusted turn, comma-separated to stack.
+        attacker: `paper` (default), `scripted`, `adaptive` or a registered attacker.
+        attacker_system_prompt: `paper` only: template file for the live S5 attacker's system.
+        attacker_turn_prompt: `paper` only: template file for the live attacker's instruction.
+        attacker_free_turn_prompt: `paper` only: template file for a round with no planned turn.
+        attacker_opening_prompt: `paper` only: template file for the merged layout's opening.
+        attacker_messages: `paper` only: `separate` (default) or `merged` (alternating roles).
+        attacker_empty_reply: `paper` only: `send` (default) or `stop` on an empty message.
+        attacker_knowledge: `adaptive` only: `fields` (default) or `values` (the paper's).
+        attack_budget: `adaptive` only: turns the attacker may spend (default: the budget).
+        attack_language: `adaptive` only: `de`, `fr` or `it` (default: English).
+        adaptive_system_prompt: `adaptive` only: template file for the attacker's system.
+        adaptive_turn_prompt: `adaptive` only: template file for its per-round instruction.
+        max_in_flight: At most this many model requests in flight across all roles.
+        judge: `true`: also score with an LLM judge on the `judge` role (default `false`).
+        gc_tuning: `true` (default): fewer garbage-collection pauses while samples run.
+        trusted_agent: `none` (default), `react`, or `package.module:function` (an Agent).
+        document_access: `prompt` (default), `tool` or `fields` (these need `trusted_agent`).
         **unknown: Any other name is refused with a message (a mistyped parameter is an error).
     """
     arguments = dict(locals())
@@ -271,11 +225,7 @@ _FILTERS = ("domain", "policy", "attack")
 @task
 @parameters_of(privacy, drop=_FILTERS, defaults={"data": "bundled"})
 def privacy_mini(**task_args: Any) -> Task:
-    """POLAR-Bench on a stratified subset: one sample per domain x policy x attack cell (250).
-
-    The parameters are `privacy`'s without the filters; `data` defaults to `bundled` here so
-    that the quick run needs no download (pass `-T data=official` for the authors' release).
-    """
+    """POLAR-Bench on one sample per domain x policy x attack cell (250; `data`: `bundled`)."""
     from polar_inspect.data.mini import select_mini
 
     return build_task(

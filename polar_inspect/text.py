@@ -64,13 +64,9 @@ def reasoning_text(reply: str) -> str:
 def message_reasoning(message: ChatMessageAssistant) -> str:
     """All reasoning of one assistant message: Inspect `ContentReasoning` blocks (unless
     redacted) and the reasoning markup inside its text."""
-    parts: list[str] = []
-    if not isinstance(message.content, str):
-        for block in message.content:
-            if isinstance(block, ContentReasoning) and not block.redacted:
-                parts.append(block.reasoning)
-    parts.append(reasoning_text(message.text))
-    return "\n".join(p for p in parts if p)
+    blocks = [] if isinstance(message.content, str) else message.content
+    parts = [b.reasoning for b in blocks if isinstance(b, ContentReasoning) and not b.redacted]
+    return "\n".join(p for p in [*parts, reasoning_text(message.text)] if p)
 
 
 def bullets(values: Sequence[str]) -> str:

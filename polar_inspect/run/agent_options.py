@@ -4,6 +4,8 @@ refused (`check_agent_options`)."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any, NamedTuple
 
 from polar_inspect.axes import attack_code, policy_code
@@ -20,14 +22,11 @@ class AgentOption(NamedTuple):
     default: str | None = None
 
 
+_DECLARED = Path(__file__).parents[1] / "reference_agents.json"
+#: Option name -> its declaration (`reference_agents.json`, "options").
 AGENT_OPTIONS: dict[str, AgentOption] = {
-    "leak_policies": AgentOption("mixed", "policy levels it leaks on, e.g. P5 or P4,P5", "P5"),
-    "leak_attacks": AgentOption("mixed", "attack strategies it leaks on, e.g. S2", "S2"),
-    "style": AgentOption("reasoning-leaky", "think (a <think> block in the text)", "block"),
-    "verdict": AgentOption("scripted-judge", "one category for every value"),
-    "garbled": AgentOption("scripted-judge", "true answers with text that is not JSON"),
-    "stop_after": AgentOption("replay-attacker", "answer <STOP> from round N+1 on"),
-    "malformed": AgentOption("adaptive-attacker", "true answers plain text"),
+    name: AgentOption(**declared)
+    for name, declared in json.loads(_DECLARED.read_text(encoding="utf-8"))["options"].items()
 }
 
 

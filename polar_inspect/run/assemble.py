@@ -34,25 +34,6 @@ class EmptySelectionError(UserInputError):
     """The filters left no sample to run."""
 
 
-def _select(
-    records: Sequence[PolarRecord], domains: list[str], config: PolarConfig
-) -> list[PolarRecord]:
-    wanted_domains, policies, attacks = set(domains), set(config.policy), set(config.attack)
-    return [
-        r
-        for r in records
-        if r.domain in wanted_domains and r.policy in policies and r.attack in attacks
-    ]
-
-
-def _load(source_name: str) -> tuple[DataSource, list[PolarRecord]]:
-    try:
-        source = resolve_source(source_name)
-        return source, load_source(source)
-    except RecordError as err:
-        raise UserInputError(str(err)) from None
-
-
 def settings_of(config: PolarConfig) -> dict[str, Any]:
     """The parameters that change what is sent or scored (not paths: their files' hashes are
     in the identity's templates; not max_in_flight or gc_tuning: they change no number)."""
@@ -62,13 +43,9 @@ def settings_of(config: PolarConfig) -> dict[str, Any]:
         if not name.endswith("_prompt")
     }
     settings: dict[str, Any] = {
-        "max_turns": config.max_turns,
-        "weight": config.weight,
-        "truncated": config.truncated,
+        **config.model_dump(include={"max_turns", "weight", "truncated", "attacker", "judge"}),
         "defense": [spec.name for spec in config.defense],
-        "attacker": config.attacker,
         "attacker_options": options,
-        "judge": config.judge,
         "trusted_model_config": TRUSTED_MODEL_CONFIG.model_dump(exclude_none=True),
     }
     # Only when set: the paper's setting keeps the identity its earlier logs have.
@@ -133,14 +110,23 @@ def select_data(
     config: PolarConfig, subset: Callable[[list[PolarRecord]], list[PolarRecord]] | None
 ) -> Selection:
     """Load the data, apply the subset and the filters; refuse an empty selection."""
-    source, records = _load(config.data)
+    try:
+        source = resolve_source(config.data)
+        records = load_source(source)
+    except RecordError as err:
+        raise UserInputError(str(err)) from None
     try:
         domains = parse_domains(config.domain, available={r.domain for r in records})
     except SelectionError as err:
         raise SelectionError(f"Task parameter domain: {err.message}") from None
     if subset is not None:
         records = subset(records)
-    selected = _select(records, domains, config)
+    wanted = set(domains)
+    selected = [
+        r
+        for r in records
+        if r.domain in wanted and r.policy in config.policy and r.attack in config.attack
+    ]
     if not selected:
         raise EmptySelectionError(
             f"No sample in {source.path} matches domain={domains}, policy={list(config.policy)}, "
@@ -177,10 +163,7 @@ def run_metadata(
         domains=data.domains,
         policies=list(config.policy),
         attacks=list(config.attack),
-        max_turns=config.max_turns,
-        weight=config.weight,
-        truncated=config.truncated,
-        judge=config.judge,
+        **config.model_dump(include={"max_turns", "weight", "truncated", "judge"}),
         attacker=AttackerNote(
             name=config.attacker,
             options=config.attacker_options,

@@ -4,6 +4,7 @@ and the sha256 of its module's source (docs/large-runs.md#run-identity).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.util
 from importlib.machinery import ModuleSpec
@@ -39,26 +40,19 @@ def _source_of(spec: ModuleSpec) -> bytes:
         return b""
     get_data = getattr(loader, "get_data", None)
     if get_data is not None and origin is not None:
-        try:
-            data: bytes = get_data(origin)
-            return data
-        except OSError:
-            pass
+        with contextlib.suppress(OSError):
+            return bytes(get_data(origin))
     get_source = getattr(loader, "get_source", None)
     source = get_source(spec.name) if get_source is not None else None
     return source.encode("utf-8") if isinstance(source, str) else b""
 
 
-def _find_spec(name: str) -> ModuleSpec | None:
-    try:  # a loaded module's own `__spec__` first
-        return importlib.util.find_spec(name)
-    except (ImportError, ValueError):
-        return None
-
-
 def source_sha256(module: str) -> str:
     """The sha256 of a module's source as its loader reads it (without one: of its name)."""
-    spec = _find_spec(module)
+    try:  # a loaded module's own `__spec__` first
+        spec = importlib.util.find_spec(module)
+    except (ImportError, ValueError):
+        spec = None
     source = _source_of(spec) if spec is not None else b""
     return hashlib.sha256(source or module.encode("utf-8")).hexdigest()
 

@@ -26,25 +26,18 @@ from polar_inspect.params import (
 from polar_inspect.plugins import PluginError
 from polar_inspect.trusted_agents import resolve_agent
 
-TruncatedPolicy = Literal["score", "fail"]
-#: Where the trusted party finds the source document (docs/agents.md).
-DocumentAccess = Literal["prompt", "tool", "fields"]
-
 
 def _codes(kind: str, names: Mapping[str, str], to_code: Any) -> Any:
     def check(value: object) -> tuple[str, ...]:
         parsed = split_names(value)  # the same splitting as every selection
         if parsed is None:
             return tuple(names)
-        codes: list[str] = []
-        unknown: list[str] = []
-        for item in parsed:
-            code = to_code(item)
-            (codes if code is not None else unknown).append(code if code is not None else item)
+        codes = [(item, to_code(item)) for item in parsed]
+        unknown = [item for item, code in codes if code is None]
         if unknown:
             valid = ", ".join(f"{code} ({name})" for code, name in names.items())
             raise ValueError(f"unknown {kind} {', '.join(map(repr, unknown))}; valid: {valid}")
-        return tuple(dict.fromkeys(codes))
+        return tuple(dict.fromkeys(code for _, code in codes))
 
     return check
 
@@ -72,9 +65,6 @@ PolicyCodes = Annotated[
 AttackCodes = Annotated[
     tuple[str, ...], BeforeValidator(_codes("attack", ATTACK_TYPES, attack_code))
 ]
-DefenseStackSpec = Annotated[tuple[DefenseSpec, ...], BeforeValidator(_defense)]
-#: A trusted agent's spec (`trusted_agents.resolve_agent`); None: the paper's model call.
-TrustedAgentSpec = Annotated[str | None, BeforeValidator(resolve_agent)]
 
 
 class PolarConfig(BaseModel):
@@ -89,16 +79,18 @@ class PolarConfig(BaseModel):
     max_turns: PositiveWhole = None
     weight: Fraction = 0.5
     system_prompt: TemplatePath = None
-    truncated: TruncatedPolicy = "score"
-    defense: DefenseStackSpec = ()
+    truncated: Literal["score", "fail"] = "score"
+    defense: Annotated[tuple[DefenseSpec, ...], BeforeValidator(_defense)] = ()
     attacker: str = DEFAULT_ATTACKER
     #: The attacker's own options, as its `Options` model validated them (JSON values).
     attacker_options: dict[str, Any] = Field(default_factory=dict)
     max_in_flight: PositiveWhole = None
     judge: Flag = False
     gc_tuning: Flag = True
-    trusted_agent: TrustedAgentSpec = None
-    document_access: DocumentAccess = "prompt"
+    #: A trusted agent's spec (`trusted_agents.resolve_agent`); None: the paper's model call.
+    trusted_agent: Annotated[str | None, BeforeValidator(resolve_agent)] = None
+    #: Where the trusted party finds the source document (docs/agents.md).
+    document_access: Literal["prompt", "tool", "fields"] = "prompt"
 
     @model_validator(mode="after")
     def _access_has_an_agent(self) -> PolarConfig:
@@ -128,9 +120,9 @@ class PolarConfig(BaseModel):
     def from_task_args(cls, args: Mapping[str, Any]) -> PolarConfig:
         """The task's parameters validated; a ParameterError names every bad or unknown one."""
         core = set(cls.parameter_names())
-        _refuse_core_option_names(core)
+        owners = _option_owners(core)
         attacker_cls = _attacker_class(args.get("attacker", DEFAULT_ATTACKER))
-        options = _attacker_options(args, core, attacker_cls)
+        options = _attacker_options(args, core, attacker_cls, owners)
         values = {name: args[name] for name in core if name in args}
         try:  # the attacker's options first, then the core parameters
             validated = attacker_cls.Options.model_validate(options)
@@ -156,12 +148,19 @@ def _attacker_class(name: object) -> type[Attacker]:
 
 
 def _attacker_options(
-    args: Mapping[str, Any], core: set[str], attacker_cls: type[Attacker]
+    args: Mapping[str, Any],
+    core: set[str],
+    attacker_cls: type[Attacker],
+    owners: dict[str, list[str]],
 ) -> dict[str, Any]:
     """The chosen attacker's options among `args`; ParameterError naming every parameter that
     is another attacker's option or nobody's."""
     own = set(attacker_cls.option_names())
-    others = _other_attacker_options(attacker_cls.name)
+    others = {
+        option: rest
+        for option, names in owners.items()
+        if (rest := [name for name in names if name != attacker_cls.name])
+    }
     options: dict[str, Any] = {}
     problems: list[str] = []
     for name, value in args.items():
@@ -181,9 +180,10 @@ def _attacker_options(
     return options
 
 
-def _refuse_core_option_names(core: set[str]) -> None:
-    """An attacker option named like a core task parameter would never receive the user's
-    value (the core parameter takes it): refused for every registered attacker."""
+def _option_owners(core: set[str]) -> dict[str, list[str]]:
+    """Option name -> the registered attackers that take it; an option named like a core task
+    parameter would never receive the user's value (the core parameter takes it): refused."""
+    owners: dict[str, list[str]] = {}
     for name, attacker in ATTACKERS.available().items():
         clash = sorted(set(attacker.option_names()) & core)
         if clash:
@@ -194,17 +194,9 @@ def _refuse_core_option_names(core: set[str]) -> None:
                 "core task parameters (they would never receive the user's value): rename them "
                 "in its Options model"
             )
-
-
-def _other_attacker_options(chosen: str) -> dict[str, list[str]]:
-    """Option name -> the other attackers that take it."""
-    found: dict[str, list[str]] = {}
-    for name, cls in ATTACKERS.available().items():
-        if name == chosen:
-            continue
-        for option in cls.option_names():
-            found.setdefault(option, []).append(name)
-    return found
+        for option in attacker.option_names():
+            owners.setdefault(option, []).append(name)
+    return owners
 
 
 def _unknown(name: str, known: Sequence[str]) -> str:

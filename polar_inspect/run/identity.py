@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from pathlib import Path
 from typing import Any
 from weakref import WeakKeyDictionary
 
@@ -21,81 +22,16 @@ from polar_inspect.run.code import CodeIdentity
 #: Bump a detector's version when its verdicts change for any input (scores are then not
 #: comparable with logs of the previous version).
 DETECTOR_VERSIONS: dict[str, str] = {"parity": "1", "strict": "1"}
-#: Generation settings described as a role's sampling (`dialogue.sampling`); the identity
-#: takes every field of `GenerateConfig` but `OPERATIONAL_FIELDS` (`generation_identity`).
-SAMPLING_FIELDS = (
-    "temperature",
-    "top_p",
-    "top_k",
-    "max_tokens",
-    "seed",
-    "reasoning_effort",
-    "reasoning_tokens",
-    "frequency_penalty",
-    "presence_penalty",
-    "stop_seqs",
-    "system_message",
-)
-#: The fields of Inspect's `GenerateConfig` that cannot change a number, and why. Every other
-#: field, including one a future Inspect adds, is part of each role's identity.
-OPERATIONAL_FIELDS: dict[str, str] = {
-    "max_retries": "retries resend the same request; a request that fails is an error",
-    "timeout": "how long to wait: a request that times out is an error, not another reply",
-    "attempt_timeout": "as timeout, for one attempt (it is retried with the same request)",
-    "stream_idle_timeout": "as timeout, for silence within a streamed reply",
-    "max_connections": "how many requests run at once, not what they ask",
-    "adaptive_connections": "as max_connections",
-    "cache_prompt": "the provider's prompt cache changes the price, not the reply",
-    "cache": "Inspect's cache replays the reply an identical request got before",
-    "batch": "a provider's batch API answers the same request at another price",
-    "logprobs": "asks for log probabilities beside the reply; the reply is sampled the same",
-    "top_logprobs": "as logprobs",
-    "prompt_logprobs": "as logprobs, for the prompt's tokens",
-}
-#: The fields of `GenerateConfig` known to change what a model generates or what a run
-#: scores (documentation and the completeness test: the identity does not read this list).
-GENERATION_FIELDS = (
-    "system_message", "max_tokens", "top_p", "temperature", "stop_seqs", "best_of",
-    "frequency_penalty", "presence_penalty", "logit_bias", "seed", "top_k", "num_choices",
-    "parallel_tool_calls", "internal_tools", "max_tool_output", "fallback_models",
-    "fail_on_refusal", "verbosity", "effort", "reasoning_effort", "reasoning_mode",
-    "reasoning_tokens", "reasoning_summary", "reasoning_history", "response_schema",
-    "extra_headers", "extra_body", "modalities",
-)  # fmt: skip
-#: The fields of Inspect's `EvalConfig` that cannot change a number, and why; every other
-#: field (message/token/turn/time/working/cost limits, epochs_reducer, approval, ...) is the
-#: run's `eval_config` identity part.
-EVAL_OPERATIONAL_FIELDS: dict[str, str] = {
-    "limit": "the samples run are the identity's `samples` part",
-    "sample_id": "as limit",
-    "epochs": "the identity's `epochs` part",
-    "notification": "where human-in-the-loop notices go",
-    "fail_on_error": "when a run gives up; errored samples are never scored",
-    "continue_on_fail": "as fail_on_error",
-    "retry_on_error": "errored samples run again; a sample is scored or counted unfinished",
-    "max_samples": "concurrency",
-    "max_dataset_memory": "where the dataset is held",
-    "max_tasks": "concurrency",
-    "max_subprocesses": "concurrency",
-    "max_sandboxes": "concurrency",
-    "sandbox_cleanup": "what happens to sandboxes afterwards",
-    "sandbox_prebuilt": "how sandbox images are found",
-    "log_samples": "what the log keeps",
-    "log_realtime": "what the log keeps",
-    "log_images": "what the log keeps",
-    "log_model_api": "what the log keeps",
-    "log_buffer": "when the log is written",
-    "log_shared": "when the log is shared",
-    "score_display": "what the terminal shows",
-    "acp_server": "a server showing the run",
-}
-#: The fields of `EvalConfig` known to change a number (documentation and the completeness
-#: test).
-EVAL_FIELDS = (
-    "sample_shuffle", "epochs_reducer", "approval", "review", "sentinel", "score_on_error",
-    "message_limit", "token_limit", "token_limit_type", "turn_limit", "time_limit",
-    "working_limit", "cost_limit",
-)  # fmt: skip
+#: Inspect's config fields classified (`identity_fields.json`); every field not operational is
+#: part of the identity, including one a future Inspect adds.
+_FIELDS = json.loads(Path(__file__).with_name("identity_fields.json").read_text(encoding="utf-8"))
+OPERATIONAL_FIELDS: dict[str, str] = _FIELDS["GenerateConfig"]["operational"]
+GENERATION_FIELDS: tuple[str, ...] = tuple(_FIELDS["GenerateConfig"]["identity"])
+#: Generation settings described as a role's sampling (`dialogue.sampling`).
+SAMPLING_FIELDS: tuple[str, ...] = tuple(_FIELDS["GenerateConfig"]["sampling"])
+#: `EvalConfig`'s (its message/token/turn/time/working/cost limits are the `eval_config` part).
+EVAL_OPERATIONAL_FIELDS: dict[str, str] = _FIELDS["EvalConfig"]["operational"]
+EVAL_FIELDS: tuple[str, ...] = tuple(_FIELDS["EvalConfig"]["identity"])
 #: Generation settings a role inherits from the eval's own when it sets none (Inspect's
 #: `Model._resolve_config`: the rest it inherits is operational).
 INHERITED_BY_ROLES = ("fail_on_refusal",)
@@ -279,8 +215,7 @@ class RunIdentity(BaseModel):
         """Readable parts, for saying what differs between two runs."""
         found: dict[str, str] = {"task": self.task_name}
         if self.task is not None:
-            for name, value in self.task.components().items():
-                found[name] = value
+            found.update(self.task.components())
             found["settings"] = json.dumps(self.task.settings, sort_keys=True)
             found["versions"] = f"{self.task.package_version} / task {self.task.task_version}"
             for name, code in sorted(self.task.code.items()):
