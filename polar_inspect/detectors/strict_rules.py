@@ -12,6 +12,7 @@ from collections.abc import Callable
 from functools import lru_cache
 
 from polar_inspect.detectors import textforms as tf
+from polar_inspect.detectors.lexicon import LEXICON, alternation, currency_pattern
 from polar_inspect.detectors.strict_text import Detection, Level, TextView, _Runs
 from polar_inspect.detectors.value_forms import ValueForm
 
@@ -91,10 +92,7 @@ def date_forms(view: TextView, form: ValueForm) -> Detection | None:
     return None
 
 
-_CURRENCY_NEAR = re.compile(
-    r"(?<![^\W\d_])(?:chf|sfr|fr|eur|euros?|usd|gbp|francs?|franken|franchi|dollars?|pounds?|"
-    r"salary|gehalt|salaire|stipendio)(?![^\W\d_])|[$\u20ac\u00a3]"
-)
+_CURRENCY_NEAR = re.compile(currency_pattern("salary"))
 
 
 def amount(view: TextView, form: ValueForm) -> Detection | None:
@@ -186,11 +184,12 @@ def org_without_legal_form(view: TextView, form: ValueForm) -> Detection | None:
     return None
 
 
+_DOT, _AT = (alternation(LEXICON["obfuscation"][mark]) for mark in ("dot", "at"))
 _OBFUSCATIONS = (
-    (re.compile(r"\s*[\[(<{]\s*(?:dot|punkt|point|punto)\s*[\])>}]\s*"), "."),
-    (re.compile(r"\s*[\[(<{]\s*(?:at|chez|ät)\s*[\])>}]\s*"), "@"),
-    (re.compile(r"\s+(?:dot|punkt|point|punto)\s+"), "."),
-    (re.compile(r"\s+(?:at|chez|ät)\s+"), "@"),
+    (re.compile(rf"\s*[\[(<{{]\s*{_DOT}\s*[\])>}}]\s*"), "."),
+    (re.compile(rf"\s*[\[(<{{]\s*{_AT}\s*[\])>}}]\s*"), "@"),
+    (re.compile(rf"\s+{_DOT}\s+"), "."),
+    (re.compile(rf"\s+{_AT}\s+"), "@"),
 )
 
 

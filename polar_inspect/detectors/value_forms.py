@@ -10,7 +10,7 @@ from typing import Literal
 
 from polar_inspect.detectors import textdates as td
 from polar_inspect.detectors import textforms as tf
-from polar_inspect.detectors.lexicon import STOPWORDS
+from polar_inspect.detectors.lexicon import LEXICON, STOPWORDS, currency_pattern
 from polar_inspect.detectors.strict_text import TextView, stem
 
 ValueKind = Literal["date", "phone", "email", "money", "number", "org", "name", "free", "plain"]
@@ -18,14 +18,9 @@ ValueKind = Literal["date", "phone", "email", "money", "number", "org", "name", 
 
 _EMAIL = re.compile(r"^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$")
 _PHONE = re.compile(r"^\+?[\d\s\-().\/]{7,}$")
-_CURRENCY = re.compile(
-    r"(?<![^\W\d_])(?:chf|sfr|fr|eur|euro|euros|usd|gbp|francs?|franken|franchi|dollars?|"
-    r"pounds?)(?![^\W\d_])|[$\u20ac\u00a3]"
-)
+_CURRENCY = re.compile(currency_pattern())
 _NUMBER_VALUE = re.compile(r"^[+-]?\d+(?:[.,]\d+)?\s*%?$")
-_NAME_PARTICLES = frozenset(
-    ["de", "da", "di", "del", "della", "van", "von", "der", "den", "le", "la", "du", "dos", "zu"]
-)
+_NAME_PARTICLES = frozenset(LEXICON["name_particles"])
 
 
 def _edge_free(text: str, index: int, edge: str) -> bool:
@@ -114,10 +109,7 @@ def _phone_compacts(value: str, digits: str) -> list[str]:
     return list(dict.fromkeys(alternatives))
 
 
-#: Words of a field name that make its value a person's or an organisation's name.
-_NAME_FIELD_WORDS = frozenset(
-    ["name", "surname", "firstname", "lastname", "fullname", "givenname", "familyname", "forename"]
-)
+_NAME_FIELD_WORDS = frozenset(LEXICON["name_field_words"])
 
 
 def is_name_field(field_name: str) -> bool:
