@@ -54,9 +54,8 @@ _SHIFT_WORDS = (
     (re.compile(rf"\b{alternation(CUES['next_day'])}\b"), 1),
     (re.compile(rf"\b{alternation(CUES['previous_day'])}\b"), -1),
 )
-_NUMBER_SHIFT = re.compile(
-    r"(\d[\d',.]*)\s+(more|less|higher|lower|mehr|weniger|de plus|de moins|in piu|in meno)\b"
-)
+_NUMBER_SHIFT = re.compile(rf"(\d[\d',.]*)\s+{alternation(CUES['number_shift'], True)}\b")
+_NUMBER_UP = frozenset(CUES["number_up"])
 
 
 def _unit(word: str) -> tuple[str, int]:
@@ -141,7 +140,7 @@ def _number_corrected(reply: str, guess: float, target: float) -> bool:
         numbers = tf.numbers_in(m.group(1))
         if not numbers:
             continue
-        sign = 1 if m.group(2) in ("more", "higher", "mehr", "de plus", "in piu") else -1
+        sign = 1 if m.group(2) in _NUMBER_UP else -1
         if abs(guess + sign * numbers[0][0] - target) < 1e-9:
             return True
     return False

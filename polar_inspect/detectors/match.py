@@ -1,14 +1,10 @@
-"""The deterministic value matcher of POLAR-Bench (arXiv 2605.19127), paper-parity mode.
-
-`contains_value(text, value)` is true when any of the paper's seven checks succeeds, including
-its known weaknesses; each check, its character classes and every reading of the paper's wording
-are in docs/scoring.md, "The paper's matcher". `TextIndex` computes every per-text form once so
-that scoring many values against one transcript costs little per value.
-"""
+"""The paper's value matcher (arXiv 2605.19127): its seven checks, each per-text form computed
+once in `TextIndex` (docs/scoring.md, "The paper's matcher")."""
 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Literal
 
 from polar_inspect.detectors.flexible import drop_flex_separators, flex_breaks, flexible_found
@@ -192,18 +188,6 @@ def _covered(value_tokens: list[str], text_tokens: tuple[str, ...]) -> bool:
 class TextIndex:
     """Every form of one text that the seven checks need, computed once per transcript."""
 
-    __slots__ = (
-        "text",
-        "normalized",
-        "dates",
-        "digits",
-        "has_currency",
-        "compact",
-        "tokens",
-        "_flex_text",
-        "_flex_runs",
-    )
-
     def __init__(self, text: str) -> None:
         if not isinstance(text, str):
             raise TypeError(f"TextIndex needs a str text, got {type(text).__name__}")
@@ -272,15 +256,10 @@ class TextIndex:
         return self._flex_runs
 
 
-_last_index: TextIndex | None = None
+#: The index of the last text: many values against one text build it once.
+_last_index = lru_cache(maxsize=1)(TextIndex)
 
 
 def contains_value(text: str, value: str) -> bool:
-    """True if `value` is found in `text` by the paper's matcher (`TextIndex(text).contains`);
-    the index of the last text is kept, so many values against one text build it once."""
-    global _last_index
-    index = _last_index
-    if index is None or (index.text is not text and index.text != text):
-        index = TextIndex(text)
-        _last_index = index
-    return index.contains(value)
+    """True if `value` is found in `text` by the paper's matcher (`TextIndex(text).contains`)."""
+    return _last_index(text).contains(value)

@@ -1,10 +1,5 @@
-"""The strict detector: is a value written in a text, in any format, script or language?
-
-`detect(text, value)` says whether the text states the value (`full`), gives a fragment
-(`partial`) or neither; what it reads: docs/scoring.md, "The strict detector". The value side is
-`value_forms.py`, the text side `strict_text.py`, the finders `strict_rules.py`; who said a value
-first is `attribution.py`'s job.
-"""
+"""The strict detector: does a text state a value (`full`), give a fragment (`partial`) or
+neither, in any format, script or language (docs/scoring.md, "The strict detector")."""
 
 from __future__ import annotations
 

@@ -1,8 +1,5 @@
-"""The strict detector's rules, one small finder per form, registered per value kind.
-
-Each finder takes a prepared text (`TextView`) and value (`ValueForm`) and returns a
-`Detection` or None. `FULL_FINDERS[kind]` are tried first, then `PARTIAL_FINDERS[kind]`.
-"""
+"""The strict detector's finders, one per written form, listed per value kind: `FULL_FINDERS`
+first, then `PARTIAL_FINDERS` (docs/architecture.md, "Adding a way to match a value")."""
 
 from __future__ import annotations
 

@@ -10,7 +10,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from polar_inspect.detectors.lexicon import LEGAL_FORM_JOINERS, LEGAL_FORMS, LEXICON, STOPWORDS
+from polar_inspect.detectors.lexicon import (
+    LEGAL_FORM_JOINERS,
+    LEGAL_FORMS,
+    LEXICON,
+    STOPWORDS,
+    alternation,
+)
 
 # --- folding ---------------------------------------------------------------------------------
 
@@ -195,16 +201,13 @@ class _SpelledNumbers:
         self.seen = True
 
 
-_SCALED = re.compile(
-    r"(?<![\w.,])(\d+(?:[.,]\d+)?)\s?(k|thousand|tausend|mille|mila|m|mio|million|millions|"
-    r"millionen|milioni)\b"
-)
-_SCALE_OF = {"k": 1000, "thousand": 1000, "tausend": 1000, "mille": 1000, "mila": 1000}
+_SCALE_OF: dict[str, int] = LEXICON["number_suffixes"]
+_SCALED = re.compile(rf"(?<![\w.,])(\d+(?:[.,]\d+)?)\s?{alternation(list(_SCALE_OF), True)}\b")
 
 
 def _scaled(match: re.Match[str]) -> str:
     number = float(match.group(1).replace(",", "."))
-    value = number * _SCALE_OF.get(match.group(2), 1_000_000)
+    value = number * _SCALE_OF[match.group(2)]
     return str(int(value)) if value == int(value) else str(value)
 
 

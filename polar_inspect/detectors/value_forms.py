@@ -70,9 +70,7 @@ class ValueForm:
         return None
 
 
-#: Country codes assumed for a phone value stored in national form ("077 412 63 58" has no
-#: country code): Switzerland first, then Liechtenstein and the neighbouring countries.
-HOME_COUNTRY_CODES: tuple[str, ...] = ("41", "423", "49", "43", "33", "39")
+HOME_COUNTRY_CODES: tuple[str, ...] = tuple(LEXICON["home_country_codes"])
 
 
 def _phone_splits(value: str, digits: str) -> list[tuple[str, str]]:
