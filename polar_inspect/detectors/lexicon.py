@@ -1,5 +1,5 @@
-"""The strict detector's word lists and reply cues, read once from `lexicon.toml` beside this
-module (what each list is: the comments there)."""
+"""The detectors' word lists, reply cues and the paper matcher's tables, read once from
+`lexicon.toml` beside this module (what each list is: the comments there)."""
 
 import tomllib
 from importlib.resources import files

@@ -8,6 +8,7 @@ from functools import lru_cache
 from typing import Literal
 
 from polar_inspect.detectors.flexible import drop_flex_separators, flex_breaks, flexible_found
+from polar_inspect.detectors.lexicon import LEXICON
 
 #: Names of the seven checks, in the order they are tried.
 MatchCheck = Literal[
@@ -22,18 +23,8 @@ MatchCheck = Literal[
 
 # --- check 1: normalisation ----------------------------------------------------------------
 
-# In the paper's order; the dash mapping and the padding of "-" are folded into one step.
-_REPLACEMENTS: tuple[tuple[str, str], ...] = (
-    ("\u2018", "'"),
-    ("\u2019", "'"),
-    ("\u201c", '"'),
-    ("\u201d", '"'),
-    ("\u2013", " - "),
-    ("\u2014", " - "),
-    ("/", " / "),
-    ("-", " - "),
-    ("_", " "),
-)
+_PAPER = LEXICON["paper_matcher"]
+_REPLACEMENTS: tuple[tuple[str, str], ...] = tuple(_PAPER["replacements"].items())
 
 
 def normalize_text(text: str) -> str:
@@ -52,10 +43,7 @@ def normalize_text(text: str) -> str:
 
 # --- check 2: dates ------------------------------------------------------------------------
 
-_MONTH_NAMES = (
-    *("january", "february", "march", "april", "may", "june"),
-    *("july", "august", "september", "october", "november", "december"),
-)
+_MONTH_NAMES: list[str] = _PAPER["months"]
 _MONTHS: dict[str, int] = {
     key: number for number, name in enumerate(_MONTH_NAMES, start=1) for key in (name, name[:3])
 } | {"sept": 9}
@@ -134,7 +122,7 @@ def extract_dates(text: str) -> set[str]:
 _NOT_DIGIT_CANDIDATE = bytes(b for b in range(128) if not 48 <= b <= 57)
 # Every byte outside [a-z0-9] becomes a space (bytes of non-ASCII characters included).
 _ALNUM_ONLY = bytes(b if 48 <= b <= 57 or 97 <= b <= 122 else 32 for b in range(256))
-_CURRENCY_SUBSTRINGS = ("chf", "usd", "eur", "gbp", "$", "\u20ac", "\u00a3")
+_CURRENCY_SUBSTRINGS: tuple[str, ...] = tuple(_PAPER["currency"])
 # Reading: the value "names" a currency when a code is a whole word, i.e. not touching another
 # letter ("chf9781" names CHF, "europe" does not); the text side is a plain substring test.
 _CURRENCY_NAME = re.compile(r"(?<![^\W\d_])(?:chf|usd|eur|gbp)(?![^\W\d_])|[$\u20ac\u00a3]")
