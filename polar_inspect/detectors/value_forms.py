@@ -1,5 +1,5 @@
 """The strict detector's value side: `value_form(value, field)` prepares a value once, with its
-kind (`ValueKind`) and every written form the finders of `strict_rules.py` look for."""
+kind (`ValueKind`) and every written form the finders of `strict.py` look for."""
 
 from __future__ import annotations
 
