@@ -280,9 +280,7 @@ def digit_suffix(view: TextView, form: ValueForm) -> Detection | None:
 def name_part(view: TextView, form: ValueForm) -> Detection | None:
     """One part of a name (a surname, a given name) on its own."""
     for token in sorted(form.tokens, key=len, reverse=True):
-        if len(token) < 3:
-            continue
-        if token not in view.base:
+        if len(token) < 3 or token not in view.base:
             continue
         match = _pattern(rf"(?<![^\W\d_]){re.escape(token)}(?![^\W\d_])").search(view.base)
         if match:

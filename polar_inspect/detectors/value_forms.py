@@ -25,14 +25,10 @@ _NAME_PARTICLES = frozenset(LEXICON["name_particles"])
 
 def _edge_free(text: str, index: int, edge: str) -> bool:
     """No character of the value's edge class (letter or digit) at `index` of `text`."""
-    if index < 0 or index >= len(text):
+    if not 0 <= index < len(text):
         return True
     neighbour = text[index]
-    if edge.isdigit():
-        return not neighbour.isdigit()
-    if edge.isalpha():
-        return not neighbour.isalpha()
-    return True
+    return not (edge.isdigit() and neighbour.isdigit() or edge.isalpha() and neighbour.isalpha())
 
 
 @dataclass
@@ -76,21 +72,14 @@ HOME_COUNTRY_CODES: tuple[str, ...] = tuple(LEXICON["home_country_codes"])
 def _phone_splits(value: str, digits: str) -> list[tuple[str, str]]:
     """(country code, subscriber number without trunk 0) readings of a phone value: an
     international one with a code of 1-3 digits, a national one with `HOME_COUNTRY_CODES`."""
-    if value.startswith("+") or value.startswith("00"):
-        return _international_splits(digits[2:] if value.startswith("00") else digits)
+    if value.startswith(("+", "00")):
+        number = digits[2:] if value.startswith("00") else digits
+        return [
+            (number[:n], number[n:].removeprefix("0")) for n in (1, 2, 3) if len(number) >= n + 6
+        ]
     if digits.startswith("0") and not digits.startswith("00") and 9 <= len(digits) <= 12:
         return [(cc, digits[1:]) for cc in HOME_COUNTRY_CODES]
     return []
-
-
-def _international_splits(international: str) -> list[tuple[str, str]]:
-    """An international number's readings with a country code of one, two or three digits."""
-    splits = []
-    for cc in (1, 2, 3):
-        rest = international[cc:]
-        if len(rest) >= 6:
-            splits.append((international[:cc], rest[1:] if rest.startswith("0") else rest))
-    return splits
 
 
 def _phone_compacts(value: str, digits: str) -> list[str]:
