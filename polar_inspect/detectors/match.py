@@ -71,6 +71,8 @@ _DMONY_HEAD = re.compile(rf"\b{_DAY_OR_MONTH}\s+({_MONTH_ALT}),?\s+\Z")
 # Longer than the longest head in normalised text (whitespace runs are single spaces):
 # "september 30, " is 14 characters, "30 / 12 / " is 10.
 _HEAD_WINDOW = 20
+#: Each head with the groups of its month (a number or a name) and its day.
+_HEADS = ((_DMY_HEAD, 2, 1), (_MDY_HEAD, 1, 2), (_DMONY_HEAD, 2, 1))
 
 
 def _add_date(found: set[str], year: str, month: str | int, day: str) -> None:
@@ -93,15 +95,11 @@ def _dates_in_normalized(norm: str) -> set[str]:
         if tail:
             _add_date(found, year, tail.group(1), tail.group(2))
         window = max(0, start - _HEAD_WINDOW)
-        head = _DMY_HEAD.search(norm, window, start)
-        if head:
-            _add_date(found, year, head.group(2), head.group(1))
-        head = _MDY_HEAD.search(norm, window, start)
-        if head:
-            _add_date(found, year, _MONTHS[head.group(1)], head.group(2))
-        head = _DMONY_HEAD.search(norm, window, start)
-        if head:
-            _add_date(found, year, _MONTHS[head.group(2)], head.group(1))
+        for pattern, month, day in _HEADS:
+            head = pattern.search(norm, window, start)
+            if head:
+                name = head.group(month)
+                _add_date(found, year, _MONTHS.get(name, name), head.group(day))
     return found
 
 
