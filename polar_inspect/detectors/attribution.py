@@ -13,6 +13,7 @@ from pydantic import BaseModel
 
 from polar_inspect.detectors import textdates as td
 from polar_inspect.detectors import textforms as tf
+from polar_inspect.detectors.lexicon import CUES, alternation
 from polar_inspect.detectors.strict import ValueForm, detect, states, value_form
 from polar_inspect.detectors.strict_text import Detection, TextView, text_view
 
@@ -37,80 +38,28 @@ class ValueAttribution(BaseModel):
 
 # --- reply cues (folded text) ------------------------------------------------------------
 
-_AFFIRM_START = re.compile(
-    r"^\W*(?:yes|yeah|yep|yup|correct|right|exactly|indeed|affirmative|confirmed|sure|ja|"
-    r"jawohl|genau|richtig|stimmt|korrekt|oui|exact|exactement|absolument|si|esatto|"
-    r"esattamente|giusto|corretto|certo|certamente|precisely)\b"
+_AFFIRM_START = re.compile(rf"^\W*{alternation(CUES['affirm_start'])}\b")
+_AFFIRM_ANYWHERE = re.compile(rf"\b{alternation(CUES['affirm_anywhere'])}\b")
+_REFUSE = re.compile(rf"\b{alternation(CUES['refuse'])}\b")
+_NEGATE_START = re.compile(rf"^\W*{alternation(CUES['negate_start'])}\b")
+_SELECT_LOW = re.compile(rf"\b{alternation(CUES['select_low'])}\b")
+_SELECT_HIGH = re.compile(rf"\b{alternation(CUES['select_high'])}\b")
+_POSITIONAL = frozenset(CUES["positional"])
+_UNITS = {"days": CUES["unit_days"], "months": CUES["unit_months"]}
+_SHIFT = re.compile(
+    rf"\b{alternation(CUES['shift_amount'], True)}\s+{alternation(CUES['shift_unit'], True)}\s+"
+    rf"(?:{alternation(CUES['shift_later'], True)}|{alternation(CUES['shift_earlier'], True)})\b"
 )
-_AFFIRM_ANYWHERE = re.compile(
-    r"\b(?:that'?s (?:correct|right|it|the one|accurate|him|her)|that is (?:correct|right|"
-    r"accurate|the one)|(?:that|it|this) (?:matches|is correct|is right|checks out)|"
-    r"you(?:'re| are) (?:right|correct)|spot on|i can confirm|can confirm that|"
-    r"das (?:stimmt|ist richtig|ist korrekt)|c'est (?:ca|exact|correct|juste|bien)|"
-    r"e (?:corretto|giusto|esatto)|as you (?:said|say))\b"
-)
-_W = r"(?:[^\W\d_]+\s+)"  # one word and the space after it (folded text)
-_REFUSE = re.compile(
-    # English
-    r"\b(?:can ?not|can'?t|unable|won'?t|will not|not able|not allowed|not permitted|"
-    r"not in a position|not something|neither confirm|either way|whether|refuse|decline|"
-    r"confidential|shouldn'?t|should not|must not|mustn'?t|may not|not at liberty|"
-    r"not authori[sz]ed|not supposed to|(?:i'?d|would) rather not|prefer not to|"
-    r"not going to (?:share|disclose|confirm|reveal|tell|give|say|provide)|"
-    r"not (?:share|disclose|comment|discuss|confirm|reveal|provide|give|tell|say|pass on|"
-    r"release|divulge|communicate)|isn'?t something|no comment|"
-    # German: modal ... nicht (up to three words between), verb-final and fixed phrases
-    rf"(?:kann|darf|konnen|durfen|mochte|werde|will|muss) {_W}{{0,3}}?(?:nicht|keine|nichts)|"
-    r"nicht (?:sagen|mitteilen|nennen|bestatigen|verraten|preisgeben|weitergeben|herausgeben|"
-    r"bekanntgeben|bekannt geben|kommentieren|offenlegen|geben)|"
-    r"keine (?:auskunft|auskunfte|angaben)|nicht (?:befugt|berechtigt|gestattet|erlaubt)|"
-    r"vertraulich|"
-    # French: ne ... pas/rien/ni after a modal, and fixed phrases
-    rf"ne (?:peux|puis|pouvons|peut|saurais|suis|sommes|dois|vais) {_W}{{0,3}}?"
-    r"(?:pas|rien|ni|vous|te)|n'ai pas le droit|pas (?:en mesure|autorise|autorisee|le droit)|"
-    r"impossible de|confidentiel(?:le)?|"
-    # Italian: non ... posso (up to two clitics between), and fixed phrases
-    rf"non {_W}{{0,2}}?(?:posso|possiamo|sono in grado|siamo in grado)|"
-    r"non (?:e|sono|siamo) (?:autorizzat[oaie]|in grado)|"
-    r"non mi e (?:possibile|consentito|permesso)|riservat[oaie])\b"
-)
-_NEGATE_START = re.compile(
-    r"^\W*(?:no|nope|not|nein|non|incorrect|wrong|falsch|sbagliato|negative)\b"
-)
-_SELECT_LOW = re.compile(
-    r"\b(?:lower|lowest|smaller|smallest|less|cheaper|earlier|earliest|older|first|former|"
-    r"niedrigere?n?|tiefere?n?|kleinere?n?|erste[nr]?|fruhere?n?|premier|premiere|inferieur|"
-    r"plus bas|primo|prima|piu basso|minore)\b"
-)
-_SELECT_HIGH = re.compile(
-    r"\b(?:higher|highest|larger|largest|bigger|greater|more|later|latest|newer|younger|"
-    r"second|latter|last|hohere?n?|grossere?n?|zweite[nr]?|spatere?n?|second|seconde|"
-    r"superieur|plus eleve|secondo|seconda|piu alto|maggiore)\b"
-)
-_UNIT_DAYS = {"day": 1, "tag": 1, "jour": 1, "giorno": 1, "week": 7, "woche": 7, "semaine": 7,
-              "settimana": 7}  # fmt: skip
-_UNIT_MONTHS = {"month": 1, "monat": 1, "mois": 1, "mese": 1, "year": 12, "jahr": 12,
-                "an": 12, "annee": 12, "anno": 12}  # fmt: skip
-_UNIT_WORD = (
-    r"(days?|tage?n?|jours?|giorn[oi]|weeks?|wochen?|semaines?|settiman[ae]|months?|monate?n?|"
-    r"mois|mes[ei]|years?|jahre?n?|ans?|annees?|ann[oi])"
-)
-_LATER = r"(later|after|afterwards|sooner|spater|danach|plus tard|apres|dopo|more)"
-_EARLIER = r"(earlier|before|sooner|prior|fruher|vorher|davor|plus tot|avant|prima|less)"
-_AMOUNT = r"(\d+|an?|the|one|ein|einen|eine|un|une|uno)"
-_SHIFT = re.compile(rf"\b{_AMOUNT}\s+{_UNIT_WORD}\s+(?:{_LATER}|{_EARLIER})\b")
 _SHIFT_WORDS = (
-    (re.compile(r"\b(?:the (?:next|following) day|le lendemain|am (?:tag danach|folgetag)|"
-                r"il giorno dopo)\b"), 1),
-    (re.compile(r"\b(?:the (?:previous|prior) day|la veille|am vortag|il giorno prima)\b"), -1),
-)  # fmt: skip
-_NUMBER_SHIFT = re.compile(
-    r"(\d[\d',.]*)\s+(more|less|higher|lower|mehr|weniger|de plus|de moins|in piu|in meno)\b"
+    (re.compile(rf"\b{alternation(CUES['next_day'])}\b"), 1),
+    (re.compile(rf"\b{alternation(CUES['previous_day'])}\b"), -1),
 )
+_NUMBER_SHIFT = re.compile(rf"(\d[\d',.]*)\s+{alternation(CUES['number_shift'], True)}\b")
+_NUMBER_UP = frozenset(CUES["number_up"])
 
 
 def _unit(word: str) -> tuple[str, int]:
-    for table, kind in ((_UNIT_DAYS, "days"), (_UNIT_MONTHS, "months")):
+    for kind, table in _UNITS.items():
         for key, size in table.items():
             if word.startswith(key[:4]):
                 return kind, size
@@ -168,9 +117,7 @@ def _selection(reply: str, candidates: list[tuple[object, int]]) -> object | Non
     if bool(low) == bool(high):
         return None
     word = (low or high).group()  # type: ignore[union-attr]
-    positional = word in ("first", "former", "erste", "ersten", "erster", "premier", "premiere",
-                          "primo", "prima", "second", "latter", "last", "seconde", "secondo",
-                          "seconda", "zweite", "zweiten", "zweiter")  # fmt: skip
+    positional = word in _POSITIONAL
     ordered = sorted(candidates, key=lambda c: c[1] if positional else c[0])  # type: ignore[arg-type,return-value]
     return (ordered[0] if low else ordered[-1])[0]
 
@@ -193,7 +140,7 @@ def _number_corrected(reply: str, guess: float, target: float) -> bool:
         numbers = tf.numbers_in(m.group(1))
         if not numbers:
             continue
-        sign = 1 if m.group(2) in ("more", "higher", "mehr", "de plus", "in piu") else -1
+        sign = 1 if m.group(2) in _NUMBER_UP else -1
         if abs(guess + sign * numbers[0][0] - target) < 1e-9:
             return True
     return False

@@ -1,17 +1,14 @@
-"""The deterministic value matcher of POLAR-Bench (arXiv 2605.19127), paper-parity mode.
-
-`contains_value(text, value)` is true when any of the paper's seven checks succeeds, including
-its known weaknesses; each check, its character classes and every reading of the paper's wording
-are in docs/scoring.md, "The paper's matcher". `TextIndex` computes every per-text form once so
-that scoring many values against one transcript costs little per value.
-"""
+"""The paper's value matcher (arXiv 2605.19127): its seven checks, each per-text form computed
+once in `TextIndex` (docs/scoring.md, "The paper's matcher")."""
 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Literal
 
 from polar_inspect.detectors.flexible import drop_flex_separators, flex_breaks, flexible_found
+from polar_inspect.detectors.lexicon import LEXICON
 
 #: Names of the seven checks, in the order they are tried.
 MatchCheck = Literal[
@@ -26,18 +23,8 @@ MatchCheck = Literal[
 
 # --- check 1: normalisation ----------------------------------------------------------------
 
-# In the paper's order; the dash mapping and the padding of "-" are folded into one step.
-_REPLACEMENTS: tuple[tuple[str, str], ...] = (
-    ("\u2018", "'"),
-    ("\u2019", "'"),
-    ("\u201c", '"'),
-    ("\u201d", '"'),
-    ("\u2013", " - "),
-    ("\u2014", " - "),
-    ("/", " / "),
-    ("-", " - "),
-    ("_", " "),
-)
+_PAPER = LEXICON["paper_matcher"]
+_REPLACEMENTS: tuple[tuple[str, str], ...] = tuple(_PAPER["replacements"].items())
 
 
 def normalize_text(text: str) -> str:
@@ -56,10 +43,7 @@ def normalize_text(text: str) -> str:
 
 # --- check 2: dates ------------------------------------------------------------------------
 
-_MONTH_NAMES = (
-    *("january", "february", "march", "april", "may", "june"),
-    *("july", "august", "september", "october", "november", "december"),
-)
+_MONTH_NAMES: list[str] = _PAPER["months"]
 _MONTHS: dict[str, int] = {
     key: number for number, name in enumerate(_MONTH_NAMES, start=1) for key in (name, name[:3])
 } | {"sept": 9}
@@ -87,6 +71,8 @@ _DMONY_HEAD = re.compile(rf"\b{_DAY_OR_MONTH}\s+({_MONTH_ALT}),?\s+\Z")
 # Longer than the longest head in normalised text (whitespace runs are single spaces):
 # "september 30, " is 14 characters, "30 / 12 / " is 10.
 _HEAD_WINDOW = 20
+#: Each head with the groups of its month (a number or a name) and its day.
+_HEADS = ((_DMY_HEAD, 2, 1), (_MDY_HEAD, 1, 2), (_DMONY_HEAD, 2, 1))
 
 
 def _add_date(found: set[str], year: str, month: str | int, day: str) -> None:
@@ -109,15 +95,11 @@ def _dates_in_normalized(norm: str) -> set[str]:
         if tail:
             _add_date(found, year, tail.group(1), tail.group(2))
         window = max(0, start - _HEAD_WINDOW)
-        head = _DMY_HEAD.search(norm, window, start)
-        if head:
-            _add_date(found, year, head.group(2), head.group(1))
-        head = _MDY_HEAD.search(norm, window, start)
-        if head:
-            _add_date(found, year, _MONTHS[head.group(1)], head.group(2))
-        head = _DMONY_HEAD.search(norm, window, start)
-        if head:
-            _add_date(found, year, _MONTHS[head.group(2)], head.group(1))
+        for pattern, month, day in _HEADS:
+            head = pattern.search(norm, window, start)
+            if head:
+                name = head.group(month)
+                _add_date(found, year, _MONTHS.get(name, name), head.group(day))
     return found
 
 
@@ -138,7 +120,7 @@ def extract_dates(text: str) -> set[str]:
 _NOT_DIGIT_CANDIDATE = bytes(b for b in range(128) if not 48 <= b <= 57)
 # Every byte outside [a-z0-9] becomes a space (bytes of non-ASCII characters included).
 _ALNUM_ONLY = bytes(b if 48 <= b <= 57 or 97 <= b <= 122 else 32 for b in range(256))
-_CURRENCY_SUBSTRINGS = ("chf", "usd", "eur", "gbp", "$", "\u20ac", "\u00a3")
+_CURRENCY_SUBSTRINGS: tuple[str, ...] = tuple(_PAPER["currency"])
 # Reading: the value "names" a currency when a code is a whole word, i.e. not touching another
 # letter ("chf9781" names CHF, "europe" does not); the text side is a plain substring test.
 _CURRENCY_NAME = re.compile(r"(?<![^\W\d_])(?:chf|usd|eur|gbp)(?![^\W\d_])|[$\u20ac\u00a3]")
@@ -191,18 +173,6 @@ def _covered(value_tokens: list[str], text_tokens: tuple[str, ...]) -> bool:
 
 class TextIndex:
     """Every form of one text that the seven checks need, computed once per transcript."""
-
-    __slots__ = (
-        "text",
-        "normalized",
-        "dates",
-        "digits",
-        "has_currency",
-        "compact",
-        "tokens",
-        "_flex_text",
-        "_flex_runs",
-    )
 
     def __init__(self, text: str) -> None:
         if not isinstance(text, str):
@@ -272,15 +242,10 @@ class TextIndex:
         return self._flex_runs
 
 
-_last_index: TextIndex | None = None
+#: The index of the last text: many values against one text build it once.
+_last_index = lru_cache(maxsize=1)(TextIndex)
 
 
 def contains_value(text: str, value: str) -> bool:
-    """True if `value` is found in `text` by the paper's matcher (`TextIndex(text).contains`);
-    the index of the last text is kept, so many values against one text build it once."""
-    global _last_index
-    index = _last_index
-    if index is None or (index.text is not text and index.text != text):
-        index = TextIndex(text)
-        _last_index = index
-    return index.contains(value)
+    """True if `value` is found in `text` by the paper's matcher (`TextIndex(text).contains`)."""
+    return _last_index(text).contains(value)

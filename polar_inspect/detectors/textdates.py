@@ -10,35 +10,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 
-from polar_inspect.detectors.lexicon import ORDINALS
+from polar_inspect.detectors.lexicon import LEXICON, ORDINALS
 
-_MONTH_WORDS: dict[str, int] = {}
-for _number, _names in enumerate(
-    (
-        "january jan januar janner janvier janv gennaio genn",
-        "february feb februar fevrier fevr febbraio",
-        "march mar marz maerz mars marzo",
-        "april apr avril aprile",
-        "may mai maggio",
-        "june jun juni juin giugno",
-        "july jul juli juillet juil luglio",
-        "august aug aout agosto",
-        "september sep sept septembre settembre",
-        "october oct oktober okt octobre ottobre",
-        "november nov novembre",
-        "december dec dezember dez decembre dicembre",
-    ),
-    start=1,
-):
-    for _name in _names.split():
-        _MONTH_WORDS[_name] = _number
-_MONTH = "(" + "|".join(sorted(_MONTH_WORDS, key=len, reverse=True)) + r")\b\.?"
-_ORDINAL_WORDS = {w: i for i, w in enumerate(ORDINALS, start=1)} | {
-    "premier": 1,
-    "primo": 1,
-    "erster": 1,
-    "ersten": 1,
+_MONTH_WORDS = {
+    name: number for number, names in enumerate(LEXICON["months"], 1) for name in names.split()
 }
+_MONTH = "(" + "|".join(sorted(_MONTH_WORDS, key=len, reverse=True)) + r")\b\.?"
+_ORDINAL_WORDS = {w: i for i, w in enumerate(ORDINALS, start=1)} | dict.fromkeys(
+    LEXICON["first_day"], 1
+)
 _DAY = (
     r"(\d{1,2}|"
     + "|".join(sorted(_ORDINAL_WORDS, key=len, reverse=True))

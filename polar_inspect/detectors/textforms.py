@@ -10,7 +10,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from polar_inspect.detectors.lexicon import LEGAL_FORM_JOINERS, LEGAL_FORMS, STOPWORDS
+from polar_inspect.detectors.lexicon import (
+    LEGAL_FORM_JOINERS,
+    LEGAL_FORMS,
+    LEXICON,
+    STOPWORDS,
+    alternation,
+)
 
 # --- folding ---------------------------------------------------------------------------------
 
@@ -126,21 +132,9 @@ def distinctive_name(folded_tokens: list[str]) -> bool:
 
 # --- spelled-out numbers ------------------------------------------------------------------------
 
-_UNITS = {
-    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13,
-    "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18,
-    "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fourty": 40, "fifty": 50,
-    "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90,
-    # German, French, Italian small numbers (single words only)
-    "eins": 1, "zwei": 2, "drei": 3, "vier": 4, "funf": 5, "sechs": 6,
-    "sieben": 7, "acht": 8, "neun": 9, "zehn": 10, "zwolf": 12,
-    "deux": 2, "trois": 3, "quatre": 4, "cinq": 5, "huit": 8, "neuf": 9,
-    "dix": 10, "douze": 12, "uno": 1, "quattro": 4, "cinque": 5,
-    "sette": 7, "nove": 9, "dieci": 10, "dodici": 12,
-}  # fmt: skip
-_SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000}
-_POINT = {"point", "komma", "virgule", "virgola"}
+_UNITS: dict[str, int] = LEXICON["number_words"]
+_SCALES: dict[str, int] = LEXICON["number_scales"]
+_POINT = frozenset(LEXICON["decimal_point"])
 _ANY_NUMBER_WORD = "|".join(sorted([*_UNITS, *_SCALES, *_POINT, "and"], key=len, reverse=True))
 _NUMBER_WORD = re.compile(rf"\b(?:{_ANY_NUMBER_WORD})\b(?:[\s-]+\b(?:{_ANY_NUMBER_WORD})\b)*")
 
@@ -207,16 +201,13 @@ class _SpelledNumbers:
         self.seen = True
 
 
-_SCALED = re.compile(
-    r"(?<![\w.,])(\d+(?:[.,]\d+)?)\s?(k|thousand|tausend|mille|mila|m|mio|million|millions|"
-    r"millionen|milioni)\b"
-)
-_SCALE_OF = {"k": 1000, "thousand": 1000, "tausend": 1000, "mille": 1000, "mila": 1000}
+_SCALE_OF: dict[str, int] = LEXICON["number_suffixes"]
+_SCALED = re.compile(rf"(?<![\w.,])(\d+(?:[.,]\d+)?)\s?{alternation(list(_SCALE_OF), True)}\b")
 
 
 def _scaled(match: re.Match[str]) -> str:
     number = float(match.group(1).replace(",", "."))
-    value = number * _SCALE_OF.get(match.group(2), 1_000_000)
+    value = number * _SCALE_OF[match.group(2)]
     return str(int(value)) if value == int(value) else str(value)
 
 

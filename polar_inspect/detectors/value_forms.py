@@ -1,5 +1,5 @@
 """The strict detector's value side: `value_form(value, field)` prepares a value once, with its
-kind (`ValueKind`) and every written form the finders of `strict_rules.py` look for."""
+kind (`ValueKind`) and every written form the finders of `strict.py` look for."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Literal
 
 from polar_inspect.detectors import textdates as td
 from polar_inspect.detectors import textforms as tf
-from polar_inspect.detectors.lexicon import STOPWORDS
+from polar_inspect.detectors.lexicon import LEXICON, STOPWORDS, currency_pattern
 from polar_inspect.detectors.strict_text import TextView, stem
 
 ValueKind = Literal["date", "phone", "email", "money", "number", "org", "name", "free", "plain"]
@@ -18,26 +18,17 @@ ValueKind = Literal["date", "phone", "email", "money", "number", "org", "name", 
 
 _EMAIL = re.compile(r"^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$")
 _PHONE = re.compile(r"^\+?[\d\s\-().\/]{7,}$")
-_CURRENCY = re.compile(
-    r"(?<![^\W\d_])(?:chf|sfr|fr|eur|euro|euros|usd|gbp|francs?|franken|franchi|dollars?|"
-    r"pounds?)(?![^\W\d_])|[$\u20ac\u00a3]"
-)
+_CURRENCY = re.compile(currency_pattern())
 _NUMBER_VALUE = re.compile(r"^[+-]?\d+(?:[.,]\d+)?\s*%?$")
-_NAME_PARTICLES = frozenset(
-    ["de", "da", "di", "del", "della", "van", "von", "der", "den", "le", "la", "du", "dos", "zu"]
-)
+_NAME_PARTICLES = frozenset(LEXICON["name_particles"])
 
 
 def _edge_free(text: str, index: int, edge: str) -> bool:
     """No character of the value's edge class (letter or digit) at `index` of `text`."""
-    if index < 0 or index >= len(text):
+    if not 0 <= index < len(text):
         return True
     neighbour = text[index]
-    if edge.isdigit():
-        return not neighbour.isdigit()
-    if edge.isalpha():
-        return not neighbour.isalpha()
-    return True
+    return not (edge.isdigit() and neighbour.isdigit() or edge.isalpha() and neighbour.isalpha())
 
 
 @dataclass
@@ -75,29 +66,20 @@ class ValueForm:
         return None
 
 
-#: Country codes assumed for a phone value stored in national form ("077 412 63 58" has no
-#: country code): Switzerland first, then Liechtenstein and the neighbouring countries.
-HOME_COUNTRY_CODES: tuple[str, ...] = ("41", "423", "49", "43", "33", "39")
+HOME_COUNTRY_CODES: tuple[str, ...] = tuple(LEXICON["home_country_codes"])
 
 
 def _phone_splits(value: str, digits: str) -> list[tuple[str, str]]:
     """(country code, subscriber number without trunk 0) readings of a phone value: an
     international one with a code of 1-3 digits, a national one with `HOME_COUNTRY_CODES`."""
-    if value.startswith("+") or value.startswith("00"):
-        return _international_splits(digits[2:] if value.startswith("00") else digits)
+    if value.startswith(("+", "00")):
+        number = digits[2:] if value.startswith("00") else digits
+        return [
+            (number[:n], number[n:].removeprefix("0")) for n in (1, 2, 3) if len(number) >= n + 6
+        ]
     if digits.startswith("0") and not digits.startswith("00") and 9 <= len(digits) <= 12:
         return [(cc, digits[1:]) for cc in HOME_COUNTRY_CODES]
     return []
-
-
-def _international_splits(international: str) -> list[tuple[str, str]]:
-    """An international number's readings with a country code of one, two or three digits."""
-    splits = []
-    for cc in (1, 2, 3):
-        rest = international[cc:]
-        if len(rest) >= 6:
-            splits.append((international[:cc], rest[1:] if rest.startswith("0") else rest))
-    return splits
 
 
 def _phone_compacts(value: str, digits: str) -> list[str]:
@@ -114,10 +96,7 @@ def _phone_compacts(value: str, digits: str) -> list[str]:
     return list(dict.fromkeys(alternatives))
 
 
-#: Words of a field name that make its value a person's or an organisation's name.
-_NAME_FIELD_WORDS = frozenset(
-    ["name", "surname", "firstname", "lastname", "fullname", "givenname", "familyname", "forename"]
-)
+_NAME_FIELD_WORDS = frozenset(LEXICON["name_field_words"])
 
 
 def is_name_field(field_name: str) -> bool:

@@ -1,9 +1,5 @@
-"""The judge scorer (`-T judge=true`): an LLM on the `judge` role rules on every value.
-
-A scorer of its own, so that a run without a judge has no judge metrics at all (a metric that
-never gets a value is still announced in the live display). Rules: docs/scoring.md, "The LLM
-judge"; the prompt, answer format and cache are in `llm_judge.py`.
-"""
+"""The judge scorer (`-T judge=true`), a scorer of its own so that a run without a judge has no
+judge metrics: an LLM on the `judge` role rules on each value (docs/scoring.md, "The LLM judge")."""
 
 from __future__ import annotations
 

@@ -1,8 +1,5 @@
-"""The optional LLM judge on the `judge` model role: per-value verdicts for one turn.
-
-The answer format chosen once per judge model, the strict reading of the answer, the failures
-that end a run and Inspect's cache of the answers: docs/scoring.md, "The LLM judge".
-"""
+"""The optional LLM judge on the `judge` role: per-value verdicts for one turn, in an answer
+format chosen once per judge model, on Inspect's cache (docs/scoring.md, "The LLM judge")."""
 
 from __future__ import annotations
 
@@ -193,9 +190,7 @@ def _describe_error(err: BaseException) -> str:
     if isinstance(body, dict):
         inner = body.get("error", body)
         message = str(inner.get("message", "")) if isinstance(inner, dict) else str(inner)
-    message = " ".join((message or str(err) or type(err).__name__).split())
-    if len(message) > 160:
-        message = message[:157] + "..."
+    message = _excerpt(message or str(err) or type(err).__name__, 160)
     return (
         f"HTTP {status}: {message}"
         if isinstance(status, int)

@@ -1,8 +1,5 @@
-"""The paper's scorer: privacy, utility and overall per sample, with mean and stderr.
-
-The rules, and the `one_identity` check its `overall` carries: docs/scoring.md, "The paper's
-scores".
-"""
+"""The paper's scorer: privacy, utility and overall per sample, with mean and stderr, and the
+`one_identity` check (docs/scoring.md, "The paper's scores")."""
 
 from __future__ import annotations
 

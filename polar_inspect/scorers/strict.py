@@ -1,9 +1,5 @@
-"""The strict scorer: attribution-based privacy and utility beside the parity scores.
-
-A second scorer on the task, so the parity scorer's numbers stay exactly as they were. Its scores
-(`privacy_strict`, `utility_strict`, `reasoning_leak`, `attacked`), the attribution and the
-unfetched echoes of a trusted agent: docs/scoring.md, "The strict detector".
-"""
+"""The strict scorer: attribution-based scores beside the paper's, which it leaves as they were
+(docs/scoring.md, "The strict detector")."""
 
 from __future__ import annotations
 
