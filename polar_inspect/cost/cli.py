@@ -45,7 +45,6 @@ class RoleModel:
 
     model: str
     args: dict[str, Any]
-    batched: bool
 
     @property
     def ttl(self) -> RoleTtl:
@@ -70,30 +69,28 @@ def _pairs(option: str, pairs: Sequence[str]) -> dict[str, Any]:
 
 def _role(name: str, spec: Any) -> RoleModel:
     if isinstance(spec, str):
-        return RoleModel(model=spec, args={}, batched=False)
+        return RoleModel(model=spec, args={})
     if not isinstance(spec, dict) or not isinstance(spec.get("model"), str):
         raise UserInputError(f"--model-role {name}: expected a model name or {{model: ...}}")
     rest = dict(spec)
     model = rest.pop("model")
     args = rest.pop("model_args", {}) or {}
     try:
-        config = GenerateConfig(**rest)
+        GenerateConfig(**rest)  # the rest of the spec must be valid generate options
     except ValidationError as err:
         problem = err.errors()[0]
         raise UserInputError(
             f"--model-role {name}: {problem['loc'][0]}: {problem['msg']}"
         ) from None
-    return RoleModel(model=model, args=dict(args), batched=bool(config.batch))
+    return RoleModel(model=model, args=dict(args))
 
 
 def role_models(
     main: RoleModel, role_specs: Sequence[str], roles: Sequence[str]
 ) -> dict[str, RoleModel]:
-    """The model of each called role: bound, else the trusted model (not batched: a role's
-    fallback copy does not inherit `--batch`)."""
+    """The model of each called role: bound, else the trusted model."""
     bound = {name: _role(name, spec) for name, spec in _pairs("--model-role", role_specs).items()}
-    fallback = RoleModel(main.model, main.args, batched=False)
-    return {role: main if role == TRUSTED_ROLE else bound.get(role, fallback) for role in roles}
+    return {role: main if role == TRUSTED_ROLE else bound.get(role, main) for role in roles}
 
 
 def selected(task: str, task_args: dict[str, Any]) -> tuple[Any, list[SampleInfo]]:
@@ -228,7 +225,7 @@ def plan(
     arguments (`-M`, `--model-role`, `-T` as NAME=VALUE strings); `chosen`: the setup and
     samples `selected` already built for them."""
     setup, infos = chosen or selected(task, _pairs("-T", task_args))
-    main_role = RoleModel(model, _pairs("-M", model_args), batched=False)
+    main_role = RoleModel(model, _pairs("-M", model_args))
     bound = {spec.partition("=")[0].strip() for spec in model_role}
     check_role_names(sorted(bound))
     for role, why in setup.required_roles().items():

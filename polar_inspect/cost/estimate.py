@@ -176,29 +176,23 @@ def _single(text: str, count: Counter, output: int, marked: bool = False) -> lis
     return [Request(tokens, output, 0, write_mark=marked)]
 
 
-def guard_threads(
-    sample: _Sample, setup: RunSetup, count: Counter, reply: int
+def defense_threads(
+    role: str, sample: _Sample, setup: RunSetup, count: Counter, assume: Assumptions
 ) -> list[list[Request]]:
-    """One guard call per round."""
-    guard = next(d for d in setup.defenses.defenses if GUARD_ROLE in d.roles)
-    draft = "x" * (4 * reply)
-    policy = sample.info.texts.privacy_policy
-    return [
-        _single(guard.text(policy=policy, request=said, draft=draft), count, reply)
+    """The guard's calls (one per round) or the minimiser's (one per sample)."""
+    defense = next(d for d in setup.defenses.defenses if role in d.roles)
+    texts = sample.info.texts
+    if role == MINIMIZER_ROLE:
+        prompt = defense.text(
+            document=texts.source_document, policy=texts.privacy_policy, task=texts.task_instruction
+        )
+        return [_single(prompt, count, copy_tokens(texts.source_document, assume))]
+    draft = "x" * (4 * assume.reply_tokens)
+    prompts = [
+        defense.text(policy=texts.privacy_policy, request=said, draft=draft)
         for said in sample.attacker_turns
     ]
-
-
-def minimizer_threads(
-    sample: _Sample, setup: RunSetup, count: Counter, assume: Assumptions
-) -> list[list[Request]]:
-    """One minimiser call per sample."""
-    minimize = next(d for d in setup.defenses.defenses if MINIMIZER_ROLE in d.roles)
-    texts = sample.info.texts
-    prompt = minimize.text(
-        document=texts.source_document, policy=texts.privacy_policy, task=texts.task_instruction
-    )
-    return [_single(prompt, count, copy_tokens(texts.source_document, assume))]
+    return [_single(prompt, count, assume.reply_tokens) for prompt in prompts]
 
 
 def judge_threads(
@@ -250,10 +244,8 @@ def _role_threads(
     if role == ATTACKER_ROLE:
         thread = attacker_thread(sample, count, assume)
         return None if thread is None else [thread] if thread else []
-    if role == GUARD_ROLE:
-        return guard_threads(sample, setup, count, assume.reply_tokens)
-    if role == MINIMIZER_ROLE:
-        return minimizer_threads(sample, setup, count, assume)
+    if role in (GUARD_ROLE, MINIMIZER_ROLE):
+        return defense_threads(role, sample, setup, count, assume)
     if role == JUDGE_ROLE:
         return judge_threads(sample, count, assume, asked)
     return None

@@ -29,9 +29,15 @@ from polar_inspect.validate.detectors import (
     parity_verdicts,
     strict_verdicts,
 )
-from polar_inspect.validate.measure import Verdict, measure
+from polar_inspect.validate.measure import (
+    Verdict,
+    measure,
+    one_line,
+    render,
+    render_error,
+    reply_excerpt,
+)
 from polar_inspect.validate.progress import CaseProgress
-from polar_inspect.validate.render import one_line, render, render_error, reply_excerpt
 
 __all__ = ["EXIT_INPUT", "EXIT_JUDGE", "command", "main", "reply_excerpt"]
 
