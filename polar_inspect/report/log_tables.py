@@ -42,27 +42,8 @@ def epochs_markdown(frame: pd.DataFrame) -> str:
 
 def inventory_frame(inventory: Inventory) -> pd.DataFrame:
     """Every file considered, used or skipped, with the reason."""
-    rows = [
-        {
-            "log": r.path,
-            "model": r.label,
-            "task": r.task,
-            "decision": "used",
-            "reason": "",
-            "detail": "",
-        }
-        for r in inventory.runs
-    ] + [
-        {
-            "log": s.path,
-            "model": s.model,
-            "task": s.task,
-            "decision": "skipped",
-            "reason": s.reason,
-            "detail": s.detail,
-        }
-        for s in inventory.skipped
-    ]
+    rows = [(r.path, r.label, r.task, "used", "", "") for r in inventory.runs]
+    rows += [(s.path, s.model, s.task, "skipped", s.reason, s.detail) for s in inventory.skipped]
     return pd.DataFrame(rows, columns=["log", "model", "task", "decision", "reason", "detail"])
 
 
