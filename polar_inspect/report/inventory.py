@@ -269,11 +269,6 @@ def _flagged_samples(metrics: dict[str, dict[str, float]], flag: str, scored: in
     return None if share is None else round(share * scored)
 
 
-def _task_args(log: EvalLog) -> dict[str, Any]:
-    passed = log.eval.task_args_passed or {}
-    return {k: v for k, v in passed.items() if v is not None}
-
-
 def _group_key(
     meta: RunMetadata, data: DataInfo, attacker: str, attacker_prompts: str, samples: SampleSet
 ) -> str:
@@ -339,7 +334,7 @@ def classify(path: str, log: EvalLog) -> RunHeader | SkippedLog:
         s5_attacker=attacker,
         selection=selection,
         samples=samples,
-        task_args=_task_args(log),
+        task_args={k: v for k, v in (log.eval.task_args_passed or {}).items() if v is not None},
         metrics=metrics,
         scored_samples=scored,
         unfinished_samples=max(0, unfinished),

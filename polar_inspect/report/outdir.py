@@ -10,6 +10,7 @@ import tempfile
 import threading
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 from polar_inspect.report.inventory import REPORT_MANIFEST, ReportInputError
@@ -107,12 +108,12 @@ def _make_staging(out: Path) -> Path:
     raise ReportInputError(f"--out {out}: cannot make a build folder next to or in it ({reason})")
 
 
+@dataclass(frozen=True)
 class StagedReport:
     """A report being built in `path`; `commit` moves its files into `out`."""
 
-    def __init__(self, out: Path, path: Path) -> None:
-        self.out = out
-        self.path = path
+    out: Path
+    path: Path
 
     def commit(self, files: Iterable[str]) -> None:
         """Swap the built `files` (paths relative to `path`) into `out`: see the module doc."""

@@ -1,8 +1,5 @@
-"""Draw the report's figures on worker processes, results in order.
-
-Workers come from a `forkserver` context that imports the drawing modules once, so starting
-a worker costs a fork, not a fresh import of pandas and matplotlib.
-"""
+"""Draw the report's figures on worker processes (a `forkserver` that imports the drawing modules
+once, so a worker costs a fork, not a fresh import), results in order."""
 
 from __future__ import annotations
 

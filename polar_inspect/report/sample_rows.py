@@ -46,22 +46,13 @@ def fractions(metadata: Mapping[str, Any] | None) -> list[float] | None:
 
 def _score_values(scores: Mapping[str, Score]) -> dict[str, float | None]:
     """The polar scorer's privacy / utility / overall (the first score whose dict has them)."""
-    found: dict[str, float | None] = {}
-    for key in SCORE_KEYS:
-        found[key] = None
-        for score in scores.values():
-            if isinstance(score.value, dict) and key in score.value:
-                found[key] = float(score.value[key])
-                break
-    return found
+    dicts = [score.value for score in scores.values() if isinstance(score.value, dict)]
+    return {key: next((float(d[key]) for d in dicts if key in d), None) for key in SCORE_KEYS}
 
 
 def _curve(scores: Mapping[str, Score]) -> list[float] | None:
-    for score in scores.values():
-        curve = fractions(score.metadata)
-        if curve is not None:
-            return curve
-    return None
+    curves = (fractions(score.metadata) for score in scores.values())
+    return next((curve for curve in curves if curve is not None), None)
 
 
 def _strict(scores: Mapping[str, Score]) -> dict[str, Any]:
@@ -83,16 +74,6 @@ def _strict(scores: Mapping[str, Score]) -> dict[str, Any]:
     }
 
 
-def score_row(scores: Mapping[str, Score]) -> dict[str, Any]:
-    """The score columns of a row: the three scores, the curve and the strict attribution."""
-    return {**_score_values(scores), "curve": _curve(scores), **_strict(scores)}
-
-
-def _axes(metadata: Mapping[str, Any] | None) -> dict[str, str | None]:
-    meta = metadata or {}
-    return {axis: None if meta.get(axis) is None else str(meta[axis]) for axis in AXES}
-
-
 def _frame(rows: Iterable[dict[str, Any]]) -> pd.DataFrame:
     frame = pd.DataFrame(list(rows), columns=ROW_COLUMNS)
     for key in SCORE_KEYS:
@@ -104,12 +85,15 @@ def _frame(rows: Iterable[dict[str, Any]]) -> pd.DataFrame:
 def _row(
     sample_id: object,
     epoch: int,
-    meta: Mapping[str, Any] | None,
+    metadata: Mapping[str, Any] | None,
     error: str,
     scores: Mapping[str, Score],
 ) -> dict[str, Any]:
-    return {"id": str(sample_id), "epoch": int(epoch), **_axes(meta), "error": error,
-            **score_row(scores)}  # fmt: skip
+    """A sample's row: id, epoch, axes, error, the three scores, curve and strict attribution."""
+    meta = metadata or {}
+    axes = {axis: None if meta.get(axis) is None else str(meta[axis]) for axis in AXES}
+    return {"id": str(sample_id), "epoch": int(epoch), **axes, "error": error,
+            **_score_values(scores), "curve": _curve(scores), **_strict(scores)}  # fmt: skip
 
 
 def _streamed_row(item: dict[str, Any]) -> dict[str, Any]:
