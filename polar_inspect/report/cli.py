@@ -170,10 +170,8 @@ def _terminate_as_exit() -> Iterator[None]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command; returns the exit status (0 ok, 2 bad input or no usable log).
-
-    A malformed option exits (SystemExit 2) with `polar-report: --option: what is wrong`.
-    """
+    """Run the command; returns the exit status (0 ok, 2 bad input or no usable log); a
+    malformed option exits (SystemExit 2) with `polar-report: --option: what is wrong`."""
     with _terminate_as_exit():
         try:
             status = command.main(

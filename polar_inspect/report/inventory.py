@@ -125,13 +125,9 @@ EVAL_SET_FILES = {"logs.json", "eval-set.json", REPORT_MANIFEST}
 
 
 def expand_inputs(inputs: Sequence[str | Path]) -> list[str]:
-    """Files to consider for `inputs` (files, or directories searched recursively; local
-    paths or `s3://...` URIs), in order.
-
-    A directory contributes the logs Inspect lists in it, by name (not by file time, which a
-    copy or an upload changes), plus any other `.json` file (Inspect only lists JSON logs with
-    timestamped names), so that none is passed over unreported.
-    """
+    """Files to consider for `inputs` (local paths or `s3://...` URIs), in order: a directory
+    gives the logs Inspect lists in it by name, then any other `.json` file (Inspect lists only
+    JSON logs with timestamped names), so that none is passed over unreported."""
     found: list[str] = []
     for item in map(str, inputs):
         if not is_uri(item):

@@ -161,7 +161,6 @@ def json_items(stream: IO[bytes], chunk: int = 1 << 20) -> Iterator[Any]:
 def summary_rows(path: str) -> pd.DataFrame:
     """One row per sample and epoch from the log's sample summaries, each reduced to its row
     as it is read (a `.eval` log's `summaries.json`; Inspect's reader for any other log)."""
-    rows: dict[tuple[str, int], dict[str, Any]] = {}  # the last summary of a sample wins
     with log_member(path, SUMMARIES) as stream:
         found: Iterable[dict[str, Any]]
         if stream is not None:
@@ -171,6 +170,5 @@ def summary_rows(path: str) -> pd.DataFrame:
             found = (
                 _row(s.id, s.epoch, s.metadata, s.error or "", s.scores or {}) for s in summaries
             )
-        for row in found:
-            rows[row["id"], row["epoch"]] = row
+        rows = {(row["id"], row["epoch"]): row for row in found}  # a sample's last summary wins
     return _frame(rows.values())

@@ -29,13 +29,9 @@ def scan_log(path: str) -> RunHeader | SkippedLog:
 def load_runs(
     paths: Sequence[str], *, keep: KeepPolicy, step: Stepper
 ) -> tuple[Inventory, pd.DataFrame]:
-    """Read the log files `paths` (`expand_inputs`), choose the runs to report, and gather
-    their per-sample scores, in this process: a worker pool costs more than it saves
-    (docs/large-runs.md#polar-report-on-full-runs).
-
-    Returns the inventory (used runs, skipped logs with reasons) and one frame of samples
-    whose column `run` is the run's position in `inventory.runs`.
-    """
+    """The inventory of `paths` (runs used, logs skipped and why) and one frame of their samples,
+    column `run` = the run's position; read in this process: a worker pool costs more than it
+    saves (docs/large-runs.md#polar-report-on-full-runs)."""
     scanned = run_jobs(None, scan_log, paths, step("reading log headers", len(paths)))
     runs = [result for result in scanned if isinstance(result, RunHeader)]
     skipped = [result for result in scanned if isinstance(result, SkippedLog)]
