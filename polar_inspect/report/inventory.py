@@ -230,9 +230,8 @@ def run_label(base: str, defense: str, oracle: bool) -> str:
 def is_polar_log(log: EvalLog) -> bool:
     """True for logs written by polar_inspect tasks."""
     meta = log.eval.metadata or {}
-    if is_polar_metadata(meta):
-        return True
-    return log.eval.task.startswith(TASK_PREFIX) and "data_source" in meta
+    legacy = log.eval.task.startswith(TASK_PREFIX) and "data_source" in meta
+    return is_polar_metadata(meta) or legacy
 
 
 def _metrics(log: EvalLog) -> tuple[dict[str, dict[str, float]], int]:

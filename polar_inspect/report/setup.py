@@ -54,15 +54,13 @@ def prompt_facts(meta: RunMetadata) -> PromptFacts:
         for name, note in meta.prompts.items()
         if name != TRUSTED_PROMPT and (name.startswith("attacker") or "attacker_" in name)
     }
-    custom = {name: note for name, note in attacker.items() if note.source != "default"}
+    custom = [
+        f"{name}={_label(note)}" for name, note in attacker.items() if note.source != "default"
+    ]
     return PromptFacts(
         prompt=_label(trusted),
         prompt_key=trusted.sha256 or trusted.source,
-        attacker_prompts=(
-            "; ".join(f"{name}={_label(note)}" for name, note in custom.items())
-            if custom
-            else "default"
-        ),
+        attacker_prompts="; ".join(custom) or "default",
         attacker_key=json.dumps(
             {name: note.sha256 or note.source for name, note in attacker.items()}, sort_keys=True
         ),
