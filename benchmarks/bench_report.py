@@ -1,20 +1,8 @@
-"""Time `polar-report` on 1 and 8 full-run logs: wall time, peak memory, time by section.
+"""Time `polar-report` on copies of one full-run log: wall and CPU time, peak memory (RSS and
+PSS over its process tree) and time by section, with an empty and a filled read cache
+(docs/large-runs.md#polar-report-on-full-runs).
 
-One real log is made by running `polar/mixed` (leaks on P5 or S2, answers like the oracle
-elsewhere) through `inspect eval` over a release-sized synthetic file (7,875 records with
-multi-turn attacker scripts, from `make_release_sized_file.py`), over `--data FILE`, or taken
-as it is with `--log FILE` (e.g. a full bundled run: `inspect eval polar_inspect/privacy
---model polar/mixed -M leak_policies=P5 -T data=bundled`). Making one takes minutes and is
-cached in `--work`. For each count in `--logs` (default 1 and 8), that many logs are derived
-from it with different model names through the inspect_ai log API (the samples are copied,
-the header rewritten), and the report runs on them in a child process, so that its time and
-memory are its own: wall, CPU and peak RSS and PSS summed over its process tree (main and
-workers), with its wall time by step and by section. Each count is measured twice: with an
-empty read cache and again with the cache the first run filled (a second report over the
-same folder).
-
-    python benchmarks/bench_report.py [--work benchmarks/out/bench_report] [--logs 1,8]
-        [--records 7875] [--data FILE | --log FILE] [--jobs N] [--figures]
+    python benchmarks/bench_report.py [--log FILE] [--work DIR] [--logs 1,8] [--jobs N] [--figures]
 """
 
 from __future__ import annotations
@@ -49,40 +37,21 @@ MODEL_NAMES = [
 ]
 
 
-def _data_file(work: Path, records: int, data: Path | None) -> Path:
-    if data is not None:
-        return data
-    path = work / f"release_{records}.json"
-    if not path.exists():
-        sys.path.insert(0, str(BENCH_DIR))
-        try:
-            from make_release_sized_file import write_release_file
-        except ImportError as err:
-            raise SystemExit(
-                "benchmarks/make_release_sized_file.py is needed to build the data; "
-                "or pass --data FILE (any file in the release format)"
-            ) from err
-        started = time.perf_counter()
-        write_release_file(path, records, total_bytes=60_000_000)
-        print(f"built {path} ({records} records) in {time.perf_counter() - started:.0f} s")
-    return path
-
-
-def base_log(work: Path, records: int, data: Path | None) -> str:
-    """The cached real log, made by running polar/mixed over the data once."""
+def base_log(work: Path) -> str:
+    """The full bundled run the docs measure, made once (minutes) and cached in `work`."""
     folder = work / "base"
     existing = [i.name for i in list_eval_logs(str(folder))] if folder.exists() else []
     for name in existing:
         if read_eval_log(name, header_only=True).status == "success":
             return name.removeprefix("file://")
-    source = _data_file(work, records, data)
-    print(f"running polar/mixed over {source} (one-time, several minutes) ...", flush=True)
+    print("running polar/mixed over the bundled data (one-time, several minutes) ...", flush=True)
     started = time.perf_counter()
     os.environ.setdefault("POLAR_CACHE_DIR", str(work / "cache"))
     (log,) = inspect_eval(
         "polar_inspect/privacy",
         model="polar/mixed",
-        task_args={"data": str(source)},
+        model_args={"leak_policies": "P5"},
+        task_args={"data": "bundled"},
         log_dir=str(folder),
         display="none",
         max_samples=100,
@@ -207,14 +176,12 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--work", type=Path, default=BENCH_DIR / "out" / "bench_report")
     parser.add_argument("--logs", default="1,8", help="log counts to measure, e.g. 1,8")
-    parser.add_argument("--records", type=int, default=7875)
-    parser.add_argument("--data", type=Path, default=None, help="release-format data file")
     parser.add_argument("--log", type=Path, default=None, help="an existing full-run log")
     parser.add_argument("--jobs", type=int, default=None, help="polar-report --jobs")
     parser.add_argument("--figures", action="store_true", help="draw the figures too")
     args = parser.parse_args(argv)
     args.work.mkdir(parents=True, exist_ok=True)
-    base = str(args.log) if args.log else base_log(args.work, args.records, args.data)
+    base = str(args.log) if args.log else base_log(args.work)
     header = read_eval_log(base, header_only=True)
     samples = header.results.scores[0].scored_samples if header.results else 0
     for count in (int(c) for c in args.logs.split(",")):
@@ -224,10 +191,8 @@ def main(argv: list[str] | None = None) -> None:
         cache = args.work / f"cache_{count}"
         shutil.rmtree(cache, ignore_errors=True)
         out = args.work / f"report_{count}"
-        cold = measure(folder, out, args.jobs, args.figures, cache)
-        show("cold cache", count, samples, size, cold)
-        warm = measure(folder, out, args.jobs, args.figures, cache)
-        show("warm cache", count, samples, size, warm)
+        for label in ("cold cache", "warm cache"):  # the second reads what the first cached
+            show(label, count, samples, size, measure(folder, out, args.jobs, args.figures, cache))
 
 
 if __name__ == "__main__":

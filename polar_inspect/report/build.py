@@ -25,10 +25,10 @@ from polar_inspect.report.inventory import (
     SkippedLog,
     expand_inputs,
 )
-from polar_inspect.report.loading import Stepper, load_runs
 from polar_inspect.report.oracles import is_oracle, mark_oracles
 from polar_inspect.report.outdir import prepare_out_dir, staged_report
 from polar_inspect.report.parallel import default_jobs, run_jobs, worker_pool
+from polar_inspect.report.samples import Stepper, load_runs
 from polar_inspect.report.section import SectionInputs, SectionOutput, compute_sections
 from polar_inspect.report.sections import SECTIONS
 from polar_inspect.report.stats import (

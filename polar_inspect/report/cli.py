@@ -97,7 +97,25 @@ PRICES_HELP = (
 @click.option("--quiet", is_flag=True, help="no progress bar")
 def command(**options: Any) -> int:
     """The `polar-report` command (see DESCRIPTION)."""
-    return _report(**options)
+    try:
+        prices = load_prices(options["prices"]) if options["prices"] else None
+        result = build_report(
+            list(options["logs"]),
+            options["out"],
+            weight=options["weight"],
+            iso_lambdas=options["iso_lambdas"],
+            paper_points=options["paper_points"],
+            keep=options["keep"],
+            jobs=options["jobs"],
+            figures=not options["tables_only"],
+            progress=not options["quiet"],
+            prices=prices,
+        )
+    except (PriceFileError, ReportInputError, NoUsableLogsError) as err:
+        print(f"polar-report: {err}", file=sys.stderr)
+        return 2
+    print(_summary(result))
+    return 0
 
 
 def parse(argv: Sequence[str]) -> dict[str, Any]:
@@ -152,10 +170,8 @@ def _terminate_as_exit() -> Iterator[None]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command; returns the exit status (0 ok, 2 bad input or no usable log).
-
-    A malformed option exits (SystemExit 2) with `polar-report: --option: what is wrong`.
-    """
+    """Run the command; returns the exit status (0 ok, 2 bad input or no usable log); a
+    malformed option exits (SystemExit 2) with `polar-report: --option: what is wrong`."""
     with _terminate_as_exit():
         try:
             status = command.main(
@@ -176,28 +192,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         except click.exceptions.Exit as done:  # --help
             return int(done.exit_code)
         return int(status) if isinstance(status, int) else 0
-
-
-def _report(**options: Any) -> int:
-    try:
-        prices = load_prices(options["prices"]) if options["prices"] else None
-        result = build_report(
-            list(options["logs"]),
-            options["out"],
-            weight=options["weight"],
-            iso_lambdas=options["iso_lambdas"],
-            paper_points=options["paper_points"],
-            keep=options["keep"],
-            jobs=options["jobs"],
-            figures=not options["tables_only"],
-            progress=not options["quiet"],
-            prices=prices,
-        )
-    except (PriceFileError, ReportInputError, NoUsableLogsError) as err:
-        print(f"polar-report: {err}", file=sys.stderr)
-        return 2
-    print(_summary(result))
-    return 0
 
 
 if __name__ == "__main__":

@@ -1,14 +1,5 @@
-"""Find Inspect logs, read their headers and decide which ones a report uses.
-
-A log is used when it is a polar_inspect log (its task metadata names POLAR-Bench) of a task
-version this package reads, finished with status `success`, and carries the scorer's privacy,
-utility and overall metrics. Everything else is listed with the reason it was skipped. Each
-run's metadata is read through one typed reader (`run.metadata.read_run_metadata`, which also
-reads logs of task version 1-A), and each run gets its full identity (`run.identity`): two logs
-are duplicates only when their identities are equal, so a run is never dropped unless the log
-proves it is the same experiment. Among duplicates, a run whose dialogues all finished is kept
-over one with dialogues cut by a limit or unfinished samples, then the newest.
-"""
+"""Find Inspect logs, read their headers and decide which ones a report uses, or why not
+(docs/report/README.md#what-the-report-reads)."""
 
 from __future__ import annotations
 
@@ -29,7 +20,7 @@ from polar_inspect.redaction import fingerprint, redact
 from polar_inspect.register import register_entry
 from polar_inspect.report.read_cache import FRESH, is_uri, log_member
 from polar_inspect.report.run_facts import DataInfo, SampleSet, sample_set
-from polar_inspect.report.setup import prompt_facts, sampling_facts
+from polar_inspect.report.setup import attacker_configs, prompt_facts, sampling_facts
 from polar_inspect.report.usage import RoleUsage, role_usage
 from polar_inspect.run.agent_options import options_read
 from polar_inspect.run.identity import RunIdentity, run_identity
@@ -99,8 +90,6 @@ class RunHeader(BaseModel):
     short_value_samples: int = 0
     targets_not_in_document: int = 0  # target values their document lacks (data/target_checks)
     repeated_targets: int = 0  # target values listed twice in one list, counted once
-    task_version: str = ""  # N-X of the task that wrote the log
-    comparability: int = 1  # N: runs of different N are never ranked together
     run_identity: RunIdentity | None = None  # everything that can change a number
     run_digest: str = ""  # digest of `run_identity`: equal digests are the same experiment
 
@@ -136,13 +125,9 @@ EVAL_SET_FILES = {"logs.json", "eval-set.json", REPORT_MANIFEST}
 
 
 def expand_inputs(inputs: Sequence[str | Path]) -> list[str]:
-    """Files to consider for `inputs` (files, or directories searched recursively; local
-    paths or `s3://...` URIs), in order.
-
-    A directory contributes the logs Inspect lists in it, by name (not by file time, which a
-    copy or an upload changes), plus any other `.json` file (Inspect only lists JSON logs with
-    timestamped names), so that none is passed over unreported.
-    """
+    """Files to consider for `inputs` (local paths or `s3://...` URIs), in order: a directory
+    gives the logs Inspect lists in it by name, then any other `.json` file (Inspect lists only
+    JSON logs with timestamped names), so that none is passed over unreported."""
     found: list[str] = []
     for item in map(str, inputs):
         if not is_uri(item):
@@ -211,9 +196,7 @@ def s5_attacker(log: EvalLog, meta: RunMetadata) -> str:
     """How S5 turns were produced: `live: <model>`, `replayed`, or `not used`; for a run with
     another attacker (`-T attacker=scripted|adaptive|...`), the log's own note on it; from the
     selected attacks and the model bound to the `attacker` role (`eval.model_roles`)."""
-    roles = log.eval.model_roles or {}
-    role = roles.get("attacker")
-    configs = role if isinstance(role, list) else [role] if role is not None else []
+    configs = attacker_configs(log)
     if meta.attacker.name != "paper":
         note = meta.attacker.note or meta.attacker.name
         bound = ", ".join(c.model for c in configs)
@@ -247,9 +230,8 @@ def run_label(base: str, defense: str, oracle: bool) -> str:
 def is_polar_log(log: EvalLog) -> bool:
     """True for logs written by polar_inspect tasks."""
     meta = log.eval.metadata or {}
-    if is_polar_metadata(meta):
-        return True
-    return log.eval.task.startswith(TASK_PREFIX) and "data_source" in meta
+    legacy = log.eval.task.startswith(TASK_PREFIX) and "data_source" in meta
+    return is_polar_metadata(meta) or legacy
 
 
 def _metrics(log: EvalLog) -> tuple[dict[str, dict[str, float]], int]:
@@ -280,11 +262,6 @@ def _flagged_samples(metrics: dict[str, dict[str, float]], flag: str, scored: in
     """Samples with a reply flag (`truncated`, `empty`): the flag's mean x samples."""
     share = metrics.get(flag, {}).get("mean")
     return None if share is None else round(share * scored)
-
-
-def _task_args(log: EvalLog) -> dict[str, Any]:
-    passed = log.eval.task_args_passed or {}
-    return {k: v for k, v in passed.items() if v is not None}
 
 
 def _group_key(
@@ -352,18 +329,13 @@ def classify(path: str, log: EvalLog) -> RunHeader | SkippedLog:
         s5_attacker=attacker,
         selection=selection,
         samples=samples,
-        task_args=_task_args(log),
+        task_args={k: v for k, v in (log.eval.task_args_passed or {}).items() if v is not None},
         metrics=metrics,
         scored_samples=scored,
         unfinished_samples=max(0, unfinished),
         group_key=_group_key(meta, data, attacker, prompts.attacker_key, samples),
-        prompt=prompts.trusted_label,
-        prompt_key=prompts.trusted_key,
-        attacker_prompts=prompts.attacker_label,
-        sampling=sampling.trusted,
-        sampling_caveat=sampling.trusted_caveat,
-        attacker_sampling=sampling.attacker,
-        attacker_sampling_caveat=sampling.attacker_caveat,
+        **prompts.model_dump(exclude={"attacker_key"}),
+        **sampling.model_dump(),
         truncated_samples=_flagged_samples(metrics, "truncated", scored),
         empty_samples=_flagged_samples(metrics, "empty", scored),
         cut_samples=_flagged_samples(metrics, "cut", scored),
@@ -373,8 +345,6 @@ def classify(path: str, log: EvalLog) -> RunHeader | SkippedLog:
         targets_not_in_document=meta.target_checks.values_not_in_document,
         repeated_targets=meta.target_checks.repeated_values,
         usage=role_usage(log),
-        task_version=meta.full_task_version,
-        comparability=meta.task_comparability_version,
         run_identity=identity,
         run_digest=identity.digest(),
     )

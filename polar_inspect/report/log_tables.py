@@ -10,10 +10,6 @@ from polar_inspect.report.markdown import md_bullets, md_table
 from polar_inspect.scorers.parity import SCORE_KEYS
 
 
-def _x100(value: float) -> float:
-    return round(100 * float(value), 6)
-
-
 def epochs_frame(epochs: pd.DataFrame, summary: pd.DataFrame) -> pd.DataFrame:
     """Per-epoch means x100 with the model and group."""
     if epochs.empty:
@@ -21,7 +17,7 @@ def epochs_frame(epochs: pd.DataFrame, summary: pd.DataFrame) -> pd.DataFrame:
     labels = summary.set_index("run")[["group", "label"]]
     frame = epochs.join(labels, on="run").rename(columns={"label": "model"})
     for key in SCORE_KEYS:
-        frame[key] = frame[key].map(_x100)
+        frame[key] = frame[key].map(lambda value: round(100 * float(value), 6))
     return frame[["group", "model", "epoch", *SCORE_KEYS, "n"]]
 
 
@@ -42,27 +38,8 @@ def epochs_markdown(frame: pd.DataFrame) -> str:
 
 def inventory_frame(inventory: Inventory) -> pd.DataFrame:
     """Every file considered, used or skipped, with the reason."""
-    rows = [
-        {
-            "log": r.path,
-            "model": r.label,
-            "task": r.task,
-            "decision": "used",
-            "reason": "",
-            "detail": "",
-        }
-        for r in inventory.runs
-    ] + [
-        {
-            "log": s.path,
-            "model": s.model,
-            "task": s.task,
-            "decision": "skipped",
-            "reason": s.reason,
-            "detail": s.detail,
-        }
-        for s in inventory.skipped
-    ]
+    rows = [(r.path, r.label, r.task, "used", "", "") for r in inventory.runs]
+    rows += [(s.path, s.model, s.task, "skipped", s.reason, s.detail) for s in inventory.skipped]
     return pd.DataFrame(rows, columns=["log", "model", "task", "decision", "reason", "detail"])
 
 

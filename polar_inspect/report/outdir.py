@@ -9,7 +9,8 @@ import shutil
 import tempfile
 import threading
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass
 from pathlib import Path
 
 from polar_inspect.report.inventory import REPORT_MANIFEST, ReportInputError
@@ -107,12 +108,12 @@ def _make_staging(out: Path) -> Path:
     raise ReportInputError(f"--out {out}: cannot make a build folder next to or in it ({reason})")
 
 
+@dataclass(frozen=True)
 class StagedReport:
     """A report being built in `path`; `commit` moves its files into `out`."""
 
-    def __init__(self, out: Path, path: Path) -> None:
-        self.out = out
-        self.path = path
+    out: Path
+    path: Path
 
     def commit(self, files: Iterable[str]) -> None:
         """Swap the built `files` (paths relative to `path`) into `out`: see the module doc."""
@@ -135,11 +136,9 @@ def staged_report(out: Path) -> Iterator[StagedReport]:
 
 def _previous_files(out: Path) -> list[str]:
     listed: list[str] = []
-    try:
+    with suppress(OSError, ValueError, AttributeError):
         recorded = json.loads((out / MANIFEST).read_text(encoding="utf-8"))
         listed = [name for name in recorded.get("files", []) if isinstance(name, str)]
-    except (OSError, ValueError, AttributeError):
-        pass
     return [*FIXED_FILES, *listed]
 
 
@@ -158,14 +157,8 @@ def record_written(out: Path, files: Iterable[str]) -> None:
 
 
 def swap_into(out: Path, staging: Path, files: list[str]) -> None:
-    """Replace the previous report in `out` by `files` from `staging`.
-
-    1. the manifest lists the previous and the new files (a kill from here on leaves a
-       folder the next report cleans completely);
-    2. previous report files the new report does not write are deleted;
-    3. each new file is moved in (`os.replace`: atomic per file, same file system);
-    4. the manifest lists the new files only.
-    """
+    """Replace the previous report in `out` by `files` from `staging`, the manifest listing
+    both reports' files while they move (docs/report/README.md#a-report-that-is-interrupted)."""
     previous = [name for name in _previous_files(out) if _inside(out, name) is not None]
     existing = [name for name in previous if (out / name).is_file()]
     record_written(out, [*existing, *files])

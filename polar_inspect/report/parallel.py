@@ -1,8 +1,5 @@
-"""Draw the report's figures on worker processes, results in order.
-
-Workers come from a `forkserver` context that imports the drawing modules once, so starting
-a worker costs a fork, not a fresh import of pandas and matplotlib.
-"""
+"""Draw the report's figures on worker processes (a `forkserver` that imports the drawing modules
+once, so a worker costs a fork, not a fresh import), results in order."""
 
 from __future__ import annotations
 
@@ -51,17 +48,15 @@ def run_jobs(
     advance: Callable[[], None] | None = None,
 ) -> list[R]:
     """`[function(item) for item in items]`, on the pool when there is one."""
+    tick = advance or (lambda: None)
     if pool is None or len(items) <= 1:
         results = []
         for item in items:
             results.append(function(item))
-            if advance is not None:
-                advance()
+            tick()
         return results
-    futures = {pool.submit(function, item): index for index, item in enumerate(items)}
-    done: dict[int, R] = {}
+    futures = [pool.submit(function, item) for item in items]
     for future in as_completed(futures):
-        done[futures[future]] = future.result()
-        if advance is not None:
-            advance()
-    return [done[index] for index in range(len(items))]
+        future.result()  # the first job to fail stops the report
+        tick()
+    return [future.result() for future in futures]

@@ -1,13 +1,5 @@
-"""A disk cache of what the report read from a log, keyed by the log's identity.
-
-The key is the log's location (a resolved path, or an `s3://...` URI), size, last change
-(`st_mtime_ns`, or the object's ETag / LastModified) and the sha256 of its last 64 KB (a
-`.eval` file's zip directory and header; the whole tail of a `.json` log), plus a digest of
-the package's source: a log rewritten in place, or a report whose code changed, misses the
-cache and is read again. Entries live on this machine, under `$POLAR_CACHE_DIR/report`
-(default `~/.cache/polar_inspect/report`), also for logs on object storage; a cache that
-cannot be read or written is skipped, never fatal, so the report's numbers never depend on it.
-"""
+"""A disk cache of what the report read from a log, keyed by the log's identity and the package's
+source (docs/report/README.md#what-the-report-reads)."""
 
 from __future__ import annotations
 
@@ -16,7 +8,7 @@ import os
 import pickle
 import zipfile
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from functools import cache
 from pathlib import Path
 from typing import IO, Any, TypeVar
@@ -100,18 +92,14 @@ def cached(path: str, kind: str, read: Callable[[str], T]) -> T:
     if key is None:
         return read(path)
     entry = cache_dir() / "report" / f"{key}.pkl"
-    try:
-        with entry.open("rb") as handle:
-            return pickle.load(handle)  # our own files, named by the sha256 of their key
-    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError):
-        pass
+    unreadable = (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError)
+    with suppress(*unreadable), entry.open("rb") as handle:
+        return pickle.load(handle)  # our own files, named by the sha256 of their key
     value = read(path)
-    try:
+    with suppress(OSError):
         entry.parent.mkdir(parents=True, exist_ok=True)
         partial = entry.with_suffix(f".{os.getpid()}.tmp")
         with partial.open("wb") as handle:
             pickle.dump(value, handle, protocol=pickle.HIGHEST_PROTOCOL)
         partial.replace(entry)
-    except OSError:
-        pass
     return value

@@ -10,8 +10,6 @@ from pathlib import Path
 from inspect_ai.log import EvalLog
 from pydantic import BaseModel
 
-__all__ = ["DataInfo", "SampleSet", "sample_set"]
-
 
 class DataInfo(BaseModel):
     """Where a log's samples came from (the task's `data_source` metadata)."""

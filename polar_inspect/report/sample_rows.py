@@ -10,7 +10,7 @@ import json
 import math
 import re
 from collections.abc import Iterable, Iterator, Mapping
-from typing import IO, Any, Protocol
+from typing import IO, Any
 
 import pandas as pd
 from inspect_ai.log import read_eval_log_sample_summaries
@@ -27,29 +27,12 @@ STRICT_SCORER = "polar_strict_scorer"
 SUMMARIES = "summaries.json"
 #: JSON's whitespace.
 _SPACE = re.compile(r"[ \t\r\n]*")
+#: The strict attribution's columns, as a sample without the strict scorer has them.
+NO_STRICT = {"strict": False, "first_leak_turn": math.nan, "leaked_count": 0, "echoed_count": 0,
+             "reasoning_leak": 0.0, "parity_privacy_echo": 0.0}  # fmt: skip
 #: Per-sample columns beside the scores: the leakage curve and the strict attribution.
-DETAIL_COLUMNS = [
-    "curve",
-    "strict",
-    "first_leak_turn",
-    "leaked_count",
-    "echoed_count",
-    "reasoning_leak",
-    "parity_privacy_echo",
-]
+DETAIL_COLUMNS = ["curve", *NO_STRICT]
 ROW_COLUMNS = ["id", "epoch", *AXES, *SCORE_KEYS, "error", *DETAIL_COLUMNS]
-
-
-class ScoreLike(Protocol):
-    """A score as a summary or a full sample carries it."""
-
-    @property
-    def value(self) -> Any:
-        """The score's value (a dict for the polar scorers)."""
-
-    @property
-    def metadata(self) -> dict[str, Any] | None:
-        """The score's metadata."""
 
 
 def fractions(metadata: Mapping[str, Any] | None) -> list[float] | None:
@@ -61,33 +44,22 @@ def fractions(metadata: Mapping[str, Any] | None) -> list[float] | None:
     return None
 
 
-def _score_values(scores: Mapping[str, ScoreLike]) -> dict[str, float | None]:
+def _score_values(scores: Mapping[str, Score]) -> dict[str, float | None]:
     """The polar scorer's privacy / utility / overall (the first score whose dict has them)."""
-    found: dict[str, float | None] = {}
-    for key in SCORE_KEYS:
-        found[key] = None
-        for score in scores.values():
-            if isinstance(score.value, dict) and key in score.value:
-                found[key] = float(score.value[key])
-                break
-    return found
+    dicts = [score.value for score in scores.values() if isinstance(score.value, dict)]
+    return {key: next((float(d[key]) for d in dicts if key in d), None) for key in SCORE_KEYS}
 
 
-def _curve(scores: Mapping[str, ScoreLike]) -> list[float] | None:
-    for score in scores.values():
-        curve = fractions(score.metadata)
-        if curve is not None:
-            return curve
-    return None
+def _curve(scores: Mapping[str, Score]) -> list[float] | None:
+    curves = (fractions(score.metadata) for score in scores.values())
+    return next((curve for curve in curves if curve is not None), None)
 
 
-def _strict(scores: Mapping[str, ScoreLike]) -> dict[str, Any]:
+def _strict(scores: Mapping[str, Score]) -> dict[str, Any]:
     """The strict scorer's attribution (`strict` False when the sample has none)."""
     score = scores.get(STRICT_SCORER)
     if score is None or not score.metadata:
-        return {"strict": False, "first_leak_turn": math.nan, "leaked_count": 0,
-                "echoed_count": 0, "reasoning_leak": 0.0,
-                "parity_privacy_echo": 0.0}  # fmt: skip
+        return NO_STRICT
     meta, value = score.metadata, score.value
     turn = meta.get("first_leak_turn")
     leak = value.get("reasoning_leak", 0.0) if isinstance(value, dict) else 0.0
@@ -102,36 +74,26 @@ def _strict(scores: Mapping[str, ScoreLike]) -> dict[str, Any]:
     }
 
 
-def score_row(scores: Mapping[str, ScoreLike]) -> dict[str, Any]:
-    """The score columns of a row: the three scores, the curve and the strict attribution."""
-    return {**_score_values(scores), "curve": _curve(scores), **_strict(scores)}
-
-
-def _axes(metadata: Mapping[str, Any] | None) -> dict[str, str | None]:
-    meta = metadata or {}
-    return {axis: None if meta.get(axis) is None else str(meta[axis]) for axis in AXES}
-
-
 def _frame(rows: Iterable[dict[str, Any]]) -> pd.DataFrame:
     frame = pd.DataFrame(list(rows), columns=ROW_COLUMNS)
     for key in SCORE_KEYS:
         frame[key] = pd.to_numeric(frame[key], errors="coerce").astype(float)
-    frame["first_leak_turn"] = frame["first_leak_turn"].astype(float)
-    frame["reasoning_leak"] = frame["reasoning_leak"].astype(float)
-    frame["parity_privacy_echo"] = frame["parity_privacy_echo"].astype(float)
-    frame["strict"] = frame["strict"].astype(bool)
-    return frame
+    floats = ("first_leak_turn", "reasoning_leak", "parity_privacy_echo")
+    return frame.astype({**dict.fromkeys(floats, float), "strict": bool})
 
 
 def _row(
     sample_id: object,
     epoch: int,
-    meta: Mapping[str, Any] | None,
+    metadata: Mapping[str, Any] | None,
     error: str,
-    scores: Mapping[str, ScoreLike],
+    scores: Mapping[str, Score],
 ) -> dict[str, Any]:
-    return {"id": str(sample_id), "epoch": int(epoch), **_axes(meta), "error": error,
-            **score_row(scores)}  # fmt: skip
+    """A sample's row: id, epoch, axes, error, the three scores, curve and strict attribution."""
+    meta = metadata or {}
+    axes = {axis: None if meta.get(axis) is None else str(meta[axis]) for axis in AXES}
+    return {"id": str(sample_id), "epoch": int(epoch), **axes, "error": error,
+            **_score_values(scores), "curve": _curve(scores), **_strict(scores)}  # fmt: skip
 
 
 def _streamed_row(item: dict[str, Any]) -> dict[str, Any]:
@@ -199,7 +161,6 @@ def json_items(stream: IO[bytes], chunk: int = 1 << 20) -> Iterator[Any]:
 def summary_rows(path: str) -> pd.DataFrame:
     """One row per sample and epoch from the log's sample summaries, each reduced to its row
     as it is read (a `.eval` log's `summaries.json`; Inspect's reader for any other log)."""
-    rows: dict[tuple[str, int], dict[str, Any]] = {}  # the last summary of a sample wins
     with log_member(path, SUMMARIES) as stream:
         found: Iterable[dict[str, Any]]
         if stream is not None:
@@ -209,6 +170,5 @@ def summary_rows(path: str) -> pd.DataFrame:
             found = (
                 _row(s.id, s.epoch, s.metadata, s.error or "", s.scores or {}) for s in summaries
             )
-        for row in found:
-            rows[row["id"], row["epoch"]] = row
+        rows = {(row["id"], row["epoch"]): row for row in found}  # a sample's last summary wins
     return _frame(rows.values())

@@ -1,24 +1,24 @@
-"""Per-sample rows of the used logs (`sample_rows`), from their sample summaries, never from the
-samples' messages or events; each log's header and rows are cached by its identity
-(`read_cache`)."""
+"""From paths to the runs a report uses and their per-sample rows (`sample_rows`), from their
+sample summaries, never from the samples' messages or events; each log's header and rows are
+cached by its identity (`read_cache`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 import pandas as pd
 
-from polar_inspect.report.inventory import RunHeader, SkippedLog, read_header
+from polar_inspect.report.inventory import Inventory, KeepPolicy, RunHeader, SkippedLog, read_header
+from polar_inspect.report.parallel import run_jobs
 from polar_inspect.report.read_cache import cached
+from polar_inspect.report.run_labels import resolve_duplicates
 from polar_inspect.report.sample_rows import AXES, ROW_COLUMNS, summary_rows
 
-__all__ = ["AXES", "FRAME_COLUMNS", "combine", "read_run_samples", "scan_log"]
-
 FRAME_COLUMNS = ["run", *ROW_COLUMNS]
-
-
-class SampleReadError(RuntimeError):
-    """A log's samples could not be read."""
+#: Makes a progress callback for a step: (description, total) -> advance().
+Stepper = Callable[[str, int], Callable[[], None] | None]
+#: Reads one log's rows by path (replaced by the full-sample reader in the parity test).
+ROW_READER: Callable[[str], pd.DataFrame] = summary_rows
 
 
 def scan_log(path: str) -> RunHeader | SkippedLog:
@@ -26,16 +26,39 @@ def scan_log(path: str) -> RunHeader | SkippedLog:
     return cached(path, "header", read_header)
 
 
-#: Reads one log's rows by path (replaced by the full-sample reader in the parity test).
-ROW_READER: Callable[[str], pd.DataFrame] = summary_rows
-
-
-def read_run_samples(run: RunHeader) -> pd.DataFrame:
-    """One log's rows from its sample summaries (cached by the log's identity)."""
-    try:
-        return cached(run.path, "rows", ROW_READER)
-    except Exception as err:
-        raise SampleReadError(f"cannot read samples: {err}") from err  # the path is the log's
+def load_runs(
+    paths: Sequence[str], *, keep: KeepPolicy, step: Stepper
+) -> tuple[Inventory, pd.DataFrame]:
+    """The inventory of `paths` (runs used, logs skipped and why) and one frame of their samples,
+    column `run` = the run's position; read in this process: a worker pool costs more than it
+    saves (docs/large-runs.md#polar-report-on-full-runs)."""
+    scanned = run_jobs(None, scan_log, paths, step("reading log headers", len(paths)))
+    runs = [result for result in scanned if isinstance(result, RunHeader)]
+    skipped = [result for result in scanned if isinstance(result, SkippedLog)]
+    found = Inventory(runs=runs, skipped=skipped, files_seen=len(paths))
+    inventory = resolve_duplicates(found, keep)
+    skipped = list(inventory.skipped)  # with the duplicates dropped
+    used: list[RunHeader] = []
+    frames: dict[int, pd.DataFrame] = {}
+    advance = step("reading samples", len(inventory.runs))
+    for run in inventory.runs:
+        try:
+            frames[len(used)] = cached(run.path, "rows", ROW_READER)
+            used.append(run)
+        except Exception as err:  # noqa: BLE001 - a log whose samples cannot be read is skipped
+            detail = f"cannot read samples: {err}"[:200]  # the path is the log's
+            skipped.append(
+                SkippedLog(
+                    path=run.path,
+                    reason="unreadable samples",
+                    detail=detail,
+                    model=run.label,
+                    task=run.task,
+                )
+            )
+        if advance is not None:
+            advance()
+    return Inventory(runs=used, skipped=skipped, files_seen=len(paths)), combine(frames)
 
 
 def combine(frames: Mapping[int, pd.DataFrame]) -> pd.DataFrame:

@@ -1,11 +1,5 @@
-"""What set a run apart beyond its model and data: its prompts and its sampling settings.
-
-Both are read from the log header. Prompts come from the run metadata (`RunMetadata.prompts`:
-per template its source, sha256 and text; logs of version 1-A hold a short hash, and logs from
-before hashing only a path or "default"). Sampling is what the log's configs resolve to for each
-role, after the provider rules in `polar_inspect.dialogue.sampling` (e.g. Claude models never
-receive temperature).
-"""
+"""What set a run apart beyond its model and data, read from its header: its prompts (run
+metadata) and each role's effective sampling (docs/report/README.md#what-the-report-reads)."""
 
 from __future__ import annotations
 
@@ -13,7 +7,7 @@ import json
 from pathlib import Path
 
 from inspect_ai.log import EvalLog
-from inspect_ai.model import GenerateConfig
+from inspect_ai.model import GenerateConfig, ModelConfig
 from pydantic import BaseModel
 
 from polar_inspect.attackers import ATTACKER_DEFAULTS
@@ -24,21 +18,27 @@ TRUSTED_PROMPT = "system_prompt"
 
 
 class PromptFacts(BaseModel):
-    """A run's prompts as the report labels and groups them."""
+    """A run's prompts as the report labels and groups them (named as `RunHeader` names them)."""
 
-    trusted_label: str  # e.g. "default 1a2b3c4d5e6f" or "custom mine.txt 9f8e7d6c5b4a"
-    trusted_key: str  # the trusted prompt's hash (or source for unhashed logs)
+    prompt: str  # e.g. "default 1a2b3c4d5e6f" or "custom mine.txt 9f8e7d6c5b4a"
+    prompt_key: str  # the trusted prompt's hash (or source for unhashed logs)
+    attacker_prompts: str
     attacker_key: str  # the live attacker's templates, for the comparison group
-    attacker_label: str
 
 
 class SamplingFacts(BaseModel):
     """Each role's effective sampling as text, and the provider caveats that apply."""
 
-    trusted: str
-    trusted_caveat: str | None = None
-    attacker: str | None = None
-    attacker_caveat: str | None = None
+    sampling: str
+    sampling_caveat: str | None = None
+    attacker_sampling: str | None = None
+    attacker_sampling_caveat: str | None = None
+
+
+def attacker_configs(log: EvalLog) -> list[ModelConfig]:
+    """The models bound to the `attacker` role (`eval.model_roles`)."""
+    role = (log.eval.model_roles or {}).get("attacker")
+    return role if isinstance(role, list) else [role] if role is not None else []
 
 
 def _label(note: TemplateNote) -> str:
@@ -54,17 +54,15 @@ def prompt_facts(meta: RunMetadata) -> PromptFacts:
         for name, note in meta.prompts.items()
         if name != TRUSTED_PROMPT and (name.startswith("attacker") or "attacker_" in name)
     }
-    custom = {name: note for name, note in attacker.items() if note.source != "default"}
+    custom = [
+        f"{name}={_label(note)}" for name, note in attacker.items() if note.source != "default"
+    ]
     return PromptFacts(
-        trusted_label=_label(trusted),
-        trusted_key=trusted.sha256 or trusted.source,
+        prompt=_label(trusted),
+        prompt_key=trusted.sha256 or trusted.source,
+        attacker_prompts="; ".join(custom) or "default",
         attacker_key=json.dumps(
             {name: note.sha256 or note.source for name, note in attacker.items()}, sort_keys=True
-        ),
-        attacker_label=(
-            "; ".join(f"{name}={_label(note)}" for name, note in custom.items())
-            if custom
-            else "default"
         ),
     )
 
@@ -75,12 +73,11 @@ def sampling_facts(log: EvalLog) -> SamplingFacts:
     plan = log.plan.config if log.plan else GenerateConfig()
     trusted = role_sampling(log.eval.model, base.merge(plan))
     facts = SamplingFacts(
-        trusted=describe_sampling(trusted.effective), trusted_caveat=trusted.caveat
+        sampling=describe_sampling(trusted.effective), sampling_caveat=trusted.caveat
     )
-    role = (log.eval.model_roles or {}).get("attacker")
-    configs = role if isinstance(role, list) else ([role] if role is not None else [])
+    configs = attacker_configs(log)
     if configs:
         attacker = role_sampling(configs[0].model, ATTACKER_DEFAULTS.merge(configs[0].config))
-        facts.attacker = describe_sampling(attacker.effective)
-        facts.attacker_caveat = attacker.caveat
+        facts.attacker_sampling = describe_sampling(attacker.effective)
+        facts.attacker_sampling_caveat = attacker.caveat
     return facts
