@@ -94,3 +94,29 @@ def test_an_eval_outside_the_command_registers_nothing_at_exit(
         "polar_inspect/privacy", "polar/oracle", tmp_path, data=str(write_records([make_record(0)]))
     )
     assert gc.freeze not in registered
+
+
+def test_under_the_command_a_built_task_is_tuned_and_its_last_sample_puts_it_back(
+    write_records, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data = str(write_records([make_record(0)]))
+    monkeypatch.setattr(sys, "argv", ["/venv/bin/inspect", "eval"])
+    monkeypatch.setattr(tuning.atexit, "register", lambda handler: None)
+    monkeypatch.setattr(tuning, "_TUNING", tuning._Tuning())
+    saved = gc.get_threshold()
+    gc.unfreeze()
+    gc.set_threshold(*tuning.PYTHON_DEFAULT_THRESHOLDS)
+    try:
+        with pytest.raises(UserInputError):  # a build that fails tunes nothing
+            privacy(data=data, domain="no_such_domain")
+        assert gc.get_threshold() == tuning.PYTHON_DEFAULT_THRESHOLDS
+        privacy(data=data)
+        assert gc.get_threshold() == tuning.TUNED_THRESHOLDS and gc.get_freeze_count() > 0
+        state = SimpleNamespace(sample_id="a", epoch=1)
+        enter_sample(state)  # type: ignore[arg-type]
+        asyncio.run(leave_sample(state))  # type: ignore[arg-type]
+        assert gc.get_threshold() == tuning.PYTHON_DEFAULT_THRESHOLDS
+        assert gc.get_freeze_count() == 0
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*saved)
