@@ -29,7 +29,7 @@ class _Tuning:
     def __init__(self) -> None:
         self.replaced: tuple[int, ...] | None = None  # the thresholds before tuning
         self.froze = False
-        self.freezes_at_exit = False
+        self.until_exit = False  # under the inspect command: kept, and frozen again at exit
 
     def tune(self) -> str:
         """Freeze and raise the thresholds if the process runs with Python's defaults."""
@@ -45,14 +45,14 @@ class _Tuning:
             gc.freeze()
             self.froze = True
         gc.set_threshold(*TUNED_THRESHOLDS)
-        if not self.freezes_at_exit and running_inspect_command():
+        if not self.until_exit and running_inspect_command():
             atexit.register(gc.freeze)  # the command's shutdown then walks nothing (see docs)
-            self.freezes_at_exit = True
+            self.until_exit = True
         return "tuned"
 
     def restore(self) -> None:
         """Put back what `tune` changed (thresholds only if nobody changed them since)."""
-        if self.replaced is None:
+        if self.replaced is None or self.until_exit:
             return
         if gc.get_threshold()[:2] == TUNED_THRESHOLDS[:2]:
             gc.set_threshold(*self.replaced)
