@@ -19,9 +19,10 @@ The baseline is a second worktree of commit 76fd57c (the last 1-A commit) with i
 
     python benchmarks/bench_eval_1a_vs_1b.py --baseline ../speed-1a [--limit 1500] [--repeats 3]
 
-Last measured 2026-11-26: CPU per sample x1.11 and x1.34 of 1-A (load 10-15), x1.39 (load 4-6,
-`--limit 300 --repeats 3`), start-up 11.9-12.7 s against 8.8-9.1 s of CPU, peak RSS under
-500 MB; the figures and where the time goes: docs/large-runs.md ("1-B against 1-A"). A commit
+Last measured 2026-11-26 at 89fd337 (`--limit 300 --repeats 3`, load 5-6): CPU per sample
+x1.13 of 1-A (43.4 against 38.4 ms, medians), the whole run x1.08, start-up 8.9 against 8.7 s
+of CPU (a separate `--limit 1` A/B: 8.1-8.3 against 7.3-7.5 s), peak RSS 425 against 433 MB;
+the figures and where the time goes: docs/large-runs.md ("1-B against 1-A"). A commit
 without a venv of its own can be the baseline through a `.venv/bin/inspect` wrapper that sets
 `PYTHONPATH` to its `polar_inspect` (and `POLAR_BUNDLED_PATH` to a built bundled set).
 

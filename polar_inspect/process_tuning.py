@@ -1,10 +1,15 @@
-"""Fewer garbage-collection pauses while a run's samples run (`-T gc_tuning`):
-docs/large-runs.md#garbage-collector-tuning-t-gc_tuning-on-by-default.
+"""Fewer garbage-collection pauses while a task is built and while a run's samples run
+(`-T gc_tuning`): docs/large-runs.md#garbage-collector-tuning-t-gc_tuning-on-by-default.
 """
 
 from __future__ import annotations
 
+import atexit
 import gc
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 
 import anyio
 from inspect_ai.solver import TaskState
@@ -24,6 +29,7 @@ class _Tuning:
     def __init__(self) -> None:
         self.replaced: tuple[int, ...] | None = None  # the thresholds before tuning
         self.froze = False
+        self.until_exit = False  # under the inspect command: kept, and frozen again at exit
 
     def tune(self) -> str:
         """Freeze and raise the thresholds if the process runs with Python's defaults."""
@@ -39,17 +45,43 @@ class _Tuning:
             gc.freeze()
             self.froze = True
         gc.set_threshold(*TUNED_THRESHOLDS)
+        if not self.until_exit and running_inspect_command():
+            atexit.register(gc.freeze)  # the command's shutdown then walks nothing (see docs)
+            self.until_exit = True
         return "tuned"
 
     def restore(self) -> None:
         """Put back what `tune` changed (thresholds only if nobody changed them since)."""
-        if self.replaced is None:
+        if self.replaced is None or self.until_exit:
             return
         if gc.get_threshold()[:2] == TUNED_THRESHOLDS[:2]:
             gc.set_threshold(*self.replaced)
         if self.froze:
             gc.unfreeze()
         self.replaced, self.froze = None, False
+
+
+def running_inspect_command() -> bool:
+    """Whether this process is the `inspect` command (or `python -m inspect_ai`)."""
+    program = Path(sys.argv[0]) if sys.argv and sys.argv[0] else Path()
+    if program.name == "__main__.py":
+        return program.parent.name == "inspect_ai"
+    return program.stem == "inspect"
+
+
+@contextmanager
+def collector_paused(enabled: bool) -> Iterator[None]:
+    """The cyclic collector off inside (a task's build), if `enabled` and it was on."""
+    paused = enabled and gc.isenabled()
+    if paused:
+        gc.disable()
+    try:
+        yield
+    finally:
+        if paused:
+            gc.enable()
+    if paused and running_inspect_command():  # the command runs what it built, then exits
+        _TUNING.tune()
 
 
 _TUNING = _Tuning()

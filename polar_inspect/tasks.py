@@ -20,7 +20,7 @@ from polar_inspect.data.short_values import (
     summarize_short_values,
 )
 from polar_inspect.dialogue.solver import polar_dialogue
-from polar_inspect.process_tuning import leave_sample
+from polar_inspect.process_tuning import collector_paused, leave_sample
 from polar_inspect.redaction import redact
 from polar_inspect.register import register_entry
 from polar_inspect.run.assemble import (
@@ -123,6 +123,15 @@ def build_task(
 ) -> Task:
     """A POLAR-Bench Task from `privacy`'s parameters by name (an unknown name is refused)."""
     config = PolarConfig.from_task_args(task_args)
+    with collector_paused(config.gc_tuning):  # docs/large-runs.md: the records make no cycles
+        return _build(config, subset, subset_name)
+
+
+def _build(
+    config: PolarConfig,
+    subset: Callable[[list[PolarRecord]], list[PolarRecord]] | None,
+    subset_name: str,
+) -> Task:
     setup = RunSetup.prepare(config)  # every template and option checked before data is read
     check_roles_bound(setup)  # under `inspect eval`: a role the run needs and nobody bound
     data = select_data(config, subset)

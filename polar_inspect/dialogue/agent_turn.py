@@ -1,23 +1,6 @@
-"""One trusted turn played by an Inspect `Agent` instead of a single model call.
-
-`TrustedAgentRunner` keeps the agent's own conversation for one sample: the dialogue's system
-message (the policy and the task, and the document or a note saying which tools give it),
-each attacker message as the defenses let it through, and everything the agent did in earlier
-turns (its tool calls and their results stay in its context, as in a deployed assistant's
-thread). Each turn it runs the agent with Inspect's `run()` and returns:
-
-- the final reply: the agent's last assistant message that calls no tool (else its output's
-  completion), which is all the third party receives and all the parity and strict scorers
-  read;
-- an `AgentTurnRecord`: every step before that reply (text, reasoning, tool calls with their
-  arguments, tool results), the tools called, the sample's target values found in what the
-  tools returned (`fetched_values`), and the model calls made.
-
-Inspect counts the tokens of the model calls made inside the turn (the agent's, and any its
-tools make) on the trusted model; the record keeps how many there were, from the turn's model
-events. `call_in_progress` names what a limit hit inside the turn: the agent's model call or
-one of its tool calls.
-"""
+"""One trusted turn played by an Inspect `Agent` instead of a single model call: its reply,
+its record (`AgentTurnRecord`) and the call a limit hits inside it; docs/agents.md ("What is
+recorded")."""
 
 from __future__ import annotations
 

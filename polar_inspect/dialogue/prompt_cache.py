@@ -1,25 +1,6 @@
 """Where the trusted model's requests carry prompt-cache breakpoints: only where a later request
-reads them (docs/cost.md, "Prompt caching").
-
-A provider that caches at explicit breakpoints (Anthropic) bills every token written to the
-cache at 1.25x (5-minute cache) or 2x (1-hour cache) the input rate and every token read at
-0.1x. Round k of a dialogue of n rounds repeats round k - 1's request and adds a reply and a
-message, so:
-
-- round k < n - 1 marks its own end: round k + 1 reads it (a write, read back once);
-- round k > 0 marks the end of round k - 1's request: a read of what that round wrote;
-- the last round marks nothing of its own (no request reads it), and a one-round dialogue is
-  sent without breakpoints at all (`cache_prompt=False`).
-
-The marks are Inspect's `ContentText.cache_breakpoint`, which replace its automatic breakpoints
-(the last block, the system prompt, the block before the last message) for the request; only
-models whose provider honours them get them (`anthropic/...`); other providers keep their own
-caching (OpenAI caches prefixes automatically) and get only `cache_prompt=False` on a one-round
-dialogue. The live attacker's requests are sent without breakpoints (`cache_prompt=False` in
-`attackers.base.generate_as_attacker`): its last message carries the round's instruction and
-changes every round, so what it would write is never read back. `polar_inspect.cost.estimate`
-bills by the same policy.
-"""
+reads them; the policy and its billing: docs/cost.md ("Breakpoints only where a later request
+reads them")."""
 
 from __future__ import annotations
 

@@ -1,18 +1,5 @@
-"""The generation settings a role actually ran with, and the providers that drop some of them.
-
-Inspect passes a model's resolved `GenerateConfig` to its provider, and some providers leave
-parameters out of the request with no more than a warning. In the inspect_ai version pinned
-here (0.3.285, anthropic SDK 2.x):
-
-- `anthropic/...` (every Claude model, also through Bedrock and Vertex via the anthropic
-  provider): `temperature`, `top_p` and `top_k` are never sent (API version 2026-10-21
-  rejects them), so the model samples with its own defaults;
-- `openai/...` o-series and gpt-5 models (except `-chat` ones and gpt-5 runs with
-  `reasoning_effort=none`): `temperature` and `top_p` are not sent while reasoning is on.
-
-`role_sampling` applies these rules to a role's resolved config; the solver stores the result
-per sample (`DialogueState.sampling`) and `polar-report` shows it next to the model.
-"""
+"""The generation settings a role actually ran with, and the providers that drop some of them
+(docs/paper-setting.md, "Sampling a provider does not send")."""
 
 from __future__ import annotations
 

@@ -1,0 +1,121 @@
+"""The collector paused while a task is built (and on again after, whatever happens), and the
+`inspect` command's exit freeze: registered once, only under that command."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import sys
+from types import SimpleNamespace
+
+import pytest
+
+import polar_inspect.process_tuning as tuning
+import polar_inspect.run.assemble as assemble
+from polar_inspect.errors import UserInputError
+from polar_inspect.process_tuning import enter_sample, leave_sample
+from polar_inspect.tasks import privacy
+from tests.conftest import make_record
+from tests.helpers import run
+
+
+def _spy_on_the_load(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    seen: list[bool] = []
+    original = assemble.load_source
+
+    def spy(source):  # the records are parsed here: the collector's state then
+        seen.append(gc.isenabled())
+        return original(source)
+
+    monkeypatch.setattr(assemble, "load_source", spy)
+    return seen
+
+
+def test_the_build_pauses_the_collector_and_turns_it_on_again(
+    write_records, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen = _spy_on_the_load(monkeypatch)
+    data = str(write_records([make_record(0), make_record(1, attack="S5")]))
+    assert gc.isenabled()
+    privacy(data=data)
+    assert seen == [False] and gc.isenabled()
+    privacy(data=data, gc_tuning=False)
+    assert seen == [False, True] and gc.isenabled()
+    with pytest.raises(UserInputError):  # a build that fails after the load
+        privacy(data=data, domain="no_such_domain")
+    assert seen[-1] is False and gc.isenabled()
+
+
+def test_a_program_that_disabled_the_collector_keeps_it_off(write_records) -> None:
+    data = str(write_records([make_record(0)]))
+    gc.disable()
+    try:
+        privacy(data=data)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+@pytest.mark.parametrize(
+    ("program", "freezes"),
+    [
+        ("/venv/bin/inspect", True),
+        ("/venv/lib/python3.11/site-packages/inspect_ai/__main__.py", True),
+        ("/venv/bin/pytest", False),
+        ("notebook.py", False),
+    ],
+)
+def test_only_the_inspect_command_freezes_at_exit_once(
+    program: str, freezes: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    registered: list[object] = []
+    monkeypatch.setattr(sys, "argv", [program, "eval"])
+    monkeypatch.setattr(tuning.atexit, "register", registered.append)
+    monkeypatch.setattr(tuning, "_TUNING", tuning._Tuning())
+    saved = gc.get_threshold()
+    gc.set_threshold(*tuning.PYTHON_DEFAULT_THRESHOLDS)
+    try:
+        for sample in ("a", "b"):  # two runs one after the other: one handler
+            state = SimpleNamespace(sample_id=sample, epoch=1)
+            enter_sample(state)  # type: ignore[arg-type]
+            asyncio.run(leave_sample(state))  # type: ignore[arg-type]
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*saved)
+    assert registered == ([gc.freeze] if freezes else [])
+
+
+def test_an_eval_outside_the_command_registers_nothing_at_exit(
+    write_records, tmp_path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    registered: list[object] = []
+    monkeypatch.setattr(tuning.atexit, "register", registered.append)
+    run(
+        "polar_inspect/privacy", "polar/oracle", tmp_path, data=str(write_records([make_record(0)]))
+    )
+    assert gc.freeze not in registered
+
+
+def test_under_the_command_a_built_task_is_tuned_until_the_process_exits(
+    write_records, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data = str(write_records([make_record(0)]))
+    monkeypatch.setattr(sys, "argv", ["/venv/bin/inspect", "eval"])
+    monkeypatch.setattr(tuning.atexit, "register", lambda handler: None)
+    monkeypatch.setattr(tuning, "_TUNING", tuning._Tuning())
+    saved = gc.get_threshold()
+    gc.unfreeze()
+    gc.set_threshold(*tuning.PYTHON_DEFAULT_THRESHOLDS)
+    try:
+        with pytest.raises(UserInputError):  # a build that fails tunes nothing
+            privacy(data=data, domain="no_such_domain")
+        assert gc.get_threshold() == tuning.PYTHON_DEFAULT_THRESHOLDS
+        privacy(data=data)
+        assert gc.get_threshold() == tuning.TUNED_THRESHOLDS and gc.get_freeze_count() > 0
+        state = SimpleNamespace(sample_id="a", epoch=1)
+        enter_sample(state)  # type: ignore[arg-type]
+        asyncio.run(leave_sample(state))  # type: ignore[arg-type]
+        assert gc.get_threshold() == tuning.TUNED_THRESHOLDS and gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*saved)
