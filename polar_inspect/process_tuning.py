@@ -80,8 +80,6 @@ def collector_paused(enabled: bool) -> Iterator[None]:
     finally:
         if paused:
             gc.enable()
-    if paused and running_inspect_command():  # the command runs what it built, then exits
-        _TUNING.tune()
 
 
 _TUNING = _Tuning()

@@ -96,7 +96,7 @@ def test_an_eval_outside_the_command_registers_nothing_at_exit(
     assert gc.freeze not in registered
 
 
-def test_under_the_command_a_built_task_is_tuned_until_the_process_exits(
+def test_under_the_command_a_build_changes_nothing_and_the_run_keeps_its_tuning(
     write_records, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     data = str(write_records([make_record(0)]))
@@ -107,11 +107,11 @@ def test_under_the_command_a_built_task_is_tuned_until_the_process_exits(
     gc.unfreeze()
     gc.set_threshold(*tuning.PYTHON_DEFAULT_THRESHOLDS)
     try:
-        with pytest.raises(UserInputError):  # a build that fails tunes nothing
+        with pytest.raises(UserInputError):  # a build that fails
             privacy(data=data, domain="no_such_domain")
+        privacy(data=data)  # building a task leaves the process as it was, even here
         assert gc.get_threshold() == tuning.PYTHON_DEFAULT_THRESHOLDS
-        privacy(data=data)
-        assert gc.get_threshold() == tuning.TUNED_THRESHOLDS and gc.get_freeze_count() > 0
+        assert gc.get_freeze_count() == 0
         state = SimpleNamespace(sample_id="a", epoch=1)
         enter_sample(state)  # type: ignore[arg-type]
         asyncio.run(leave_sample(state))  # type: ignore[arg-type]
