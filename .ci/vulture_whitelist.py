@@ -20,7 +20,6 @@ from polar_inspect.report import sample_rows  # noqa: E402
 
 click.ParamType.convert  # click calls it on every option of a custom type (report, cost CLIs)
 ModelPrice.source_of  # tests/cost/test_sheet.py checks every priced rule names its source
-sample_rows.full_sample_rows  # the slow reference tests/report/test_read_parity.py compares with
 
 from polar_inspect.data import mini  # noqa: E402
 from polar_inspect.typed_store import FastStoreModel  # noqa: E402

@@ -17,7 +17,7 @@ from pydantic import JsonValue
 
 from polar_inspect.attackers import ATTACKER_ROLE
 from polar_inspect.errors import UserInputError
-from polar_inspect.run.setup import JUDGE_ROLE, RunSetup, check_role_names
+from polar_inspect.run.setup import JUDGE_ROLE, RunSetup, check_role_names, missing_role_message
 
 logger = logging.getLogger(__name__)
 
@@ -44,11 +44,7 @@ def check_roles(setup: RunSetup) -> dict[str, Model]:
             bound[role] = model
     for role, why in setup.required_roles().items():
         if role not in bound:
-            raise RoleNotBoundError(
-                f"{why} needs a model on the {role!r} role: add --model-role "
-                f"{role}=<provider/model> (offline: polar/{_offline_stand_in(role)}), or leave "
-                f"out {why}"
-            )
+            raise RoleNotBoundError(missing_role_message(role, why))
     judge = bound.get(JUDGE_ROLE)
     needs_judge = JUDGE_ROLE in setup.required_roles()
     if needs_judge and judge is not None and str(judge) == str(get_model()):
@@ -70,7 +66,3 @@ def _announce_unused(setup: RunSetup, bound: dict[str, Model]) -> None:
         transcript().info(
             {"unused model roles": unused}, source="polar_inspect: bound but not used"
         )
-
-
-def _offline_stand_in(role: str) -> str:
-    return {ATTACKER_ROLE: "adaptive-attacker", "judge": "scripted-judge"}.get(role, role)
