@@ -44,9 +44,9 @@ def templates_sha256(templates: dict[str, Template]) -> str:
     return digest.hexdigest()
 
 
-def check_prompt_dir(prompt_dir: Path) -> list[str]:
-    """The template names a `--prompts` folder replaces; ValueError for no folder, no template
-    or a `.txt` whose name is not a template's (a misspelt one would be silently ignored)."""
+def check_prompt_dir(prompt_dir: Path) -> None:
+    """ValueError for a `--prompts` path that is no folder, holds no template or a `.txt` whose
+    name is not a template's (a misspelt one would be silently ignored)."""
     if not prompt_dir.is_dir():
         raise ValueError(f"--prompts {prompt_dir}: not a folder")
     names = sorted(p.stem for p in prompt_dir.glob("*.txt"))
@@ -60,7 +60,6 @@ def check_prompt_dir(prompt_dir: Path) -> list[str]:
         raise ValueError(
             f"--prompts {prompt_dir}: holds none of {', '.join(f'{n}.txt' for n in PROMPT_NAMES)}"
         )
-    return names
 
 
 def _value_lines(sym: SymbolicRecord) -> str:

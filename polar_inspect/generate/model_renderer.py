@@ -18,7 +18,7 @@ from pydantic import BaseModel, Field, ValidationError
 from polar_inspect.axes import parse_domains
 from polar_inspect.generate.assemble import GENERATOR_VERSION, release_record
 from polar_inspect.generate.build import DEFAULT_SEED, Progress
-from polar_inspect.generate.checks import Texts, check_record, check_values
+from polar_inspect.generate.checks import CheckFailure, Texts, check_record, check_values
 from polar_inspect.generate.io import record_line
 from polar_inspect.generate.model_prompts import (
     build_prompts,
@@ -26,7 +26,7 @@ from polar_inspect.generate.model_prompts import (
     repair_prompt,
     templates_sha256,
 )
-from polar_inspect.generate.report import BuildReport, Outcome, collect
+from polar_inspect.generate.report import BuildReport, Outcome, collect, failure_names, repair_entry
 from polar_inspect.generate.symbolic import Cell, SymbolicRecord, grid, make_symbolic
 
 TEXT_NAMES = ("document", "policy", "task", "attacker")
@@ -160,31 +160,29 @@ class ModelRenderer:
         prompts = asdict(build_prompts(sym, self.templates))
         outputs = await asyncio.gather(*(self.generate(prompts[n], n) for n in TEXT_NAMES))
         texts = dict(zip(TEXT_NAMES, outputs, strict=True))
+        failures = check_record(sym, Texts(**texts), template=False)
+        first = failure_names(failures)
         repairs: list[dict[str, Any]] = []
-        first: list[str] = []
-        for round_number in range(self.repair_rounds + 1):
+        while failures and len(repairs) < self.repair_rounds:
+            repairs.append(repair_entry(failures, len(repairs) + 1))
+            await self._repair(prompts, texts, failures)
             failures = check_record(sym, Texts(**texts), template=False)
-            if round_number == 0:
-                first = list(dict.fromkeys(f"{f.text}/{f.check}" for f in failures))
-            if not failures:
-                record = release_record(
-                    sym,
-                    Texts(**texts),
-                    renderer="model",
-                    prompts={"renderer": "model", "model": self.name, **prompts},
-                    repairs=repairs,
-                    model=self.name,
-                )
-                return Outcome(cell, record, repairs, first)
-            if round_number == self.repair_rounds:
-                break
-            repairs.append(await self._repair(prompts, texts, failures, round_number + 1))
-        return Outcome(cell, None, repairs, first, [str(f) for f in failures])
+        if failures:
+            return Outcome(cell, None, repairs, first, [str(f) for f in failures])
+        record = release_record(
+            sym,
+            Texts(**texts),
+            renderer="model",
+            prompts={"renderer": "model", "model": self.name, **prompts},
+            repairs=repairs,
+            model=self.name,
+        )
+        return Outcome(cell, record, repairs, first)
 
     async def _repair(
-        self, prompts: dict[str, str], texts: dict[str, str], failures: list[Any], number: int
-    ) -> dict[str, Any]:
-        """Ask again for each text a check failed on (updating `texts`); the repair's record."""
+        self, prompts: dict[str, str], texts: dict[str, str], failures: list[CheckFailure]
+    ) -> None:
+        """Ask again for each text a check failed on, updating `texts`."""
         problems: dict[str, list[str]] = {}
         for failure in failures:
             problems.setdefault(failure.text, []).append(f"{failure.check}: {failure.detail}")
@@ -196,7 +194,6 @@ class ModelRenderer:
             )
         )
         texts.update(zip(names, fixed, strict=True))
-        return {"round": number, "redo": sorted(problems), "failed": [str(f) for f in failures]}
 
 
 async def build_with_model_async(
