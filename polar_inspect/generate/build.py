@@ -13,7 +13,7 @@ from polar_inspect.axes import parse_domains
 from polar_inspect.generate.assemble import release_record
 from polar_inspect.generate.checks import Texts, check_record
 from polar_inspect.generate.render.attacker import render_attacker
-from polar_inspect.generate.render.document import render_document
+from polar_inspect.generate.render.layouts import render_document
 from polar_inspect.generate.render.policy import render_policy, render_task
 from polar_inspect.generate.report import BuildReport, Outcome, collect, failure_names, repair_entry
 from polar_inspect.generate.symbolic import Cell, SymbolicRecord, grid, make_symbolic

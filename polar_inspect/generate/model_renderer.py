@@ -42,11 +42,6 @@ class WorkRun(BaseModel):
     prompts_sha256: str
     generator_version: str
 
-    def differences(self, other: WorkRun) -> list[str]:
-        """`seed 7 (now 8)`-style notes for every field that differs from `other` (now)."""
-        theirs, ours = self.model_dump(), other.model_dump()
-        return [f"{k} {theirs[k]} (now {ours[k]})" for k in theirs if theirs[k] != ours[k]]
-
 
 class WorkFileError(ValueError):
     """A work file cannot be resumed: malformed, or written by another build."""
@@ -76,12 +71,12 @@ def clean_output(text: str, name: str) -> str:
 
 
 def _other_build(found: WorkRun | None, run: WorkRun) -> str:
-    """Why an entry written by another build cannot be resumed, and what to do."""
-    differs = (
-        "; ".join(found.differences(run))
-        if found is not None
-        else "it records no seed, model or prompts (an older polar-generate)"
-    )
+    """Why an entry written by another build cannot be resumed (`seed 7 (now 8)` for each field
+    that differs), and what to do."""
+    differs = "it records no seed, model or prompts (an older polar-generate)"
+    if found is not None:
+        theirs, ours = found.model_dump(), run.model_dump()
+        differs = "; ".join(f"{k} {v} (now {ours[k]})" for k, v in theirs.items() if v != ours[k])
     return (
         f"written by another build ({differs}); resume with the same options, or give a new "
         "--work file"
