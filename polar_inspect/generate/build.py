@@ -11,7 +11,7 @@ from typing import Any
 
 from polar_inspect.axes import parse_domains
 from polar_inspect.generate.assemble import release_record
-from polar_inspect.generate.checks import Texts, check_record
+from polar_inspect.generate.checks import CheckFailure, Texts, check_record
 from polar_inspect.generate.render.attacker import render_attacker
 from polar_inspect.generate.render.layouts import render_document
 from polar_inspect.generate.render.policy import render_policy, render_task
@@ -102,13 +102,8 @@ def _deduplicate(outcomes: list[Outcome], seed: int) -> None:
                 break
             offset += 100
             outcome = build_cell(outcome.cell, seed, document_offset=offset)
-            outcome.repairs.append(
-                {
-                    "round": 0,
-                    "redo": ["document"],
-                    "failed": ["document/duplicate: same text as another"],
-                }
-            )
+            duplicate = CheckFailure("document", "duplicate", "same text as another")
+            outcome.repairs.append(repair_entry([duplicate], 0))
             outcomes[index] = outcome
 
 

@@ -51,15 +51,14 @@ def check_prompt_dir(prompt_dir: Path) -> None:
         raise ValueError(f"--prompts {prompt_dir}: not a folder")
     names = sorted(p.stem for p in prompt_dir.glob("*.txt"))
     unknown = [n for n in names if n not in PROMPT_NAMES]
+    known = ", ".join(f"{n}.txt" for n in PROMPT_NAMES)
     if unknown:
         raise ValueError(
             f"--prompts {prompt_dir}: {', '.join(f'{n}.txt' for n in unknown)} is no prompt "
-            f"template; the names are {', '.join(f'{n}.txt' for n in PROMPT_NAMES)}"
+            f"template; the names are {known}"
         )
     if not names:
-        raise ValueError(
-            f"--prompts {prompt_dir}: holds none of {', '.join(f'{n}.txt' for n in PROMPT_NAMES)}"
-        )
+        raise ValueError(f"--prompts {prompt_dir}: holds none of {known}")
 
 
 def _value_lines(sym: SymbolicRecord) -> str:

@@ -14,14 +14,6 @@ from polar_inspect.generate.textgen import deal, words
 PHRASING = common_knowledge().document_phrasing
 
 
-def _deal(d: DocContext, facts: list[Fact], parts: int) -> list[list[str]]:
-    """Facts as sentences, dealt into `parts` paragraphs with the distractors mixed in."""
-    chunks = [[d.say(f) for f in chunk] for chunk in deal(facts, parts)]
-    for distractor in d.sym.distractors:
-        chunks[d.rng.randrange(parts)].append(distractor.text)
-    return chunks
-
-
 def _spread(fixed: list[str], filler: list[str]) -> list[str]:
     """Place filler evenly between the fixed sentences (no randomness, so lengths are stable)."""
     if not fixed:
@@ -44,8 +36,11 @@ def _paragraphs(d: DocContext, sentences: list[str]) -> str:
 
 
 def _body(d: DocContext, facts: list[Fact], parts: int) -> list[str]:
-    """`parts` sections of running text; long sections are broken into paragraphs."""
-    chunks = _deal(d, facts, parts)
+    """`parts` sections of running text (the facts as sentences dealt among them, the
+    distractors mixed in); long sections are broken into paragraphs."""
+    chunks = [[d.say(f) for f in chunk] for chunk in deal(facts, parts)]
+    for distractor in d.sym.distractors:
+        chunks[d.rng.randrange(parts)].append(distractor.text)
     return [
         _paragraphs(d, _spread(chunk, d.fill(d.narrative, parts - index)))
         for index, chunk in enumerate(chunks)
