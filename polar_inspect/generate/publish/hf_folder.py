@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -74,10 +74,12 @@ def write_folder(
         raise FolderError("no records to write")
     check_new_folder(out)
     validated = validate_items([(f"index {i}", r) for i, r in enumerate(records)], "records")
-    # One schema for all shards (`datasets` reads a split with the first shard's features).
-    table = _with_features(records_table(records))
+    # One schema for all shards (`datasets` reads a split with the first shard's features),
+    # with the `huggingface` schema metadata `datasets` reads its features from.
+    table = records_table(records)
+    table = table.replace_schema_metadata(_features(table).arrow_schema.metadata)
     ranges = shard_ranges(len(records), table.nbytes, max_shard_bytes)
-    files, digests, shards = [], [], []
+    shards: dict[str, bytes] = {}
     for number, part in enumerate(ranges):
         buffer = io.BytesIO()
         pq.write_table(table.slice(part.start, len(part)), buffer, row_group_size=100)
@@ -86,15 +88,13 @@ def write_folder(
         # Column types were checked exact when the table was built; this checks the write.
         if back != list(records[part.start : part.stop]):
             raise FolderError("the Parquet shard would not give back the records exactly")
-        name = f"{DATA_DIR}/{SPLIT}-{number:05d}-of-{len(ranges):05d}{PARQUET_SUFFIX}"
-        files.append(name)
-        digests.append(file_digest(data))
-        shards.append((name, data))
+        shards[f"{DATA_DIR}/{SPLIT}-{number:05d}-of-{len(ranges):05d}{PARQUET_SUFFIX}"] = data
+    digests = [file_digest(data) for data in shards.values()]
     written = FolderWritten(
-        files=files,
+        files=list(shards),
         digests=digests,
         sha256=shards_digest(digests),
-        bytes=sum(len(data) for _, data in shards),
+        bytes=sum(len(data) for data in shards.values()),
     )
     card = render_card(
         validated,
@@ -115,12 +115,7 @@ def _features(table: Any) -> Any:
     return datasets.Features.from_arrow_schema(table.schema)
 
 
-def _with_features(table: Any) -> Any:
-    """The table with the `huggingface` schema metadata `datasets` reads its features from."""
-    return table.replace_schema_metadata(_features(table).arrow_schema.metadata)
-
-
-def _move_into_place(out: Path, shards: Sequence[tuple[str, bytes]], card: str) -> None:
+def _move_into_place(out: Path, shards: Mapping[str, bytes], card: str) -> None:
     """Write everything into a temporary folder beside `out`, then rename it to `out`."""
     import shutil
     import tempfile
@@ -128,7 +123,7 @@ def _move_into_place(out: Path, shards: Sequence[tuple[str, bytes]], card: str) 
     out.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}."))
     try:
-        for name, data in shards:
+        for name, data in shards.items():
             target = staging / name
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(data)
