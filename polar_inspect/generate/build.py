@@ -13,9 +13,9 @@ from polar_inspect.axes import parse_domains
 from polar_inspect.generate.assemble import release_record
 from polar_inspect.generate.checks import CheckFailure, Texts, check_record
 from polar_inspect.generate.render.attacker import render_attacker
-from polar_inspect.generate.render.document import render_document
+from polar_inspect.generate.render.layouts import render_document
 from polar_inspect.generate.render.policy import render_policy, render_task
-from polar_inspect.generate.report import BuildReport, Outcome, collect
+from polar_inspect.generate.report import BuildReport, Outcome, collect, failure_names, repair_entry
 from polar_inspect.generate.symbolic import Cell, SymbolicRecord, grid, make_symbolic
 
 DEFAULT_SEED = 260519127
@@ -37,49 +37,31 @@ def _render(sym: SymbolicRecord, attempts: dict[str, int]) -> tuple[Texts, dict[
     return texts, templates
 
 
-class _Attempt:
-    """One cell's current attempt: its symbolic record (values) and each text's attempt."""
-
-    def __init__(self, cell: Cell, seed: int, document_offset: int) -> None:
-        self.cell, self.seed, self.value_attempt = cell, seed, 0
-        self.attempts = {name: 0 for name in RENDERERS}
-        self.attempts["document"] = document_offset
-        self.sym = make_symbolic(cell, seed, self.value_attempt)
-
-    def retry(self, failures: list[CheckFailure], number: int) -> dict[str, Any]:
-        """Draw new values (when a value check failed: every text again) or render the failed
-        texts again; the repair's record."""
-        redo = sorted({f.text for f in failures})
-        if "values" in redo:
-            self.value_attempt += 1
-            self.sym = make_symbolic(self.cell, self.seed, self.value_attempt)
-        for name in list(RENDERERS) if "values" in redo else redo:
-            self.attempts[name] += 1
-        return {"round": number, "redo": redo, "failed": [str(f) for f in failures]}
-
-
 def build_cell(cell: Cell, seed: int, document_offset: int = 0) -> Outcome:
     """Render and check one cell, repairing failed texts (or values) for a few rounds."""
-    attempt = _Attempt(cell, seed, document_offset)
-    texts, templates = _render(attempt.sym, attempt.attempts)
+    value_attempt = 0
+    attempts = {name: 0 for name in RENDERERS} | {"document": document_offset}
+    sym = make_symbolic(cell, seed, value_attempt)
+    texts, templates = _render(sym, attempts)
+    failures = check_record(sym, texts, template=True)
+    first = failure_names(failures)
     repairs: list[dict[str, Any]] = []
-    first: list[str] = []
-    failures: list[CheckFailure] = []
-    for round_number in range(MAX_REPAIR_ROUNDS + 1):
-        failures = check_record(attempt.sym, texts, template=True)
-        if round_number == 0:
-            first = list(dict.fromkeys(f"{f.text}/{f.check}" for f in failures))
-        if not failures:
-            prompts = {"renderer": "template", **templates, "attempts": dict(attempt.attempts)}
-            record = release_record(
-                attempt.sym, texts, renderer="template", prompts=prompts, repairs=repairs
-            )
-            return Outcome(cell, record, repairs, first)
-        if round_number == MAX_REPAIR_ROUNDS:
-            break
-        repairs.append(attempt.retry(failures, round_number + 1))
-        texts, templates = _render(attempt.sym, attempt.attempts)
-    return Outcome(cell, None, repairs, first, [str(f) for f in failures])
+    while failures and len(repairs) < MAX_REPAIR_ROUNDS:
+        # a failed value check draws new values and renders every text again
+        repairs.append(repair_entry(failures, len(repairs) + 1))
+        redo = repairs[-1]["redo"]
+        if "values" in redo:
+            value_attempt += 1
+            sym = make_symbolic(cell, seed, value_attempt)
+        for name in list(RENDERERS) if "values" in redo else redo:
+            attempts[name] += 1
+        texts, templates = _render(sym, attempts)
+        failures = check_record(sym, texts, template=True)
+    if failures:
+        return Outcome(cell, None, repairs, first, [str(f) for f in failures])
+    prompts = {"renderer": "template", **templates, "attempts": dict(attempts)}
+    record = release_record(sym, texts, renderer="template", prompts=prompts, repairs=repairs)
+    return Outcome(cell, record, repairs, first)
 
 
 def _build_chunk(args: tuple[list[Cell], int]) -> list[Outcome]:
@@ -120,13 +102,8 @@ def _deduplicate(outcomes: list[Outcome], seed: int) -> None:
                 break
             offset += 100
             outcome = build_cell(outcome.cell, seed, document_offset=offset)
-            outcome.repairs.append(
-                {
-                    "round": 0,
-                    "redo": ["document"],
-                    "failed": ["document/duplicate: same text as another"],
-                }
-            )
+            duplicate = CheckFailure("document", "duplicate", "same text as another")
+            outcome.repairs.append(repair_entry([duplicate], 0))
             outcomes[index] = outcome
 
 

@@ -138,8 +138,7 @@ def _check_hf_output(args: Options) -> None:
     missing = datasets_missing()
     if missing:
         raise ValueError(f"--format hf: {missing}")
-    out = Path(args.out).expanduser()
-    check_new_folder(out)
+    check_new_folder(Path(args.out).expanduser())
 
 
 def _write_hf(

@@ -44,23 +44,21 @@ def templates_sha256(templates: dict[str, Template]) -> str:
     return digest.hexdigest()
 
 
-def check_prompt_dir(prompt_dir: Path) -> list[str]:
-    """The template names a `--prompts` folder replaces; ValueError for no folder, no template
-    or a `.txt` whose name is not a template's (a misspelt one would be silently ignored)."""
+def check_prompt_dir(prompt_dir: Path) -> None:
+    """ValueError for a `--prompts` path that is no folder, holds no template or a `.txt` whose
+    name is not a template's (a misspelt one would be silently ignored)."""
     if not prompt_dir.is_dir():
         raise ValueError(f"--prompts {prompt_dir}: not a folder")
     names = sorted(p.stem for p in prompt_dir.glob("*.txt"))
     unknown = [n for n in names if n not in PROMPT_NAMES]
+    known = ", ".join(f"{n}.txt" for n in PROMPT_NAMES)
     if unknown:
         raise ValueError(
             f"--prompts {prompt_dir}: {', '.join(f'{n}.txt' for n in unknown)} is no prompt "
-            f"template; the names are {', '.join(f'{n}.txt' for n in PROMPT_NAMES)}"
+            f"template; the names are {known}"
         )
     if not names:
-        raise ValueError(
-            f"--prompts {prompt_dir}: holds none of {', '.join(f'{n}.txt' for n in PROMPT_NAMES)}"
-        )
-    return names
+        raise ValueError(f"--prompts {prompt_dir}: holds none of {known}")
 
 
 def _value_lines(sym: SymbolicRecord) -> str:

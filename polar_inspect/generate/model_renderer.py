@@ -18,7 +18,7 @@ from pydantic import BaseModel, Field, ValidationError
 from polar_inspect.axes import parse_domains
 from polar_inspect.generate.assemble import GENERATOR_VERSION, release_record
 from polar_inspect.generate.build import DEFAULT_SEED, Progress
-from polar_inspect.generate.checks import Texts, check_record, check_values
+from polar_inspect.generate.checks import CheckFailure, Texts, check_record, check_values
 from polar_inspect.generate.io import record_line
 from polar_inspect.generate.model_prompts import (
     build_prompts,
@@ -26,7 +26,7 @@ from polar_inspect.generate.model_prompts import (
     repair_prompt,
     templates_sha256,
 )
-from polar_inspect.generate.report import BuildReport, Outcome, collect
+from polar_inspect.generate.report import BuildReport, Outcome, collect, failure_names, repair_entry
 from polar_inspect.generate.symbolic import Cell, SymbolicRecord, grid, make_symbolic
 
 TEXT_NAMES = ("document", "policy", "task", "attacker")
@@ -41,11 +41,6 @@ class WorkRun(BaseModel):
     model: str
     prompts_sha256: str
     generator_version: str
-
-    def differences(self, other: WorkRun) -> list[str]:
-        """`seed 7 (now 8)`-style notes for every field that differs from `other` (now)."""
-        theirs, ours = self.model_dump(), other.model_dump()
-        return [f"{k} {theirs[k]} (now {ours[k]})" for k in theirs if theirs[k] != ours[k]]
 
 
 class WorkFileError(ValueError):
@@ -76,12 +71,12 @@ def clean_output(text: str, name: str) -> str:
 
 
 def _other_build(found: WorkRun | None, run: WorkRun) -> str:
-    """Why an entry written by another build cannot be resumed, and what to do."""
-    differs = (
-        "; ".join(found.differences(run))
-        if found is not None
-        else "it records no seed, model or prompts (an older polar-generate)"
-    )
+    """Why an entry written by another build cannot be resumed (`seed 7 (now 8)` for each field
+    that differs), and what to do."""
+    differs = "it records no seed, model or prompts (an older polar-generate)"
+    if found is not None:
+        theirs, ours = found.model_dump(), run.model_dump()
+        differs = "; ".join(f"{k} {v} (now {ours[k]})" for k, v in theirs.items() if v != ours[k])
     return (
         f"written by another build ({differs}); resume with the same options, or give a new "
         "--work file"
@@ -160,31 +155,29 @@ class ModelRenderer:
         prompts = asdict(build_prompts(sym, self.templates))
         outputs = await asyncio.gather(*(self.generate(prompts[n], n) for n in TEXT_NAMES))
         texts = dict(zip(TEXT_NAMES, outputs, strict=True))
+        failures = check_record(sym, Texts(**texts), template=False)
+        first = failure_names(failures)
         repairs: list[dict[str, Any]] = []
-        first: list[str] = []
-        for round_number in range(self.repair_rounds + 1):
+        while failures and len(repairs) < self.repair_rounds:
+            repairs.append(repair_entry(failures, len(repairs) + 1))
+            await self._repair(prompts, texts, failures)
             failures = check_record(sym, Texts(**texts), template=False)
-            if round_number == 0:
-                first = list(dict.fromkeys(f"{f.text}/{f.check}" for f in failures))
-            if not failures:
-                record = release_record(
-                    sym,
-                    Texts(**texts),
-                    renderer="model",
-                    prompts={"renderer": "model", "model": self.name, **prompts},
-                    repairs=repairs,
-                    model=self.name,
-                )
-                return Outcome(cell, record, repairs, first)
-            if round_number == self.repair_rounds:
-                break
-            repairs.append(await self._repair(prompts, texts, failures, round_number + 1))
-        return Outcome(cell, None, repairs, first, [str(f) for f in failures])
+        if failures:
+            return Outcome(cell, None, repairs, first, [str(f) for f in failures])
+        record = release_record(
+            sym,
+            Texts(**texts),
+            renderer="model",
+            prompts={"renderer": "model", "model": self.name, **prompts},
+            repairs=repairs,
+            model=self.name,
+        )
+        return Outcome(cell, record, repairs, first)
 
     async def _repair(
-        self, prompts: dict[str, str], texts: dict[str, str], failures: list[Any], number: int
-    ) -> dict[str, Any]:
-        """Ask again for each text a check failed on (updating `texts`); the repair's record."""
+        self, prompts: dict[str, str], texts: dict[str, str], failures: list[CheckFailure]
+    ) -> None:
+        """Ask again for each text a check failed on, updating `texts`."""
         problems: dict[str, list[str]] = {}
         for failure in failures:
             problems.setdefault(failure.text, []).append(f"{failure.check}: {failure.detail}")
@@ -196,7 +189,6 @@ class ModelRenderer:
             )
         )
         texts.update(zip(names, fixed, strict=True))
-        return {"round": number, "redo": sorted(problems), "failed": [str(f) for f in failures]}
 
 
 async def build_with_model_async(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -11,6 +12,7 @@ from rich.table import Table
 
 from polar_inspect.data.records import PolarRecord
 from polar_inspect.generate.assemble import GENERATOR_VERSION
+from polar_inspect.generate.checks import CheckFailure
 from polar_inspect.generate.symbolic import Cell
 
 
@@ -24,6 +26,17 @@ class Outcome:
     repairs: list[dict[str, Any]] = field(default_factory=list)
     first_failures: list[str] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
+
+
+def failure_names(failures: Sequence[CheckFailure]) -> list[str]:
+    """The distinct `text/check` names of a round's failures, in order."""
+    return list(dict.fromkeys(f"{f.text}/{f.check}" for f in failures))
+
+
+def repair_entry(failures: Sequence[CheckFailure], number: int) -> dict[str, Any]:
+    """A repair round's record: the texts redone (sorted) and every failure."""
+    redo = sorted({f.text for f in failures})
+    return {"round": number, "redo": redo, "failed": [str(f) for f in failures]}
 
 
 class DomainCounts(BaseModel):

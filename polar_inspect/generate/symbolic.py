@@ -12,7 +12,7 @@ from typing import get_args
 from polar_inspect.axes import ATTACK_TURN_RANGES, ATTACK_TYPES, POLICY_TYPES
 from polar_inspect.data.record_values import flatten_values
 from polar_inspect.generate.domains import domain_spec
-from polar_inspect.generate.domains.schema import DomainSpec, Style, TaskSpec, Value
+from polar_inspect.generate.domains.schema import Distractor, DomainSpec, Style, TaskSpec, Value
 from polar_inspect.generate.textgen import expand
 from polar_inspect.generate.values import ValueGen, ascii_slug
 
@@ -76,14 +76,6 @@ def derive_seed(*parts: object) -> int:
     return int.from_bytes(digest[:8], "big") >> 1
 
 
-@dataclass(frozen=True)
-class DistractorText:
-    """A rendered distractor detail."""
-
-    text: str
-    relevant: bool
-
-
 @dataclass
 class SymbolicRecord:
     """Everything a renderer needs: grid cell, values and the record's style choices."""
@@ -101,7 +93,8 @@ class SymbolicRecord:
     target_words: int
     planned_turns: int
     context: dict[str, str]
-    distractors: list[DistractorText] = field(default_factory=list)
+    #: The chosen distractors, their templates expanded.
+    distractors: list[Distractor] = field(default_factory=list)
 
     @property
     def spec(self) -> DomainSpec:
@@ -213,6 +206,6 @@ def make_symbolic(cell: Cell, seed: int, value_attempt: int = 0) -> SymbolicReco
     pool = [d for d in (*relevant, *others) if d is not chosen[0]]
     chosen += rng.sample(pool, min(count - 1, len(pool)))
     symbolic.distractors = [
-        DistractorText(expand(d.text, rng, context), d.relevant) for d in chosen
+        d.model_copy(update={"text": expand(d.text, rng, context)}) for d in chosen
     ]
     return symbolic

@@ -70,10 +70,6 @@ def ascii_slug(text: str) -> str:
     return "".join(ch for ch in text if ch.isalnum())
 
 
-def _swiss_amount(amount: int) -> str:
-    return f"{amount:,}".replace(",", "'")
-
-
 class ValueGen:
     """All value factories for one record, drawing from one seeded stream."""
 
@@ -213,7 +209,7 @@ class ValueGen:
     # -- money -------------------------------------------------------------------------------
     def chf(self, amount: int) -> str:
         """`CHF 9'781`."""
-        return f"CHF {_swiss_amount(amount)}"
+        return f"CHF {amount:,}".replace(",", "'")
 
     def amount_within(self, low: int, high: int, step: int = 5) -> int:
         """An amount in (low, high) that is not a round hundred (bands stay distinguishable)."""

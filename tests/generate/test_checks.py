@@ -9,7 +9,7 @@ import pytest
 from polar_inspect.generate import DEFAULT_SEED
 from polar_inspect.generate.checks import Texts, check_record, check_values
 from polar_inspect.generate.render.attacker import render_attacker
-from polar_inspect.generate.render.document import render_document
+from polar_inspect.generate.render.layouts import render_document
 from polar_inspect.generate.render.policy import render_policy, render_task
 from polar_inspect.generate.symbolic import SymbolicRecord, grid, make_symbolic
 

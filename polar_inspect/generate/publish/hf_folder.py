@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import io
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
+
+from pydantic import BaseModel
 
 from polar_inspect.data.hf_folder import (
     FolderError,
@@ -17,10 +19,21 @@ from polar_inspect.data.hf_folder import (
 from polar_inspect.data.hf_layout import DATA_DIR, PARQUET_SUFFIX, SPLIT
 from polar_inspect.data.loading import validate_items
 from polar_inspect.generate.io import current_umask
-from polar_inspect.generate.publish.written import FolderWritten
 
 #: Shards are cut so that each holds at most this many bytes of records as JSON.
 MAX_SHARD_BYTES = 256 * 2**20
+
+
+class FolderWritten(BaseModel):
+    """What `write_folder` wrote: the data files, their digests and the dataset's digest."""
+
+    #: Data files relative to the folder, in order, and the sha256 of each.
+    files: list[str]
+    digests: list[str]
+    #: The digest `-T data=` records for the folder (`shards_digest`).
+    sha256: str
+    #: Bytes of all data files.
+    bytes: int
 
 
 def shard_ranges(count: int, total_bytes: int, max_shard_bytes: int) -> list[range]:
@@ -61,10 +74,12 @@ def write_folder(
         raise FolderError("no records to write")
     check_new_folder(out)
     validated = validate_items([(f"index {i}", r) for i, r in enumerate(records)], "records")
-    # One schema for all shards (`datasets` reads a split with the first shard's features).
-    table = _with_features(records_table(records))
+    # One schema for all shards (`datasets` reads a split with the first shard's features),
+    # with the `huggingface` schema metadata `datasets` reads its features from.
+    table = records_table(records)
+    table = table.replace_schema_metadata(_features(table).arrow_schema.metadata)
     ranges = shard_ranges(len(records), table.nbytes, max_shard_bytes)
-    files, digests, shards = [], [], []
+    shards: dict[str, bytes] = {}
     for number, part in enumerate(ranges):
         buffer = io.BytesIO()
         pq.write_table(table.slice(part.start, len(part)), buffer, row_group_size=100)
@@ -73,15 +88,13 @@ def write_folder(
         # Column types were checked exact when the table was built; this checks the write.
         if back != list(records[part.start : part.stop]):
             raise FolderError("the Parquet shard would not give back the records exactly")
-        name = f"{DATA_DIR}/{SPLIT}-{number:05d}-of-{len(ranges):05d}{PARQUET_SUFFIX}"
-        files.append(name)
-        digests.append(file_digest(data))
-        shards.append((name, data))
+        shards[f"{DATA_DIR}/{SPLIT}-{number:05d}-of-{len(ranges):05d}{PARQUET_SUFFIX}"] = data
+    digests = [file_digest(data) for data in shards.values()]
     written = FolderWritten(
-        files=files,
+        files=list(shards),
         digests=digests,
         sha256=shards_digest(digests),
-        bytes=sum(len(data) for _, data in shards),
+        bytes=sum(len(data) for data in shards.values()),
     )
     card = render_card(
         validated,
@@ -102,12 +115,7 @@ def _features(table: Any) -> Any:
     return datasets.Features.from_arrow_schema(table.schema)
 
 
-def _with_features(table: Any) -> Any:
-    """The table with the `huggingface` schema metadata `datasets` reads its features from."""
-    return table.replace_schema_metadata(_features(table).arrow_schema.metadata)
-
-
-def _move_into_place(out: Path, shards: Sequence[tuple[str, bytes]], card: str) -> None:
+def _move_into_place(out: Path, shards: Mapping[str, bytes], card: str) -> None:
     """Write everything into a temporary folder beside `out`, then rename it to `out`."""
     import shutil
     import tempfile
@@ -115,7 +123,7 @@ def _move_into_place(out: Path, shards: Sequence[tuple[str, bytes]], card: str) 
     out.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}."))
     try:
-        for name, data in shards:
+        for name, data in shards.items():
             target = staging / name
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(data)

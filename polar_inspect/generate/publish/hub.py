@@ -32,14 +32,13 @@ class Pushed(BaseModel):
         return f"hf:{self.repo_id}@{self.revision}"
 
 
-def check_repo_id(repo_id: str) -> str:
-    """`repo_id` if it reads as OWNER/NAME, else ValueError naming the form."""
+def check_repo_id(repo_id: str) -> None:
+    """ValueError naming the form unless `repo_id` reads as OWNER/NAME."""
     if not REPO_ID.fullmatch(repo_id):
         raise ValueError(f"--push {repo_id!r}: give the dataset repository as OWNER/NAME")
-    return repo_id
 
 
-def push_folder(folder: Path, repo_id: str, *, private: bool = False) -> Pushed:
+def push_folder(folder: Path, repo_id: str) -> Pushed:
     """Create the dataset repository `repo_id` if needed and upload `folder` in one commit
     (PushError: one line)."""
     require_datasets()
@@ -50,7 +49,7 @@ def push_folder(folder: Path, repo_id: str, *, private: bool = False) -> Pushed:
         raise PushError(f"--push {repo_id}: HF_HUB_OFFLINE is set; unset it to upload")
     api = HfApi(endpoint=os.environ.get("HF_ENDPOINT") or None)
     try:
-        api.create_repo(repo_id, repo_type="dataset", private=private, exist_ok=True)
+        api.create_repo(repo_id, repo_type="dataset", private=False, exist_ok=True)
         commit = api.upload_folder(
             repo_id=repo_id,
             repo_type="dataset",

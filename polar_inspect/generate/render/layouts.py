@@ -1,5 +1,6 @@
-"""Document layouts: a `DocContext` in, the document text out; facts placed verbatim, filler
-drawn from the context's pools within its word budget."""
+"""The template renderer's source document: a layout (a `DocContext` in, the text out; facts
+placed verbatim, filler drawn from the context's pools within its word budget) filled to the
+record's target length."""
 
 from __future__ import annotations
 
@@ -7,17 +8,10 @@ from collections.abc import Callable
 
 from polar_inspect.generate.domains import common_knowledge
 from polar_inspect.generate.render.parts import DocContext, Fact, paragraph
-from polar_inspect.generate.textgen import deal
+from polar_inspect.generate.symbolic import SymbolicRecord
+from polar_inspect.generate.textgen import deal, words
 
 PHRASING = common_knowledge().document_phrasing
-
-
-def _deal(d: DocContext, facts: list[Fact], parts: int) -> list[list[str]]:
-    """Facts as sentences, dealt into `parts` paragraphs with the distractors mixed in."""
-    chunks = [[d.say(f) for f in chunk] for chunk in deal(facts, parts)]
-    for distractor in d.sym.distractors:
-        chunks[d.rng.randrange(parts)].append(distractor.text)
-    return chunks
 
 
 def _spread(fixed: list[str], filler: list[str]) -> list[str]:
@@ -42,8 +36,11 @@ def _paragraphs(d: DocContext, sentences: list[str]) -> str:
 
 
 def _body(d: DocContext, facts: list[Fact], parts: int) -> list[str]:
-    """`parts` sections of running text; long sections are broken into paragraphs."""
-    chunks = _deal(d, facts, parts)
+    """`parts` sections of running text (the facts as sentences dealt among them, the
+    distractors mixed in); long sections are broken into paragraphs."""
+    chunks = [[d.say(f) for f in chunk] for chunk in deal(facts, parts)]
+    for distractor in d.sym.distractors:
+        chunks[d.rng.randrange(parts)].append(distractor.text)
     return [
         _paragraphs(d, _spread(chunk, d.fill(d.narrative, parts - index)))
         for index, chunk in enumerate(chunks)
@@ -316,13 +313,25 @@ def calendar(d: DocContext) -> str:
 
 
 LAYOUTS: dict[str, Callable[[DocContext], str]] = {
-    "email": email,
-    "thread": thread,
-    "note": note,
-    "report": report,
-    "chat": chat,
-    "call": call,
-    "voicemail": voicemail,
-    "record": record,
-    "calendar": calendar,
+    layout.__name__: layout
+    for layout in (email, thread, note, report, chat, call, voicemail, record, calendar)
 }
+
+
+def render_document(sym: SymbolicRecord, attempt: int = 0) -> tuple[str, str]:
+    """The source document and its template id: rendered once without filler to measure it,
+    then with the remaining word budget, to land at or under `sym.target_words`."""
+    form = sym.spec.form(sym.cell.form)
+    layout = LAYOUTS[form.layout]
+    base = layout(DocContext(sym, form, attempt, budget=0))
+    budget = sym.target_words - words(base)
+    text = base
+    for _ in range(3):
+        if budget <= 0:
+            break
+        text = layout(DocContext(sym, form, attempt, budget=budget))
+        excess = words(text) - sym.target_words
+        if excess <= 0:
+            break
+        budget -= excess
+    return text, f"document/{sym.cell.domain}/{form.id}@{form.layout}"
