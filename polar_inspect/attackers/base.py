@@ -110,8 +110,8 @@ class SampleAttacker(Protocol):
         ...
 
     def plans(self) -> list[PlanEntry]:
-        """The private plans the attacker kept, one per call (empty for most attackers)."""
-        ...
+        """The private plans the attacker kept, one per call (by default none)."""
+        return []
 
 
 class Attacker:
