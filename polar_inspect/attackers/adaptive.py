@@ -71,13 +71,12 @@ class AdaptiveOptions(BaseModel):
     )
 
 
-class AdaptiveSampleAttacker:
+class AdaptiveSampleAttacker(SampleAttacker):
     """One sample's adaptive attacker."""
 
     turn_source: TurnSource = "model"
     #: Its own layout: an opening user message, then strictly alternating roles.
     layout: str | None = "alternating"
-    layout_note: str | None = None
 
     def __init__(
         self,

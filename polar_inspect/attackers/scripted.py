@@ -25,8 +25,6 @@ class PlannedTurns(SampleAttacker):
     """Plays `planned` verbatim, cut at the turn budget; never calls a model."""
 
     turn_source: TurnSource = "planned"
-    layout: str | None = None
-    layout_note: str | None = None
 
     def __init__(self, planned: list[str], budget: int) -> None:
         self._planned = planned
