@@ -23,11 +23,8 @@ def select_mini(records: Sequence[PolarRecord]) -> list[PolarRecord]:
     """The lowest `sample_id` of each cell, in grid order (other domains last); empty cells
     warned about."""
     best: dict[Cell, PolarRecord] = {}
-    for record in records:
-        cell = (record.domain, record.policy, record.attack)
-        kept = best.get(cell)
-        if kept is None or record.sample_id < kept.sample_id:
-            best[cell] = record
+    for record in sorted(records, key=lambda r: r.sample_id):  # stable: the first of equals
+        best.setdefault((record.domain, record.policy, record.attack), record)
     rank = {domain: index for index, domain in enumerate(DOMAINS)}
     domains = sorted({r.domain for r in records}, key=lambda d: (rank.get(d, len(DOMAINS)), d))
     cells = expected_cells(domains)
