@@ -24,7 +24,6 @@ from polar_inspect.attackers.registry import (
     ENTRY_POINT_GROUP,
     AttackerNameError,
     available_attackers,
-    builtin,
 )
 
 __all__ = [
@@ -47,6 +46,5 @@ __all__ = [
     "TurnSource",
     "attacker_config",
     "available_attackers",
-    "builtin",
     "generate_as_attacker",
 ]

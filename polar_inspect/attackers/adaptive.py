@@ -19,7 +19,6 @@ from polar_inspect.attackers.adaptive_prompts import (
     AdaptiveTemplates,
     Knowledge,
     LanguageCode,
-    holds_object,
     parse_reply,
     plain_text_reply,
     strategy_rules,
@@ -71,13 +70,12 @@ class AdaptiveOptions(BaseModel):
     )
 
 
-class AdaptiveSampleAttacker:
+class AdaptiveSampleAttacker(SampleAttacker):
     """One sample's adaptive attacker."""
 
     turn_source: TurnSource = "model"
     #: Its own layout: an opening user message, then strictly alternating roles.
     layout: str | None = "alternating"
-    layout_note: str | None = None
 
     def __init__(
         self,
@@ -112,7 +110,7 @@ class AdaptiveSampleAttacker:
         """Its answer as a reply, or None with why it is no attack (None: nothing readable); the
         round's last answer without a JSON object is taken as plain text."""
         reply = parse_reply(text, self._templates.placeholders())
-        if reply is None and holds_object(text) and parse_reply(text) is not None:
+        if reply is None and parse_reply(text) is not None:
             return None, NonAttack(round=index + 1, why="format_placeholders", sent=False)
         if reply is None and last:
             reply = plain_text_reply(text)

@@ -95,11 +95,6 @@ def _flag(found: dict[str, Any]) -> bool:
     return str(value).strip().lower() in _TRUE_WORDS
 
 
-def holds_object(text: str) -> bool:
-    """Whether the answer holds a JSON object (read or refused, it was no plain text)."""
-    return _first_object(text) is not None
-
-
 def parse_reply(text: str, placeholders: Sequence[str] = ()) -> AdaptiveReply | None:
     """Read the attacker's structured answer leniently (the first JSON object, other common keys
     in any case, `done` as a word), or None: no object, no message while not done, or a message

@@ -96,8 +96,8 @@ class SampleAttacker(Protocol):
     rounds: int
     #: How a live attacker's requests are laid out (None: no model is called), and why it
     #: differs from what the options asked for (None: as asked).
-    layout: str | None
-    layout_note: str | None
+    layout: str | None = None
+    layout_note: str | None = None
 
     async def next_turn(
         self, index: int, attacker_turns: Sequence[str], replies: Sequence[str]
@@ -110,8 +110,8 @@ class SampleAttacker(Protocol):
         ...
 
     def plans(self) -> list[PlanEntry]:
-        """The private plans the attacker kept, one per call (empty for most attackers)."""
-        ...
+        """The private plans the attacker kept, one per call (by default none)."""
+        return []
 
 
 class Attacker:

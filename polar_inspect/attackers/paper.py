@@ -21,7 +21,6 @@ from polar_inspect.attackers.base import (
     Attacker,
     AttackerTurn,
     NonAttack,
-    PlanEntry,
     SampleAttacker,
     StopReason,
     TurnSource,
@@ -174,7 +173,7 @@ def merged_conversation(
     return messages
 
 
-class PaperLiveS5:
+class PaperLiveS5(SampleAttacker):
     """One S5 sample's live attacker: each round realises the planned message of that round."""
 
     turn_source: TurnSource = "model"
@@ -236,10 +235,6 @@ class PaperLiveS5:
         """Every planned turn played, or the budget reached (always so without a plan)."""
         planned = self._info.planned_turns
         return "turn_budget" if not planned or self.rounds < len(planned) else "planned_turns_done"
-
-    def plans(self) -> list[PlanEntry]:
-        """The paper's attacker keeps no separate plan."""
-        return []
 
 
 @builtin

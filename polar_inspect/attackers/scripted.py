@@ -11,7 +11,6 @@ from inspect_ai.model import Model
 from polar_inspect.attackers.base import (
     Attacker,
     AttackerTurn,
-    PlanEntry,
     SampleAttacker,
     StopReason,
     TurnSource,
@@ -22,12 +21,10 @@ from polar_inspect.data.samples import SampleInfo
 from polar_inspect.seeds import CallSeeds
 
 
-class PlannedTurns:
+class PlannedTurns(SampleAttacker):
     """Plays `planned` verbatim, cut at the turn budget; never calls a model."""
 
     turn_source: TurnSource = "planned"
-    layout: str | None = None
-    layout_note: str | None = None
 
     def __init__(self, planned: list[str], budget: int) -> None:
         self._planned = planned
@@ -42,10 +39,6 @@ class PlannedTurns:
     def exhausted(self) -> StopReason:
         """`turn_budget` when the budget cut the plan, else `planned_turns_done`."""
         return "turn_budget" if self.rounds < len(self._planned) else "planned_turns_done"
-
-    def plans(self) -> list[PlanEntry]:
-        """No private plan: the turns are the sample's own."""
-        return []
 
 
 def replayed_s5(info: SampleInfo, budget: int, why: str, to_run_live: str) -> PlannedTurns:

@@ -157,7 +157,8 @@ def check_across_parts(
 
 def _across(records: list[PolarRecord], labels: list[str], origin: str) -> list[PolarRecord]:
     """`records` once the rules across records hold; `labels` say where each record is."""
-    entries = zip(range(len(records)), labels, map(_key_fields, records), strict=True)
+    keys = ((r.sample_id, r.domain, r.metadata.domain) for r in records)
+    entries = zip(range(len(records)), labels, keys, strict=True)
     found = _inconsistencies(entries)
     if found:
         raise RecordError(origin, _in_order(found), len(records))
@@ -283,10 +284,6 @@ def _read_json(data: bytes, origin: str) -> Any:
 
 # (sample_id, domain, metadata.domain) of one record; in raw input each may be of any type.
 _KeyFields = tuple[Any, Any, Any]
-
-
-def _key_fields(record: PolarRecord) -> _KeyFields:
-    return record.sample_id, record.domain, record.metadata.domain
 
 
 def _raw_key_fields(item: Any) -> _KeyFields:

@@ -14,15 +14,8 @@ Cell = tuple[str, str, str]
 logger = logging.getLogger(__name__)
 
 
-def expected_cells() -> list[Cell]:
-    """Every (domain, policy, attack) cell of the benchmark, in grid order."""
-    return [(d, p, s) for d in DOMAINS for p in POLICY_TYPES for s in ATTACK_TYPES]
-
-
-def data_cells(records: Sequence[PolarRecord]) -> list[Cell]:
-    """Every (domain, policy, attack) cell of the domains `records` hold, in grid order."""
-    rank = {domain: index for index, domain in enumerate(DOMAINS)}
-    domains = sorted({r.domain for r in records}, key=lambda d: (rank.get(d, len(DOMAINS)), d))
+def expected_cells(domains: Sequence[str] = DOMAINS) -> list[Cell]:
+    """Every (domain, policy, attack) cell of `domains` (the benchmark's), in grid order."""
     return [(d, p, s) for d in domains for p in POLICY_TYPES for s in ATTACK_TYPES]
 
 
@@ -30,15 +23,14 @@ def select_mini(records: Sequence[PolarRecord]) -> list[PolarRecord]:
     """The lowest `sample_id` of each cell, in grid order (other domains last); empty cells
     warned about."""
     best: dict[Cell, PolarRecord] = {}
-    for record in records:
-        cell = (record.domain, record.policy, record.attack)
-        kept = best.get(cell)
-        if kept is None or record.sample_id < kept.sample_id:
-            best[cell] = record
-    cells = data_cells(records)
+    for record in sorted(records, key=lambda r: r.sample_id):  # stable: the first of equals
+        best.setdefault((record.domain, record.policy, record.attack), record)
+    rank = {domain: index for index, domain in enumerate(DOMAINS)}
+    domains = sorted({r.domain for r in records}, key=lambda d: (rank.get(d, len(DOMAINS)), d))
+    cells = expected_cells(domains)
     missing = [cell for cell in cells if cell not in best]
     if missing:
-        _warn_empty(missing, len(cells), len({r.domain for r in records}), len(best))
+        _warn_empty(missing, len(cells), len(domains), len(best))
     return [best[cell] for cell in cells if cell in best]
 
 

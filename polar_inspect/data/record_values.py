@@ -89,13 +89,9 @@ def distinct_targets(values: list[str]) -> list[str]:
     return list(kept.values())
 
 
-def target_list(values: list[str]) -> list[str]:
-    """`distinct_targets(flatten_values(values))`, computed once per distinct list."""
-    return list(_target_list(tuple(values)))
-
-
 @lru_cache(maxsize=1 << 14)  # each record's lists are read 4 times at start-up
-def _target_list(values: tuple[str, ...]) -> tuple[str, ...]:
+def target_list(values: tuple[str, ...]) -> tuple[str, ...]:
+    """`distinct_targets(flatten_values(values))`, computed once per distinct list."""
     return tuple(distinct_targets(flatten_values(list(values))))
 
 

@@ -307,11 +307,11 @@ class PolarRecord(_Open):
 
     def protected_values(self) -> list[str]:
         """`do_not_disclose_values`, flattened, each value once as the detectors see it."""
-        return target_list(self.scoring_targets.do_not_disclose_values)
+        return list(target_list(tuple(self.scoring_targets.do_not_disclose_values)))
 
     def allowed_values(self) -> list[str]:
         """`allowed_values`, flattened, each value once as the detectors see it, in order."""
-        return target_list(self.scoring_targets.allowed_values)
+        return list(target_list(tuple(self.scoring_targets.allowed_values)))
 
     def sides(self) -> tuple[tuple[Side, list[str], list[str]], ...]:
         """(side, its list as written, its values as the detectors see them), protected first."""

@@ -47,13 +47,10 @@ def available_defenses() -> dict[str, type[Defense]]:
 
 def _entries(spec: str | Sequence[str]) -> list[str]:
     """The stripped, non-empty entries of a comma-separated string or list of strings."""
-    if isinstance(spec, str):
-        items = spec.split(",")
-    elif isinstance(spec, Sequence) and all(isinstance(s, str) for s in spec):
-        items = [part for s in spec for part in s.split(",")]
-    else:
+    specs = [spec] if isinstance(spec, str) else spec
+    if not isinstance(specs, Sequence) or not all(isinstance(s, str) for s in specs):
         raise DefenseSpecError(f"defense must be a string or a list of strings, got {spec!r}")
-    return [item.strip() for item in items if item.strip()]
+    return [item.strip() for s in specs for item in s.split(",") if item.strip()]
 
 
 def _parse_entry(entry: str, known: Sequence[str], spec: object) -> DefenseSpec:
