@@ -28,60 +28,41 @@ from polar_inspect.report.stats import Group, mean_ci
 CURVE_COLUMNS = ["run", "label", "attack", "turn", "leakage", "low", "high", "n"]
 
 
-def curve_frames(samples: pd.DataFrame, runs: int) -> dict[int, pd.DataFrame]:
-    """Each run's per-sample leakage curves (`id`, `fractions`); an empty frame if none."""
-    with_curve = samples[samples["curve"].notna()]
-    parts = dict(iter(with_curve.groupby("run", sort=True)))
-    frames: dict[int, pd.DataFrame] = {}
-    for run in range(runs):
-        kept = parts.get(run, with_curve.iloc[:0])
-        frames[run] = pd.DataFrame(
-            {"id": kept["id"].astype(str).to_list(), "fractions": kept["curve"].to_list()}
-        )
-    return frames
-
-
 def _at_turn(fractions: list[float], turn: int) -> float:
     return fractions[min(turn, len(fractions)) - 1] if fractions else 0.0
 
 
 def leakage_curves(
-    runs: Sequence[RunHeader],
-    frames: dict[int, pd.DataFrame],
-    samples: pd.DataFrame,
-    groups: Sequence[Group],
+    runs: Sequence[RunHeader], samples: pd.DataFrame, groups: Sequence[Group]
 ) -> pd.DataFrame:
     """Mean leakage (0-1) with 95% CI per run, attack (and `all`) and turn."""
-    axes = samples[["run", "id", "attack"]].drop_duplicates(["run", "id"])
-    horizon = _horizons(frames, groups)
+    known = samples.drop_duplicates(["run", "id"]).set_index(["run", "id"])["attack"]
+    # in id order: a mean's last digits must not depend on the order the log lists samples
+    curves = samples[samples["curve"].notna()].sort_values(["run", "id"], kind="stable")
+    keys = pd.MultiIndex.from_frame(curves[["run", "id"]])
+    curves = curves.assign(attack=known.reindex(keys).astype(str).to_numpy())
+    by_run = dict(iter(curves.groupby("run", sort=True)))
+    longest = {i: max(map(len, by_run[i]["curve"])) if i in by_run else 1 for i in range(len(runs))}
+    horizon = _horizons(longest, groups)
     rows = []
-    for index, curves in sorted(frames.items()):
-        known = axes[axes["run"] == index].set_index("id")["attack"].astype(str)
-        # in id order: a mean's last digits must not depend on the order the log lists samples
-        frame = curves[curves["id"].isin(known.index)].sort_values("id", kind="stable")
-        if not frame.empty:
-            frame = frame.assign(attack=frame["id"].map(known))
-            rows += _run_rows(index, runs[index].label, frame, horizon[index])
+    for index, frame in by_run.items():
+        rows += _run_rows(int(index), runs[int(index)].label, frame, horizon[int(index)])
     return pd.DataFrame(rows, columns=CURVE_COLUMNS)
 
 
-def _horizons(frames: dict[int, pd.DataFrame], groups: Sequence[Group]) -> dict[int, int]:
+def _horizons(longest: dict[int, int], groups: Sequence[Group]) -> dict[int, int]:
     """Per run, the turns its curve runs to: the longest dialogue of its comparison group."""
-    longest = {
-        index: max((len(f) for f in frame["fractions"]), default=1)
-        for index, frame in frames.items()
-    }
     horizon = {
         index: max((longest.get(i, 1) for i in group.runs), default=1)
         for group in groups
         for index in group.runs
     }
-    return {index: max(1, horizon.get(index, longest[index])) for index in frames}
+    return {index: max(1, horizon.get(index, longest[index])) for index in longest}
 
 
 def _run_rows(index: int, label: str, frame: pd.DataFrame, turns: int) -> list[tuple]:
     """One run's CURVE_COLUMNS rows: per attack (and all) and turn, the mean with its CI."""
-    matrix = np.array([[_at_turn(f, t) for t in range(1, turns + 1)] for f in frame["fractions"]])
+    matrix = np.array([[_at_turn(f, t) for t in range(1, turns + 1)] for f in frame["curve"]])
     per_sample = pd.DataFrame(matrix).groupby(frame["id"].to_numpy(), sort=False).mean()
     attack_of = frame.groupby("id", sort=False)["attack"].first()
     rows = []

@@ -11,7 +11,7 @@ from polar_inspect.report.board_section import BOARD_SECTION, BREAKDOWN_SECTION
 from polar_inspect.report.cross_section import CROSS_SECTION
 from polar_inspect.report.html import frame_table, render
 from polar_inspect.report.inventory import RunHeader
-from polar_inspect.report.leakage import curve_frames, leakage_curves
+from polar_inspect.report.leakage import leakage_curves
 from polar_inspect.report.paired_section import PAIRED_SECTION
 from polar_inspect.report.section import Planned, Section, SectionInputs, SectionOutput
 from polar_inspect.report.stats import Group
@@ -22,14 +22,10 @@ def _figures(output: SectionOutput, inputs: SectionInputs, group: Group) -> str:
     return render("figures", out=inputs.out, figures=output.figures.get(group.name, []))
 
 
-def _epochs(inputs: SectionInputs) -> pd.DataFrame:
-    return log_tables.epochs_frame(inputs.epochs, inputs.summary)
-
-
 EPOCHS_SECTION = Section(
     name="epochs",
     title="",
-    compute=_epochs,
+    compute=lambda inputs: log_tables.epochs_frame(inputs.epochs, inputs.summary),
     files=lambda frame, inputs: {"epochs.csv": frame},
     figures=figures.epochs_figures,
     markdown=lambda frame, inputs: log_tables.epochs_markdown(frame),
@@ -155,15 +151,10 @@ ATTRIBUTION_SECTION = Section(
 )
 
 
-def _curves(inputs: SectionInputs) -> pd.DataFrame:
-    frames = curve_frames(inputs.samples, len(inputs.runs))
-    return leakage_curves(inputs.runs, frames, inputs.samples, inputs.groups)
-
-
 LEAKAGE_SECTION = Section(
     name="leakage",
     title="",
-    compute=_curves,
+    compute=lambda inputs: leakage_curves(inputs.runs, inputs.samples, inputs.groups),
     files=lambda frame, inputs: {"leakage_by_turn.csv": frame},
     figures=figures.leakage_figures,
     group_html=_figures,

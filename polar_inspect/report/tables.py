@@ -57,10 +57,9 @@ def leaderboard_frame(
         run = runs[row.run]
         record: dict[str, object] = {"group": row.group, "rank": row.rank, "model": row.label}
         for key in SCORE_KEYS:
-            for suffix in ("", "_low", "_high"):
+            for suffix, name in (("", ""), ("_low", "_ci_low"), ("_high", "_ci_high")):
                 value = getattr(row, key + suffix)
-                name = key + {"": "", "_low": "_ci_low", "_high": "_ci_high"}[suffix]
-                record[name] = _x100(value) if value == value else None
+                record[key + name] = _x100(value) if value == value else None
         reasons = oracle_reasons(run)
         record.update(
             weight=weight,
