@@ -65,7 +65,8 @@ def _our_task(data: str, scorers: str, gc_tuning: bool = True) -> object:
     """The `privacy` task on `data`; with scorers="parity", without the strict scorer."""
     from inspect_ai import task_with
 
-    from polar_inspect.scorers.parity import polar_scorer, reply_flags
+    from polar_inspect.scorers.flags import reply_flags
+    from polar_inspect.scorers.parity import polar_scorer
     from polar_inspect.tasks import privacy
 
     task = privacy(data=data, gc_tuning=gc_tuning)
