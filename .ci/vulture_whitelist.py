@@ -16,7 +16,6 @@ TemplateKind.model_post_init  # pydantic calls it after validation
 import click  # noqa: E402
 
 from polar_inspect.cost.sheet import ModelPrice  # noqa: E402
-from polar_inspect.report import sample_rows  # noqa: E402
 
 click.ParamType.convert  # click calls it on every option of a custom type (report, cost CLIs)
 ModelPrice.source_of  # tests/cost/test_sheet.py checks every priced rule names its source
