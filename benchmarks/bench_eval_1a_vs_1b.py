@@ -19,9 +19,9 @@ The baseline is a second worktree of commit 76fd57c (the last 1-A commit) with i
 
     python benchmarks/bench_eval_1a_vs_1b.py --baseline ../speed-1a [--limit 1500] [--repeats 3]
 
-Last measured 2026-11-26 at 89fd337 (`--limit 300 --repeats 3`, load 5-6): CPU per sample
-x1.13 of 1-A (43.4 against 38.4 ms, medians), the whole run x1.08, start-up 8.9 against 8.7 s
-of CPU (a separate `--limit 1` A/B: 8.1-8.3 against 7.3-7.5 s), peak RSS 425 against 433 MB;
+Last measured 2026-11-26 on the merged code (`--limit 300 --repeats 3`, quiet machine, load
+1.1-1.7): CPU per sample x1.14 of 1-A (30.5 against 26.8 ms, medians), the whole run x1.15,
+start-up 8.0 against 6.9 s of CPU, peak RSS 422 against 431 MB;
 the figures and where the time goes: docs/large-runs.md ("1-B against 1-A"). A commit
 without a venv of its own can be the baseline through a `.venv/bin/inspect` wrapper that sets
 `PYTHONPATH` to its `polar_inspect` (and `POLAR_BUNDLED_PATH` to a built bundled set).
