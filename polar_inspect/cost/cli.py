@@ -253,7 +253,7 @@ def plan(
     "--half-width",
     type=click.FloatRange(min=0.1, max=100),
     default=None,
-    help="a 95%% half-width to reach (points): the stratified subset it needs",
+    help="a 95% half-width to reach (points): the stratified subset it needs",
 )
 @click.option(
     "--pilot",
