@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterable, Sequence
-from pathlib import Path
 from typing import Any
 
 from inspect_ai.model import (
@@ -36,7 +35,7 @@ from polar_inspect.axes import attack_code, policy_code
 from polar_inspect.defenses.redaction import redact_values
 from polar_inspect.detectors.match import TextIndex
 from polar_inspect.errors import UserInputError, did_you_mean
-from polar_inspect.run.agent_options import check_agent_options, option
+from polar_inspect.run.agent_options import REFERENCE_AGENTS, check_agent_options, option
 from polar_inspect.sample_context import SampleFacts, current_facts, round_index
 from polar_inspect.tool_agents import TOOL_AGENT_NAMES, tool_agent_turn
 
@@ -77,9 +76,8 @@ def _trickle(facts: SampleFacts, args: dict[str, Any], input: Sequence[ChatMessa
     return oracle_reply(facts.allowed_values) + " Also on file: " + "; ".join(disclosed) + "."
 
 
-_DECLARED = json.loads(Path(__file__).with_name("reference_agents.json").read_text("utf-8"))
 #: The fixed adaptive attacker's framings, switched after each refusal.
-FRAMINGS: tuple[str, ...] = tuple(_DECLARED["framings"])
+FRAMINGS: tuple[str, ...] = tuple(REFERENCE_AGENTS["framings"])
 
 
 def _is_refusal(reply: str) -> bool:
@@ -224,7 +222,7 @@ JUDGES: dict[str, Callable[[list[ChatMessage], dict[str, Any]], str]] = {
 #: Reference agents that answer from the sample's targets, by the role in which they do so
 #: (runs marked ORACLE: report/oracles.py, tasks.oracle_reasons).
 ORACLE_MARK = "[ORACLE]"
-ORACLE_AGENTS: dict[str, dict[str, str]] = _DECLARED["oracles"]
+ORACLE_AGENTS: dict[str, dict[str, str]] = REFERENCE_AGENTS["oracles"]
 
 
 def oracle_agent_reasons(models: Iterable[tuple[str, str]]) -> list[str]:

@@ -22,11 +22,13 @@ class AgentOption(NamedTuple):
     default: str | None = None
 
 
-_DECLARED = Path(__file__).parents[1] / "reference_agents.json"
+#: The reference agents' declarations (`reference_agents.json`), read once for the package.
+REFERENCE_AGENTS: dict[str, Any] = json.loads(
+    (Path(__file__).parents[1] / "reference_agents.json").read_text(encoding="utf-8")
+)
 #: Option name -> its declaration (`reference_agents.json`, "options").
 AGENT_OPTIONS: dict[str, AgentOption] = {
-    name: AgentOption(**declared)
-    for name, declared in json.loads(_DECLARED.read_text(encoding="utf-8"))["options"].items()
+    name: AgentOption(**declared) for name, declared in REFERENCE_AGENTS["options"].items()
 }
 
 
