@@ -7,7 +7,6 @@ from __future__ import annotations
 import codecs
 import gzip
 import json
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,8 +31,6 @@ from polar_inspect.data.records import RECORD_LIST, PolarRecord, RecordRuleError
 
 #: How many problems a RecordError lists before summarising the rest as a count.
 MAX_LISTED_PROBLEMS = 20
-
-_FIRST_NON_SPACE = re.compile(rb"\S")
 
 
 @dataclass(frozen=True)
@@ -116,13 +113,13 @@ def parse_records(data: bytes, origin: str) -> list[PolarRecord]:
 def _as_array(data: bytes, origin: str) -> tuple[bytes, list[tuple[int, bytes]] | None]:
     """The bytes as one JSON array, and for JSONL the numbered non-blank lines joined into it;
     RecordError for an empty file or one whose top-level value is neither."""
-    first = _FIRST_NON_SPACE.search(data)
-    if first is None:
+    head = data.lstrip()[:1]
+    if not head:
         raise RecordError(origin, [_file_problem("the file is empty")])
-    if data[first.start()] == ord("{"):
+    if head == b"{":
         lines = [(n, line) for n, line in enumerate(data.splitlines(), 1) if line.strip()]
         return b"[" + b",".join(line for _, line in lines) + b"]", lines
-    if data[first.start()] != ord("["):
+    if head != b"[":
         kind = json_kind(_read_json(data, origin))
         raise RecordError(
             origin, [_file_problem(f"its top-level JSON value is {kind}; {EXPECTED_SHAPE}")]
