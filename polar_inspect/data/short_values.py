@@ -61,15 +61,13 @@ def is_short_value(value: str) -> bool:
 
 def short_values(records: Sequence[PolarRecord]) -> list[ShortValue]:
     """Every short target value of `records`, in record order (protected before allowed)."""
-    found: list[ShortValue] = []
-    for record in records:
-        found += [
-            ShortValue(sample_id=record.sample_id, side=side, value=value, matchable_length=length)
-            for side, _, values in record.sides()
-            for value in values
-            if (length := matchable_length(value)) < MIN_MATCHABLE_LENGTH
-        ]
-    return found
+    return [
+        ShortValue(sample_id=record.sample_id, side=side, value=value, matchable_length=length)
+        for record in records
+        for side, _, values in record.sides()
+        for value in values
+        if (length := matchable_length(value)) < MIN_MATCHABLE_LENGTH
+    ]
 
 
 def summarize_short_values(found: Sequence[ShortValue]) -> ShortValueSummary:
