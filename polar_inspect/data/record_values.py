@@ -186,7 +186,5 @@ def json_kind(value: Any) -> str:
 
 def flatten_values(values: list[str]) -> list[str]:
     """Flatten list-literal elements (JSON or Python) and de-duplicate keeping order."""
-    out: list[str] = []
-    for value in values:
-        out.extend(expand_value(value))
-    return list(dict.fromkeys(v for v in out if v.strip()))
+    items = (item for value in values for item in expand_value(value))
+    return list(dict.fromkeys(item for item in items if item.strip()))
