@@ -346,9 +346,7 @@ def _error_field(err: ErrorDetails) -> str:
     field = _field_path(err["loc"][1:])
     rule = err.get("ctx", {}).get("error")
     below = rule.field if isinstance(rule, RecordRuleError) else ""
-    if not below:
-        return field
-    return f"{field}.{below}" if field else below
+    return ".".join(part for part in (field, below) if part)
 
 
 def _field_path(loc: tuple[int | str, ...]) -> str:
