@@ -90,7 +90,7 @@ def resolve_source(
         return _hub(choice)
     folder, split = _folder_and_split(choice)
     if folder is not None:
-        return _folder(choice, folder, split, kind="folder")
+        return _folder(choice, folder, split)
     path = _local_file(choice)
     return DataSource(kind="path", path=str(path), sha256=_sha256(path))
 
@@ -257,19 +257,10 @@ def _folder_and_split(data: str) -> tuple[Path | None, str | None]:
     return None, None
 
 
-def _folder(
-    data: str,
-    folder: Path,
-    split: str | None,
-    *,
-    kind: DataKind,
-    revision: str | None = None,
-    repo_id: str | None = None,
-) -> DataSource:
-    """A dataset folder: its data files (as `datasets` finds them) and their digest."""
+def _folder(data: str, folder: Path, split: str | None, blobs: Path | None = None) -> DataSource:
+    """A dataset folder: its data files (as `datasets` finds them; links may lead into `blobs`)
+    and their digest."""
     try:
-        # A Hub snapshot's files point into the cache's `blobs/` beside `snapshots/`.
-        blobs = folder.parent.parent / "blobs" if kind == "hub" else None
         found = hf_folder.find_data_files(folder, split, also_inside=blobs)
         shards = hf_folder.read_shards(folder, found.files, str(folder))
     except hf_folder.FolderError as exc:
@@ -278,13 +269,10 @@ def _folder(
     problem = folder_problem(folder, found.files, digests)
     if problem:
         raise DataSourceError(f"data={data!r}: {folder}: {problem}; refusing a partial folder")
-    digest = hf_folder.shards_digest(digests)
     return DataSource(
-        kind=kind,
+        kind="folder",
         path=str(folder.resolve()),
-        sha256=digest,
-        revision=revision,
-        repo_id=repo_id,
+        sha256=hf_folder.shards_digest(digests),
         split=found.split,
         files=found.files,
     )
@@ -315,4 +303,6 @@ def _hub(data: str) -> DataSource:
                 "download the dataset folder and use it directly: -T data=/path/to/folder",
             )
         ) from exc
-    return _folder(data, folder, split or None, kind="hub", revision=folder.name, repo_id=repo_id)
+    # A Hub snapshot's files point into the cache's `blobs/` beside `snapshots/`.
+    source = _folder(data, folder, split or None, folder.parent.parent / "blobs")
+    return source.model_copy(update={"kind": "hub", "revision": folder.name, "repo_id": repo_id})
