@@ -1,6 +1,5 @@
-"""A dataset folder read against what it says about itself (docs/data.md): its shard names
-(`NAME-00001-of-00003.parquet`), its card's sha256 table (as `polar-generate --format hf` writes
-it) and `dataset_info`'s `num_examples`, each checked only when the folder states it."""
+"""A dataset folder read against what it says about itself (docs/data.md): shard names, the
+card's sha256 table and `num_examples`, each checked only when the folder states it."""
 
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
 """POLAR-format records read exactly from Arrow tables (Parquet shards, as
-`generate/publish/parquet.py` writes them): a null struct field read as absent, JSON columns
-parsed strictly; a type without an exact JSON form is refused, naming the column."""
+`generate/publish/parquet.py` writes them); a type without an exact JSON form is refused."""
 
 from __future__ import annotations
 

@@ -1,6 +1,4 @@
-"""Rules on single fields of a release record: the domain's spelling, the turn budget, the
-attacker goal, and a strategy or privacy type that must name the record's level (`records.py`
-declares them on its models)."""
+"""Rules on single fields of a release record, declared on the models of `records.py`."""
 
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
 """Pydantic models of one POLAR-Bench release record: strict where the eval reads a field, any
-JSON value elsewhere (docs/data.md, "The record format", "Validation rules"). Rules across fields
-are declared on the model holding them; one naming a field below raises `RecordRuleError`."""
+JSON value elsewhere (docs/data.md, "The record format", "Validation rules")."""
 
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
-"""Target values too short to match reliably (fewer than `MIN_MATCHABLE_LENGTH` letters and
-digits after the matcher's normalisation): counted and listed, never refused
+"""Target values too short to match reliably: counted and listed, never refused
 (docs/scoring.md#short-values)."""
 
 from __future__ import annotations

@@ -1,6 +1,5 @@
 """Which field each scoring-target value comes from, read from the record's `hidden_target`
-maps as the authors' renderer writes values (docs/data.md, "Field names per domain"). A
-malformed `hidden_target` is read as absent and counted (`field_coverage`), never refused."""
+(docs/data.md, "Field names per domain"); a malformed one is read as absent and counted."""
 
 from __future__ import annotations
 
@@ -84,8 +83,7 @@ def _name_values(gold: dict[Any, Any], targets: set[str], fields: dict[str, str]
 def field_coverage(
     records: Sequence[PolarRecord], origin: str = "", fields: Sequence[ValueFields] | None = None
 ) -> FieldCoverage:
-    """Count the records with field names and the malformed ones (a warning with `origin`);
-    `fields`: each record's `value_fields`, if known."""
+    """Count the records with field names and the malformed ones (a warning with `origin`)."""
     coverage = FieldCoverage()
     known = fields if fields is not None else [value_fields(r) for r in records]
     for record, found in zip(records, known, strict=True):
