@@ -64,8 +64,7 @@ def require_datasets() -> None:
 def find_data_files(
     folder: Path, split: str | None = None, *, also_inside: Path | None = None
 ) -> DataFiles:
-    """The data files of `folder`'s split (`split`, else its only one), each inside the folder
-    (or, through a symlink, inside `also_inside`)."""
+    """The data files of `folder`'s split (`split`, else its only one), each inside the folder."""
     require_datasets()
     saved = saved_to_disk(folder)
     if saved:
@@ -113,8 +112,7 @@ def saved_to_disk(folder: Path) -> str | None:
 
 
 def _relative(path: Path, folder: Path, roots: Sequence[Path]) -> str:
-    """`path` relative to `folder`; FolderError when it leaves the folder, with `..` collapsed
-    or with symlinks followed (then out of `roots` too)."""
+    """`path` relative to `folder`; FolderError when `..` or a link takes it out of `roots`."""
     base = Path(os.path.normpath(folder.absolute()))
     lexical = Path(os.path.normpath(path if path.is_absolute() else base / path))
     target = path.resolve()

@@ -86,8 +86,7 @@ def is_commit(revision: str | None) -> bool:
 
 
 def fetch_snapshot(repo_id: str, revision: str | None) -> Path:
-    """The local snapshot folder (named by its commit) of dataset `repo_id` at `revision` (a
-    commit, from the cache when there; a branch or tag, resolved on the Hub unless offline)."""
+    """The local snapshot folder (named by its commit) of dataset `repo_id` at `revision`."""
     from huggingface_hub import HfApi, snapshot_download
     from huggingface_hub.errors import LocalEntryNotFoundError
 

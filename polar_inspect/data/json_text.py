@@ -15,8 +15,7 @@ EXPECTED_SHAPE = "expected a JSON array of record objects, or one JSON object pe
 
 
 class RepeatedKeys(dict[str, Any]):
-    """A parsed JSON object in which some keys appeared more than once (`repeats`: key ->
-    how many times); it holds the last value of each, as `json` does."""
+    """A parsed JSON object whose keys repeat (`repeats`: key -> count), each last value kept."""
 
     repeats: dict[str, int]
 

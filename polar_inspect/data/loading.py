@@ -1,6 +1,5 @@
-"""Loading release files: a JSON array or JSONL of records, maybe gzip-compressed (docs/data.md,
-"Validation rules"). A fast path parses and validates at once; when anything fails, the slow
-path re-reads the input and lists every problem, each naming the record and the field."""
+"""Loading release files (docs/data.md, "Validation rules"): a fast path parses and validates at
+once; when anything fails, the slow path re-reads the input and lists every problem."""
 
 from __future__ import annotations
 
@@ -111,8 +110,7 @@ def parse_records(data: bytes, origin: str) -> list[PolarRecord]:
 
 
 def _as_array(data: bytes, origin: str) -> tuple[bytes, list[tuple[int, bytes]] | None]:
-    """The bytes as one JSON array, and for JSONL the numbered non-blank lines joined into it;
-    RecordError for an empty file or one whose top-level value is neither."""
+    """The bytes as one JSON array, and for JSONL the numbered non-blank lines joined into it."""
     head = data.lstrip()[:1]
     if not head:
         raise RecordError(origin, [_file_problem("the file is empty")])
@@ -130,8 +128,7 @@ def _as_array(data: bytes, origin: str) -> tuple[bytes, list[tuple[int, bytes]] 
 def validate_items(
     items: list[tuple[str, Any]], origin: str, *, may_repeat_keys: bool = False
 ) -> list[PolarRecord]:
-    """Validate (where, raw record) pairs as a file's records are; `may_repeat_keys`: a raw
-    record may hold a `RepeatedKeys` object. Raises RecordError."""
+    """Validate (where, raw record) pairs as a file's records are; RecordError."""
     if not items:
         raise RecordError(origin, [_file_problem("the data holds no records")])
     records = None if may_repeat_keys else _validate_fast([raw for _, raw in items])
@@ -146,8 +143,7 @@ def validate_items(
 def check_across_parts(
     parts: Sequence[tuple[str, list[PolarRecord]]], origin: str
 ) -> list[PolarRecord]:
-    """The records of validated parts (one dataset's shards) in order, once the rules across
-    records hold over all of them; a problem names the part."""
+    """The records of validated parts (shards) in order, once the rules across records hold."""
     labels = [f"index {i} of {name}" for name, records in parts for i in range(len(records))]
     return _across([record for _, records in parts for record in records], labels, origin)
 
@@ -294,8 +290,7 @@ def _raw_key_fields(item: Any) -> _KeyFields:
 def _inconsistencies(
     entries: Iterable[tuple[int, str, _KeyFields]],
 ) -> list[tuple[int, RecordProblem]]:
-    """Problems across records: duplicate sample_id, domain disagreement, one domain in two
-    spellings (`hr_Intake` / `HR_intake`)."""
+    """Problems across records: duplicate sample_id, domain disagreement, a domain's spellings."""
     found: list[tuple[int, RecordProblem]] = []
     first_seen: dict[str, str] = {}
     spellings: dict[str, tuple[str, str]] = {}  # folded domain -> (first spelling, where)

@@ -20,8 +20,7 @@ def expected_cells(domains: Sequence[str] = DOMAINS) -> list[Cell]:
 
 
 def select_mini(records: Sequence[PolarRecord]) -> list[PolarRecord]:
-    """The lowest `sample_id` of each cell, in grid order (other domains last); empty cells
-    warned about."""
+    """The lowest `sample_id` of each cell, in grid order (other domains last)."""
     best: dict[Cell, PolarRecord] = {}
     for record in sorted(records, key=lambda r: r.sample_id):  # stable: the first of equals
         best.setdefault((record.domain, record.policy, record.attack), record)

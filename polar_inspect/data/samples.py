@@ -76,8 +76,7 @@ def sample_info(state: TaskState) -> SampleInfo:
 
 
 def attack_setup_view(record: PolarRecord) -> dict[str, Any]:
-    """The attack setup the paper's live attacker receives: the record's, strategy filled in
-    from the metadata, planned turns under `planned_turns`."""
+    """The record's attack setup as the paper's live attacker receives it."""
     setup: dict[str, Any] = (
         record.attack_setup.model_dump(mode="json", exclude_none=True)
         if record.attack_setup is not None

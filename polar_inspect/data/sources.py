@@ -52,8 +52,7 @@ OFFICIAL_RELEASE = OfficialRelease()
 
 
 class DataSource(BaseModel):
-    """A resolved data source: its kind, where its bytes are, and their sha256 (a folder's:
-    `hf_folder.shards_digest` of its data files in `files` order)."""
+    """A resolved data source: its kind, where its bytes are, and their sha256."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -96,8 +95,7 @@ def resolve_source(
 
 
 def load_source(source: DataSource, *, use_cache: bool = True) -> list[PolarRecord]:
-    """The validated records of a resolved source, without the fields the eval never reads,
-    from the checked cache when `use_cache`; RecordError for invalid data."""
+    """The validated records of a resolved source (from the checked cache when `use_cache`)."""
     target = cache_dir() / "records" / f"{source.sha256}-{cache_version()}.json"
     cached = read_cache(target, source.sha256) if use_cache else None
     records = cached if cached is not None else without_provenance(_parse_source(source))

@@ -82,8 +82,7 @@ def strict_verdicts(cases: Sequence[LeakCase]) -> dict[str, Verdict]:
 def judge_verdicts(
     cases: Sequence[LeakCase], judge: Model, progress: Callable[[int], None]
 ) -> tuple[dict[str, Verdict], JudgeUsage]:
-    """The LLM judge on every case, one cached call each, `progress(done)` after each one;
-    JudgeFailedError when the judge keeps failing."""
+    """The LLM judge on every case, one cached call each, `progress(done)` after each one."""
     usage = JudgeUsage()
 
     async def run() -> dict[str, Verdict]:

@@ -1,6 +1,5 @@
-"""Agreement of a detector's verdicts with the human labels: precision, recall, kappa; a figure
-with no cases to stand on is undefined (`None`), never a perfect 1.0; and how `polar-validate`
-prints them, each wrong verdict with a reply excerpt."""
+"""Agreement of a detector's verdicts with the human labels (a figure with no cases to stand on
+is undefined, never a perfect 1.0), and how `polar-validate` prints it (docs/validation.md)."""
 
 from __future__ import annotations
 
@@ -164,8 +163,7 @@ def _spaced(text: str) -> str:
 
 
 def reply_excerpt(reply: str, span: tuple[int, int] | None, width: int = EXCERPT_CHARS) -> str:
-    """The reply around `span` (the match marked with [[ ]]), or its start when no span;
-    runs of white space (line breaks included) are shown as one space."""
+    """The reply around `span` (the match marked with [[ ]]), or its start when no span."""
     if span is None:
         flat = one_line(reply)
         return flat if len(flat) <= 2 * width else flat[: 2 * width] + " ..."
