@@ -97,14 +97,6 @@ OFFLINE: dict[str, Callable[[LeakCase], Verdict]] = {"parity": _parity, "strict"
 DETECTORS = (*OFFLINE, "judge")
 
 
-class _Refused(Exception):
-    """A user error: one line on stderr, exit `status`."""
-
-    def __init__(self, message: str, status: int = EXIT_INPUT) -> None:
-        super().__init__(message)
-        self.status = status
-
-
 @click.command(
     name=PROG,
     help="Run one leak detector over hand-labelled cases and print precision, recall and "
@@ -149,7 +141,7 @@ def command(
     _check_options(scorer, model, max_retries)
     path = resolve_case_file(cases)
     if verdicts and _same_file(Path(verdicts), path):
-        raise _Refused(
+        raise UserInputError(
             f"--verdicts {verdicts} is the case file itself: writing the verdicts would "
             "replace the cases; give the verdicts a path of their own"
         )
@@ -172,9 +164,9 @@ def command(
 
 def _check_options(scorer: str, model: str | None, max_retries: int | None) -> None:
     if scorer == "judge" and not model:
-        raise _Refused("--scorer judge needs --model <provider/model>")
+        raise UserInputError("--scorer judge needs --model <provider/model>")
     if scorer != "judge" and (model or max_retries is not None):
-        raise _Refused("--model and --max-retries are only used with --scorer judge")
+        raise UserInputError("--model and --max-retries are only used with --scorer judge")
 
 
 def _verdicts(
@@ -187,20 +179,18 @@ def _verdicts(
     try:
         judge = get_model(model, config=GenerateConfig(max_retries=max_retries), memoize=False)
     except Exception as err:  # noqa: BLE001 - Inspect's errors for an unusable model name
-        raise _Refused(f"--model {model}: {err}") from None
+        raise UserInputError(f"--model {model}: {err}") from None
     try:
         return _run_judge(cases, judge)
-    except JudgeFailedError as err:
-        raise _Refused(str(err), EXIT_JUDGE) from None
     except KeyboardInterrupt:
-        raise _Refused("interrupted; answers so far are in Inspect's cache", 130) from None
+        raise click.Abort("interrupted; answers so far are in Inspect's cache") from None
 
 
 def _write_verdicts(path: Path, written: dict[str, bool]) -> None:
     try:
         path.write_text(json.dumps(written, indent=1) + "\n", encoding="utf-8")
     except OSError as err:
-        raise _Refused(f"{path}: cannot write the verdicts ({err.strerror})") from None
+        raise UserInputError(f"{path}: cannot write the verdicts ({err.strerror})") from None
 
 
 def _run_judge(cases: list[LeakCase], judge: Model) -> dict[str, Verdict]:
@@ -253,10 +243,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(done.exit_code)
     except click.UsageError as err:  # a bad option or argument, in click's words
         return _fail(f"{err.format_message()} (see {PROG} --help)", EXIT_INPUT)
-    except (click.Abort, KeyboardInterrupt):
-        return _fail("interrupted", 130)
-    except (_Refused, UserInputError, CaseFileError) as err:
-        return _fail(str(err), err.status if isinstance(err, _Refused) else EXIT_INPUT)
+    except (click.Abort, KeyboardInterrupt) as err:
+        return _fail(str(err) or "interrupted", 130)
+    except JudgeFailedError as err:  # a UserInputError, with a status of its own
+        return _fail(str(err), EXIT_JUDGE)
+    except (UserInputError, CaseFileError) as err:
+        return _fail(str(err), EXIT_INPUT)
     except BrokenPipeError:  # the reader went away (`polar-validate ... | head`)
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
