@@ -108,17 +108,13 @@ def repeated_targets(values: list[str]) -> list[tuple[str, str]]:
     return dropped
 
 
-class AttackerTextError(ValueError):
-    """The attacker text looks like JSON but is not an array of strings."""
-
-
 # `[` followed by a quote, a bracket, a brace or nothing: text that means to be a JSON array.
 _ARRAY_START = re.compile(r'\[\s*(["\[\]{]|$)')
 
 
 def parse_attacker_turns(text: str) -> list[str]:
     """The planned turns: a JSON array of strings, else the text as one turn (none when empty);
-    AttackerTextError for text that starts like an array of turns but is not one."""
+    ValueError for text that starts like an array of turns but is not one."""
     stripped = text.strip()
     if not stripped.startswith("["):
         return [stripped] if stripped else []
@@ -126,13 +122,13 @@ def parse_attacker_turns(text: str) -> list[str]:
         parsed = json.loads(stripped)
     except json.JSONDecodeError as exc:
         if _ARRAY_START.match(stripped):
-            raise AttackerTextError(
+            raise ValueError(
                 f"starts like a JSON array of turns but is not valid JSON "
                 f"({exc.msg} at character {exc.pos})"
             ) from None
         return [stripped]
     if not all(isinstance(turn, str) for turn in parsed):
-        raise AttackerTextError("attacker text is a JSON array but not all items are strings")
+        raise ValueError("attacker text is a JSON array but not all items are strings")
     return [turn for turn in parsed if turn.strip()]
 
 
