@@ -95,9 +95,7 @@ def parse_records(data: bytes, origin: str) -> list[PolarRecord]:
         except (OSError, EOFError) as exc:
             raise RecordError(origin, [_file_problem(f"cannot read it ({exc})")]) from exc
     data, lines = _as_array(data.removeprefix(codecs.BOM_UTF8), origin)
-    items = _parse_strict(data)
-    records = _validate_fast(items) if isinstance(items, list) else None
-    del items
+    records = _validate_fast(_parse_strict(data))
     # Joined lines can hide a bad line (two objects on one line, one object over two lines).
     if records is None or (lines is not None and len(records) != len(lines)):
         raise _explain(data if lines is None else None, lines, origin)
@@ -166,7 +164,7 @@ def _parse_strict(data: bytes) -> Any:
         return None
 
 
-def _validate_fast(items: list[Any]) -> list[PolarRecord] | None:
+def _validate_fast(items: Any) -> list[PolarRecord] | None:
     try:
         return RECORD_LIST.validate_python(items)
     except ValidationError:
