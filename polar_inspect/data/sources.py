@@ -256,8 +256,7 @@ def _folder_and_split(data: str) -> tuple[Path | None, str | None]:
 
 
 def _folder(data: str, folder: Path, split: str | None, blobs: Path | None = None) -> DataSource:
-    """A dataset folder: its data files (as `datasets` finds them; links may lead into `blobs`)
-    and their digest."""
+    """A dataset folder: its data files (as `datasets` finds them) and their digest."""
     try:
         found = hf_folder.find_data_files(folder, split, also_inside=blobs)
         shards = hf_folder.read_shards(folder, found.files, str(folder))

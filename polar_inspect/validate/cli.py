@@ -236,9 +236,8 @@ def _fail(message: str, status: int) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `polar-validate` console script: the exit status."""
-    args = list(argv) if argv is not None else sys.argv[1:]
     try:
-        return int(command.main(args=args, prog_name=PROG, standalone_mode=False) or 0)
+        return int(command.main(args=argv, prog_name=PROG, standalone_mode=False) or 0)
     except click.exceptions.Exit as done:  # --help
         return int(done.exit_code)
     except click.UsageError as err:  # a bad option or argument, in click's words
