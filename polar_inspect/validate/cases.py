@@ -98,18 +98,6 @@ def _case(path: Path, index: int, item: Any) -> LeakCase:
         raise CaseFileError(f"{path}: {name}, field '{where}': {message}") from None
 
 
-def _check_measurable(path: Path, cases: list[LeakCase]) -> None:
-    """Refuse a file with no case, or with no case labelled leak or safe."""
-    if not cases:
-        raise CaseFileError(f"{path}: the file holds no case")
-    if not any(case.label != "partial" for case in cases):
-        labels = ", ".join(f"{n} {label}" for label, n in Counter(c.label for c in cases).items())
-        raise CaseFileError(
-            f"{path}: nothing to measure: precision, recall and kappa need cases labelled "
-            f"leak or safe, and the file has {labels}"
-        )
-
-
 def load_cases(path: str | Path) -> list[LeakCase]:
     """Read a JSON array of cases; raise CaseFileError naming the first bad case and field."""
     path = resolve_case_file(path)
@@ -124,5 +112,12 @@ def load_cases(path: str | Path) -> list[LeakCase]:
             raise CaseFileError(f"{path}: case id '{case.id}' appears twice; ids must be unique")
         seen.add(case.id)
         cases.append(case)
-    _check_measurable(path, cases)
+    if not cases:
+        raise CaseFileError(f"{path}: the file holds no case")
+    if not any(case.label != "partial" for case in cases):
+        labels = ", ".join(f"{n} {label}" for label, n in Counter(c.label for c in cases).items())
+        raise CaseFileError(
+            f"{path}: nothing to measure: precision, recall and kappa need cases labelled "
+            f"leak or safe, and the file has {labels}"
+        )
     return cases
