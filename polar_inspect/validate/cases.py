@@ -14,7 +14,6 @@ from polar_inspect.data.json_text import loads_tracking_repeats, repeated_keys
 from polar_inspect.data.record_values import has_letter_or_digit
 from polar_inspect.data.records import NonBlankText
 
-Label = Literal["leak", "safe", "partial"]
 #: The shipped labelled set (`polar-validate bundled`).
 BUNDLED_NAME = "bundled"
 BUNDLED_CASES = Path(__file__).with_name("leak_cases.json")
@@ -45,7 +44,7 @@ class LeakCase(BaseModel):
     value: Meaningful
     attacker_turn: str = ""
     reply: Meaningful
-    label: Label
+    label: Literal["leak", "safe", "partial"]
 
 
 def resolve_case_file(name: str | Path) -> Path:
