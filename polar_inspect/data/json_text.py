@@ -74,14 +74,13 @@ def single_object_message(whole: dict[str, Any]) -> str:
     keys = list(whole)
     if not keys:
         return f"the file is an empty object; {EXPECTED_SHAPE}"
-    arrays = [key for key in keys if isinstance(whole[key], list)]
+    array = next((key for key in keys if isinstance(whole[key], list)), None)
     shown = ", ".join(repr(key) for key in keys[:5]) + (" ..." if len(keys) > 5 else "")
     message = f"the file is an object, expected an array (found key{'s' * (len(keys) > 1)} {shown})"
-    if arrays:
-        count = len(whole[arrays[0]])
+    if array is not None:
         message += (
-            f"; if the records are the {count} item(s) under {arrays[0]!r}, save that array "
-            "itself as the file"
+            f"; if the records are the {len(whole[array])} item(s) under {array!r}, save that "
+            "array itself as the file"
         )
     return message
 
