@@ -9,7 +9,7 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.solver import TaskState
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from polar_inspect.data.records import PolarRecord
+from polar_inspect.data.records import AttackSetup, PolarRecord
 from polar_inspect.data.sources import DataSource
 from polar_inspect.data.value_fields import ValueFields, value_fields
 
@@ -77,11 +77,8 @@ def sample_info(state: TaskState) -> SampleInfo:
 
 def attack_setup_view(record: PolarRecord) -> dict[str, Any]:
     """The record's attack setup as the paper's live attacker receives it."""
-    setup: dict[str, Any] = (
-        record.attack_setup.model_dump(mode="json", exclude_none=True)
-        if record.attack_setup is not None
-        else {}
-    )
+    given = record.attack_setup or AttackSetup()
+    setup: dict[str, Any] = given.model_dump(mode="json", exclude_none=True)
     setup.setdefault("attack_type", record.metadata.attack_type or record.attack)
     setup.setdefault("attack_strength", int(record.attack.removeprefix("S")))
     setup["planned_turns"] = record.planned_turns()
