@@ -95,6 +95,7 @@ def fetch_snapshot(repo_id: str, revision: str | None) -> Path:
         repo_type="dataset",
         cache_dir=hub_cache(),
         allow_patterns=list(DATASET_FILES),
+        endpoint=_endpoint(),
     )
     if is_commit(revision) or hub_offline():
         try:
@@ -106,10 +107,6 @@ def fetch_snapshot(repo_id: str, revision: str | None) -> Path:
         info = HfApi(endpoint=_endpoint()).dataset_info(
             repo_id, revision=revision, timeout=HUB_TIMEOUT
         )
-        return Path(
-            snapshot_download(
-                **where, revision=info.sha, endpoint=_endpoint(), etag_timeout=HUB_TIMEOUT
-            )
-        )
+        return Path(snapshot_download(**where, revision=info.sha, etag_timeout=HUB_TIMEOUT))
     except Exception as exc:  # any network, HTTP or disk failure means "could not download"
         raise HubUnavailable(f"{type(exc).__name__}: {exc}") from exc
