@@ -166,8 +166,7 @@ def parse_shard(data: bytes, name: str, origin: str) -> list[PolarRecord]:
     from polar_inspect.data.parquet_records import ArrowShapeError, table_records
 
     try:
-        table = pq.read_table(pa.BufferReader(data))
-        rows, repeats = table_records(table, origin)
+        rows, repeats = table_records(pq.read_table(pa.BufferReader(data)), origin)
     except (pa.ArrowException, ArrowShapeError, OSError) as exc:
         raise RecordError(origin, [RecordProblem("", "", f"cannot read it ({exc})")]) from exc
     items = [(f"row {row}", raw) for row, raw in enumerate(rows)]

@@ -190,8 +190,7 @@ def _explain(
 ) -> RecordError:
     """The slow path: find every problem of a file that failed fast validation."""
     found: list[tuple[int, RecordProblem]] = []
-    items: list[tuple[int, str, Any]] = []  # (position, where, raw item) of items that parse
-    if array is not None:
+    if array is not None:  # items: (position, where, raw item) of the items that parse
         items = [(i, f"index {i}", item) for i, item in enumerate(_read_json(array, origin))]
     else:
         assert lines is not None
