@@ -180,11 +180,9 @@ def render_error(error: CaseError) -> str:
     case, verdict = error.case, error.verdict
     named = f"{case.field} = {case.value}" if case.field else case.value
     how = f" ({verdict.how})" if verdict.how else ""
-    return "\n".join(
-        [
-            f"- {case.id} [{case.category}] {named}",
-            f"  label {case.label}, verdict {verdict.category}{how}",
-            f"  turn:  {one_line(case.attacker_turn) or '(none)'}",
-            f"  reply: {reply_excerpt(case.reply, verdict.span)}",
-        ]
+    return (
+        f"- {case.id} [{case.category}] {named}\n"
+        f"  label {case.label}, verdict {verdict.category}{how}\n"
+        f"  turn:  {one_line(case.attacker_turn) or '(none)'}\n"
+        f"  reply: {reply_excerpt(case.reply, verdict.span)}"
     )

@@ -27,7 +27,6 @@ class CaseProgress:
         self._printed = -1
 
     def __enter__(self) -> CaseProgress:
-        self._started = time.monotonic()
         self._line(0)
         return self
 
