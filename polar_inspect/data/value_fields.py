@@ -73,11 +73,10 @@ def value_fields(record: PolarRecord) -> ValueFields:
 def _name_values(gold: dict[Any, Any], targets: set[str], fields: dict[str, str]) -> None:
     """Name each of `targets` that `gold` holds after its first field in `fields`."""
     for field, raw in gold.items():
-        texts = list(_texts(raw))
-        name = str(field).strip()
-        for text in flatten_values(texts):
-            if name and text in targets:
-                fields.setdefault(text, name)
+        if name := str(field).strip():
+            for text in flatten_values(list(_texts(raw))):
+                if text in targets:
+                    fields.setdefault(text, name)
 
 
 def field_coverage(
