@@ -124,42 +124,34 @@ def build_task(
     """A POLAR-Bench Task from `privacy`'s parameters by name (an unknown name is refused)."""
     config = PolarConfig.from_task_args(task_args)
     with collector_paused(config.gc_tuning):  # docs/large-runs.md: the records make no cycles
-        return _build(config, subset, subset_name)
-
-
-def _build(
-    config: PolarConfig,
-    subset: Callable[[list[PolarRecord]], list[PolarRecord]] | None,
-    subset_name: str,
-) -> Task:
-    setup = RunSetup.prepare(config)  # every template and option checked before data is read
-    check_roles_bound(setup)  # under `inspect eval`: a role the run needs and nobody bound
-    data = select_data(config, subset)
-    entry = register_entry()
-    identity = _identity(config, setup, data, subset_name, entry.version)
-    setup = setup.model_copy(update={"identity": identity})
-    short = summarize_short_values(short_values(data.selected))
-    metadata = run_metadata(setup, data, subset_name, short, __version__)
-    reasons = oracle_reasons(setup)
-    mark = " (ORACLE)" if reasons else ""  # no brackets: Inspect shows this line escaped
-    dataset = records_to_dataset(
-        data.selected,
-        name=f"polar-{data.source.kind}{mark}",  # shown in `inspect eval`'s summary
-        location=data.source.path,
-        source=data.source,
-        fields=data.fields,
-    )
-    return PolarTask(
-        oracle=bool(reasons),
-        dataset=dataset,
-        solver=polar_dialogue(setup),
-        scorer=_scorers(config, short),
-        cleanup=leave_sample,
-        config=TRUSTED_MODEL_CONFIG,
-        version=entry.comparability_version,
-        metadata=_redacted(metadata),
-        headline_metric=HEADLINE,
-    )
+        setup = RunSetup.prepare(config)  # every template and option checked before data is read
+        check_roles_bound(setup)  # under `inspect eval`: a role the run needs and nobody bound
+        data = select_data(config, subset)
+        entry = register_entry()
+        identity = _identity(config, setup, data, subset_name, entry.version)
+        setup = setup.model_copy(update={"identity": identity})
+        short = summarize_short_values(short_values(data.selected))
+        metadata = run_metadata(setup, data, subset_name, short, __version__)
+        reasons = oracle_reasons(setup)
+        mark = " (ORACLE)" if reasons else ""  # no brackets: Inspect shows this line escaped
+        dataset = records_to_dataset(
+            data.selected,
+            name=f"polar-{data.source.kind}{mark}",  # shown in `inspect eval`'s summary
+            location=data.source.path,
+            source=data.source,
+            fields=data.fields,
+        )
+        return PolarTask(
+            oracle=bool(reasons),
+            dataset=dataset,
+            solver=polar_dialogue(setup),
+            scorer=_scorers(config, short),
+            cleanup=leave_sample,
+            config=TRUSTED_MODEL_CONFIG,
+            version=entry.comparability_version,
+            metadata=_redacted(metadata),
+            headline_metric=HEADLINE,
+        )
 
 
 @task
