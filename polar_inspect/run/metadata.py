@@ -114,12 +114,8 @@ def read_run_metadata(meta: dict[str, Any], known_comparability: int) -> RunMeta
 
 
 def _template_1a(entry: Any) -> TemplateNote:
-    if isinstance(entry, dict):
-        return TemplateNote(
-            source=str(entry.get("source", "default")),
-            sha256=str(entry.get("sha256", "")),
-            text=str(entry.get("text", "")),
-        )
+    if isinstance(entry, dict):  # source, sha256 and text, as `TemplateNote`
+        return TemplateNote.model_validate(entry)
     return TemplateNote(source=str(entry) if entry else "default", sha256="")
 
 
