@@ -23,17 +23,8 @@ from polar_inspect.dialogue.solver import polar_dialogue
 from polar_inspect.process_tuning import collector_paused, leave_sample
 from polar_inspect.redaction import redact
 from polar_inspect.register import register_entry
-from polar_inspect.run.assemble import (
-    TRUSTED_MODEL_CONFIG,
-    EmptySelectionError,
-    Selection,
-    plugin_code,
-    run_metadata,
-    select_data,
-    settings_of,
-)
+from polar_inspect.run.assemble import TRUSTED_MODEL_CONFIG, run_metadata, select_data
 from polar_inspect.run.config import PolarConfig
-from polar_inspect.run.identity import DETECTOR_VERSIONS, TaskIdentity
 from polar_inspect.run.metadata import RunMetadata
 from polar_inspect.run.setup import RunSetup, check_roles_bound, models_in_use
 from polar_inspect.scorers import (
@@ -48,29 +39,7 @@ from polar_inspect.task_parameters import parameters_of
 
 #: What `inspect view` and Inspect's summaries show first for a run.
 HEADLINE = HeadlineMetric(scorer="polar_scorer", score="overall", metric="mean")
-__all__ = ["TRUSTED_MODEL_CONFIG", "EmptySelectionError", "build_task", "privacy", "privacy_mini"]
-
-
-def _identity(
-    config: PolarConfig, setup: RunSetup, data: Selection, subset_name: str, version: str
-) -> TaskIdentity:
-    """The run's task identity (`run.identity.TaskIdentity`)."""
-    return TaskIdentity(
-        package_version=__version__,
-        task_version=version,
-        detectors=dict(DETECTOR_VERSIONS),
-        data_sha256=data.source.sha256,
-        subset=subset_name,
-        selection={
-            "domains": data.domains,
-            "policies": list(config.policy),
-            "attacks": list(config.attack),
-            "samples": len(data.selected),
-        },
-        settings=settings_of(config),
-        templates={name: t.sha256 for name, t in sorted(setup.templates().items())},
-        code=plugin_code(config, setup),
-    )
+__all__ = ["TRUSTED_MODEL_CONFIG", "build_task", "privacy", "privacy_mini"]
 
 
 def _scorers(config: PolarConfig, short: ShortValueSummary) -> list[Scorer]:
@@ -127,11 +96,9 @@ def build_task(
         setup = RunSetup.prepare(config)  # every template and option checked before data is read
         check_roles_bound(setup)  # under `inspect eval`: a role the run needs and nobody bound
         data = select_data(config, subset)
-        entry = register_entry()
-        identity = _identity(config, setup, data, subset_name, entry.version)
-        setup = setup.model_copy(update={"identity": identity})
         short = summarize_short_values(short_values(data.selected))
         metadata = run_metadata(setup, data, subset_name, short, __version__)
+        setup = setup.model_copy(update={"identity": metadata.identity})
         reasons = oracle_reasons(setup)
         mark = " (ORACLE)" if reasons else ""  # no brackets: Inspect shows this line escaped
         dataset = records_to_dataset(
@@ -148,7 +115,7 @@ def build_task(
             scorer=_scorers(config, short),
             cleanup=leave_sample,
             config=TRUSTED_MODEL_CONFIG,
-            version=entry.comparability_version,
+            version=register_entry().comparability_version,
             metadata=_redacted(metadata),
             headline_metric=HEADLINE,
         )

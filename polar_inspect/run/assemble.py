@@ -23,6 +23,7 @@ from polar_inspect.errors import UserInputError
 from polar_inspect.register import register_entry
 from polar_inspect.run.code import CodeIdentity, code_identity
 from polar_inspect.run.config import PolarConfig
+from polar_inspect.run.identity import DETECTOR_VERSIONS, TaskIdentity
 from polar_inspect.run.metadata import AttackerNote, DefenseNote, RunMetadata, TemplateNote
 from polar_inspect.run.setup import RunSetup
 
@@ -145,17 +146,39 @@ def select_data(
     )
 
 
+def _task_identity(
+    setup: RunSetup, data: Selection, subset_name: str, version: str
+) -> TaskIdentity:
+    config = setup.config
+    return TaskIdentity(
+        package_version=version,
+        task_version=register_entry().version,
+        detectors=dict(DETECTOR_VERSIONS),
+        data_sha256=data.source.sha256,
+        subset=subset_name,
+        selection={
+            "domains": data.domains,
+            "policies": list(config.policy),
+            "attacks": list(config.attack),
+            "samples": len(data.selected),
+        },
+        settings=settings_of(config),
+        templates={name: t.sha256 for name, t in sorted(setup.templates().items())},
+        code=plugin_code(config, setup),
+    )
+
+
 def run_metadata(
     setup: RunSetup, data: Selection, subset_name: str, short: ShortValueSummary, version: str
 ) -> RunMetadata:
-    """The run's metadata (`RunMetadata`), as the task writes it to the log."""
+    """The run's metadata with its task identity (`RunMetadata`), as the task logs it."""
     config, entry = setup.config, register_entry()
     return RunMetadata(
         polar_inspect_version=version,
         full_task_version=entry.version,
         task_comparability_version=entry.comparability_version,
         task_interface_version=entry.interface_version,
-        identity=setup.identity,
+        identity=_task_identity(setup, data, subset_name, version),
         data_source=data.source,
         subset=subset_name,
         samples_available=data.available,
