@@ -8,17 +8,12 @@ from typing import Any, Literal
 
 from inspect_ai import Task, task
 from inspect_ai.log import HeadlineMetric
-from inspect_ai.scorer import Scorer
 
 from polar_inspect import __version__
 from polar_inspect.agents import ORACLE_MARK, oracle_agent_reasons
 from polar_inspect.data.records import PolarRecord
 from polar_inspect.data.samples import records_to_dataset
-from polar_inspect.data.short_values import (
-    ShortValueSummary,
-    short_values,
-    summarize_short_values,
-)
+from polar_inspect.data.short_values import short_values, summarize_short_values
 from polar_inspect.dialogue.solver import polar_dialogue
 from polar_inspect.process_tuning import collector_paused, leave_sample
 from polar_inspect.redaction import redact
@@ -40,17 +35,6 @@ from polar_inspect.task_parameters import parameters_of
 #: What `inspect view` and Inspect's summaries show first for a run.
 HEADLINE = HeadlineMetric(scorer="polar_scorer", score="overall", metric="mean")
 __all__ = ["TRUSTED_MODEL_CONFIG", "build_task", "privacy", "privacy_mini"]
-
-
-def _scorers(config: PolarConfig, short: ShortValueSummary) -> list[Scorer]:
-    return [
-        polar_scorer(weight=config.weight),
-        polar_strict_scorer(),
-        reply_flags(),
-        *([polar_judge_scorer()] if config.judge else []),
-        *([agent_channel_scorer()] if config.trusted_agent is not None else []),
-        *([short_value_check()] if short.values else []),
-    ]
 
 
 #: The parts of the run metadata a user's own strings reach (parameters, paths, options); the
@@ -112,7 +96,14 @@ def build_task(
             oracle=bool(reasons),
             dataset=dataset,
             solver=polar_dialogue(setup),
-            scorer=_scorers(config, short),
+            scorer=[
+                polar_scorer(weight=config.weight),
+                polar_strict_scorer(),
+                reply_flags(),
+                *([polar_judge_scorer()] if config.judge else []),
+                *([agent_channel_scorer()] if config.trusted_agent is not None else []),
+                *([short_value_check()] if short.values else []),
+            ],
             cleanup=leave_sample,
             config=TRUSTED_MODEL_CONFIG,
             version=register_entry().comparability_version,
