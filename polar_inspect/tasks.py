@@ -178,17 +178,14 @@ def privacy(
     return build_task({**arguments.pop("unknown"), **arguments})
 
 
-_FILTERS = ("domain", "policy", "attack")
-
-
 @task
-@parameters_of(privacy, drop=_FILTERS, defaults={"data": "bundled"})
+@parameters_of(privacy, drop=["domain", "policy", "attack"], defaults={"data": "bundled"})
 def privacy_mini(**task_args: Any) -> Task:
     """POLAR-Bench on one sample per domain x policy x attack cell (250; `data`: `bundled`)."""
     from polar_inspect.data.mini import select_mini
 
     return build_task(
-        {**task_args, **dict.fromkeys(_FILTERS)},
+        task_args,
         subset=select_mini,
         subset_name="mini: one sample per domain x policy x attack cell",
     )
