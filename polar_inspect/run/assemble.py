@@ -35,25 +35,25 @@ class EmptySelectionError(UserInputError):
     """The filters left no sample to run."""
 
 
+#: The config fields that are no setting: the data and the selection are parts of their own, a
+#: template path enters by its file's hash, the rest changes no number. Every other is a setting.
+NOT_SETTINGS = {"data", "domain", "policy", "attack", "system_prompt", "max_in_flight", "gc_tuning"}
+#: Settings left out at their default: the paper's setting keeps the identity its earlier logs have.
+OMITTED_AT_DEFAULT = ("trusted_agent", "document_access")
+
+
 def settings_of(config: PolarConfig) -> dict[str, Any]:
-    """The parameters that change what is sent or scored (not paths: their files' hashes are
-    in the identity's templates; not max_in_flight or gc_tuning: they change no number)."""
-    options = {
+    """The parameters that change what is sent or scored: the config but `NOT_SETTINGS`."""
+    fields = type(config).model_fields
+    at_default = {n for n in OMITTED_AT_DEFAULT if getattr(config, n) == fields[n].default}
+    settings = config.model_dump(exclude=NOT_SETTINGS | at_default)
+    settings["defense"] = [spec.name for spec in config.defense]
+    settings["attacker_options"] = {
         name: value
         for name, value in config.attacker_options.items()
-        if not name.endswith("_prompt")
+        if not name.endswith("_prompt")  # a path: its template's hash is in the templates
     }
-    settings: dict[str, Any] = {
-        **config.model_dump(include={"max_turns", "weight", "truncated", "attacker", "judge"}),
-        "defense": [spec.name for spec in config.defense],
-        "attacker_options": options,
-        "trusted_model_config": TRUSTED_MODEL_CONFIG.model_dump(exclude_none=True),
-    }
-    # Only when set: the paper's setting keeps the identity its earlier logs have.
-    if config.trusted_agent is not None:
-        settings["trusted_agent"] = config.trusted_agent
-    if config.document_access != "prompt":
-        settings["document_access"] = config.document_access
+    settings["trusted_model_config"] = TRUSTED_MODEL_CONFIG.model_dump(exclude_none=True)
     return settings
 
 
