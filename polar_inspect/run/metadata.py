@@ -113,12 +113,6 @@ def read_run_metadata(meta: dict[str, Any], known_comparability: int) -> RunMeta
         raise MetadataVersionError(f"eval metadata {where}: {first['msg']}") from None
 
 
-def _template_1a(entry: Any) -> TemplateNote:
-    if isinstance(entry, dict):  # source, sha256 and text, as `TemplateNote`
-        return TemplateNote.model_validate(entry)
-    return TemplateNote(source=str(entry) if entry else "default", sha256="")
-
-
 def _from_1a(meta: dict[str, Any]) -> dict[str, Any]:
     """The untyped metadata of a 1-A log in the typed model's keys (its others dropped)."""
     attacker = str(meta.get("attacker") or "paper")
@@ -138,8 +132,11 @@ def _from_1a(meta: dict[str, Any]) -> dict[str, Any]:
             name=attacker, options=options, note=meta.get("s5_attacker") or ""
         ),
         "defense": meta.get("defense") if isinstance(meta.get("defense"), dict) else {},
-        "prompts": {
-            name: _template_1a(entry) for name, entry in (meta.get("prompts") or {}).items()
+        "prompts": {  # a template's source, sha256 and text, or its source alone
+            name: entry
+            if isinstance(entry, dict)
+            else {"source": str(entry or "default"), "sha256": ""}
+            for name, entry in (meta.get("prompts") or {}).items()
         },
     }
 
