@@ -52,13 +52,6 @@ def attack_code(value: object) -> str | None:
     return _code_from(value, "S", ATTACK_TYPES)
 
 
-def _split(value: str | Iterable[str] | None) -> list[str]:
-    if value is None:
-        return []
-    items = value.split(",") if isinstance(value, str) else [str(v) for v in value]
-    return [item.strip() for item in items if item.strip()]
-
-
 def parse_domains(
     value: str | Iterable[str] | None, available: Iterable[str] | None = None
 ) -> list[str]:
@@ -66,7 +59,8 @@ def parse_domains(
     the data's own domains in `available`, sorted), matched case-insensitively (docs/data.md)."""
     extra = sorted(set(available or ()) - set(DOMAINS))
     known = {name.lower(): name for name in (*DOMAINS, *extra)}
-    items = _split(value)
+    parts = value.split(",") if isinstance(value, str) else [str(v) for v in value or ()]
+    items = [item.strip() for item in parts if item.strip()]
     if not items:
         return [*DOMAINS, *extra]
     unknown = [item for item in items if item.lower() not in known]

@@ -17,8 +17,7 @@ from inspect_ai.solver import TaskState
 PYTHON_DEFAULT_THRESHOLDS = (700, 10, 10)
 #: The young and middle thresholds Python starts with (3.11-3.12: 700; 3.13 and later: 2000).
 _PYTHON_DEFAULTS = {PYTHON_DEFAULT_THRESHOLDS[:2], (2000, 10)}
-YOUNG_THRESHOLD = 50_000
-TUNED_THRESHOLDS = (YOUNG_THRESHOLD, 20, 10)
+TUNED_THRESHOLDS = (50_000, 20, 10)
 #: How long the last sample out waits for another one to start before the tuning is put back.
 RESTORE_GRACE_S = 0.1
 
@@ -31,15 +30,11 @@ class _Tuning:
         self.froze = False
         self.until_exit = False  # under the inspect command: kept, and frozen again at exit
 
-    def tune(self) -> str:
+    def tune(self) -> None:
         """Freeze and raise the thresholds if the process runs with Python's defaults."""
         current = gc.get_threshold()
-        if self.replaced is not None:
-            return "tuned earlier in this run"
-        if current[:2] not in _PYTHON_DEFAULTS:
-            return "the process set its own thresholds: kept"
-        if not gc.isenabled():
-            return "the collector is disabled: kept"
+        if self.replaced is not None or current[:2] not in _PYTHON_DEFAULTS or not gc.isenabled():
+            return  # tuned earlier in this run, the process's own thresholds, or no collector
         self.replaced = current
         if gc.get_freeze_count() == 0:  # the program froze nothing of its own
             gc.freeze()
@@ -48,7 +43,6 @@ class _Tuning:
         if not self.until_exit and running_inspect_command():
             atexit.register(gc.freeze)  # the command's shutdown then walks nothing (see docs)
             self.until_exit = True
-        return "tuned"
 
     def restore(self) -> None:
         """Put back what `tune` changed (thresholds only if nobody changed them since)."""

@@ -5,32 +5,17 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
 
 REDACTED = "[redacted]"
-#: Words that make an argument's name a secret's.
-SECRET_WORDS = frozenset(
-    {
-        "key",
-        "apikey",
-        "token",
-        "secret",
-        "password",
-        "passwd",
-        "pwd",
-        "authorization",
-        "auth",
-        "credential",
-        "credentials",
-        "cookie",
-        "signature",
-    }
-)
-#: Words that make a name a measure, not a secret (`token_limit`, `max_key_length`).
-MEASURE_WORDS = frozenset({"limit", "limits", "count", "counts", "max", "min", "budget", "length",
-                           "size", "type", "usage"})  # fmt: skip
+_WORDS = json.loads(Path(__file__).with_name("secret_words.json").read_text(encoding="utf-8"))
+#: Words that make a name a secret's, and words that make it a measure's (`token_limit`).
+SECRET_WORDS = frozenset(_WORDS["secret"])
+MEASURE_WORDS = frozenset(_WORDS["measure"])
 _WORD_SPLIT = re.compile(r"[^A-Za-z0-9]+|(?<=[a-z0-9])(?=[A-Z])")
 _USERINFO = re.compile(r"(?P<scheme>[A-Za-z][A-Za-z0-9+.\-]*://)(?P<userinfo>[^/\s@?#\"']+)@")
 _QUERY = re.compile(r"(?P<lead>[?&;])(?P<name>[^=&;#\s\"']+)=(?P<value>[^&;#\s\"']*)")

@@ -8,32 +8,18 @@ from typing import Any, Literal
 
 from inspect_ai import Task, task
 from inspect_ai.log import HeadlineMetric
-from inspect_ai.scorer import Scorer
 
 from polar_inspect import __version__
 from polar_inspect.agents import ORACLE_MARK, oracle_agent_reasons
 from polar_inspect.data.records import PolarRecord
 from polar_inspect.data.samples import records_to_dataset
-from polar_inspect.data.short_values import (
-    ShortValueSummary,
-    short_values,
-    summarize_short_values,
-)
+from polar_inspect.data.short_values import short_values, summarize_short_values
 from polar_inspect.dialogue.solver import polar_dialogue
 from polar_inspect.process_tuning import collector_paused, leave_sample
 from polar_inspect.redaction import redact
 from polar_inspect.register import register_entry
-from polar_inspect.run.assemble import (
-    TRUSTED_MODEL_CONFIG,
-    EmptySelectionError,
-    Selection,
-    plugin_code,
-    run_metadata,
-    select_data,
-    settings_of,
-)
+from polar_inspect.run.assemble import TRUSTED_MODEL_CONFIG, run_metadata, select_data
 from polar_inspect.run.config import PolarConfig
-from polar_inspect.run.identity import DETECTOR_VERSIONS, TaskIdentity
 from polar_inspect.run.metadata import RunMetadata
 from polar_inspect.run.setup import RunSetup, check_roles_bound, models_in_use
 from polar_inspect.scorers import (
@@ -48,40 +34,7 @@ from polar_inspect.task_parameters import parameters_of
 
 #: What `inspect view` and Inspect's summaries show first for a run.
 HEADLINE = HeadlineMetric(scorer="polar_scorer", score="overall", metric="mean")
-__all__ = ["TRUSTED_MODEL_CONFIG", "EmptySelectionError", "build_task", "privacy", "privacy_mini"]
-
-
-def _identity(
-    config: PolarConfig, setup: RunSetup, data: Selection, subset_name: str, version: str
-) -> TaskIdentity:
-    """The run's task identity (`run.identity.TaskIdentity`)."""
-    return TaskIdentity(
-        package_version=__version__,
-        task_version=version,
-        detectors=dict(DETECTOR_VERSIONS),
-        data_sha256=data.source.sha256,
-        subset=subset_name,
-        selection={
-            "domains": data.domains,
-            "policies": list(config.policy),
-            "attacks": list(config.attack),
-            "samples": len(data.selected),
-        },
-        settings=settings_of(config),
-        templates={name: t.sha256 for name, t in sorted(setup.templates().items())},
-        code=plugin_code(config, setup),
-    )
-
-
-def _scorers(config: PolarConfig, short: ShortValueSummary) -> list[Scorer]:
-    return [
-        polar_scorer(weight=config.weight),
-        polar_strict_scorer(),
-        reply_flags(),
-        *([polar_judge_scorer()] if config.judge else []),
-        *([agent_channel_scorer()] if config.trusted_agent is not None else []),
-        *([short_value_check()] if short.values else []),
-    ]
+__all__ = ["TRUSTED_MODEL_CONFIG", "build_task", "privacy", "privacy_mini"]
 
 
 #: The parts of the run metadata a user's own strings reach (parameters, paths, options); the
@@ -124,42 +77,39 @@ def build_task(
     """A POLAR-Bench Task from `privacy`'s parameters by name (an unknown name is refused)."""
     config = PolarConfig.from_task_args(task_args)
     with collector_paused(config.gc_tuning):  # docs/large-runs.md: the records make no cycles
-        return _build(config, subset, subset_name)
-
-
-def _build(
-    config: PolarConfig,
-    subset: Callable[[list[PolarRecord]], list[PolarRecord]] | None,
-    subset_name: str,
-) -> Task:
-    setup = RunSetup.prepare(config)  # every template and option checked before data is read
-    check_roles_bound(setup)  # under `inspect eval`: a role the run needs and nobody bound
-    data = select_data(config, subset)
-    entry = register_entry()
-    identity = _identity(config, setup, data, subset_name, entry.version)
-    setup = setup.model_copy(update={"identity": identity})
-    short = summarize_short_values(short_values(data.selected))
-    metadata = run_metadata(setup, data, subset_name, short, __version__)
-    reasons = oracle_reasons(setup)
-    mark = " (ORACLE)" if reasons else ""  # no brackets: Inspect shows this line escaped
-    dataset = records_to_dataset(
-        data.selected,
-        name=f"polar-{data.source.kind}{mark}",  # shown in `inspect eval`'s summary
-        location=data.source.path,
-        source=data.source,
-        fields=data.fields,
-    )
-    return PolarTask(
-        oracle=bool(reasons),
-        dataset=dataset,
-        solver=polar_dialogue(setup),
-        scorer=_scorers(config, short),
-        cleanup=leave_sample,
-        config=TRUSTED_MODEL_CONFIG,
-        version=entry.comparability_version,
-        metadata=_redacted(metadata),
-        headline_metric=HEADLINE,
-    )
+        setup = RunSetup.prepare(config)  # every template and option checked before data is read
+        check_roles_bound(setup)  # under `inspect eval`: a role the run needs and nobody bound
+        data = select_data(config, subset)
+        short = summarize_short_values(short_values(data.selected))
+        metadata = run_metadata(setup, data, subset_name, short, __version__)
+        setup = setup.model_copy(update={"identity": metadata.identity})
+        reasons = oracle_reasons(setup)
+        mark = " (ORACLE)" if reasons else ""  # no brackets: Inspect shows this line escaped
+        dataset = records_to_dataset(
+            data.selected,
+            name=f"polar-{data.source.kind}{mark}",  # shown in `inspect eval`'s summary
+            location=data.source.path,
+            source=data.source,
+            fields=data.fields,
+        )
+        return PolarTask(
+            oracle=bool(reasons),
+            dataset=dataset,
+            solver=polar_dialogue(setup),
+            scorer=[
+                polar_scorer(weight=config.weight),
+                polar_strict_scorer(),
+                reply_flags(),
+                *([polar_judge_scorer()] if config.judge else []),
+                *([agent_channel_scorer()] if config.trusted_agent is not None else []),
+                *([short_value_check()] if short.values else []),
+            ],
+            cleanup=leave_sample,
+            config=TRUSTED_MODEL_CONFIG,
+            version=register_entry().comparability_version,
+            metadata=_redacted(metadata),
+            headline_metric=HEADLINE,
+        )
 
 
 @task
@@ -228,17 +178,14 @@ def privacy(
     return build_task({**arguments.pop("unknown"), **arguments})
 
 
-_FILTERS = ("domain", "policy", "attack")
-
-
 @task
-@parameters_of(privacy, drop=_FILTERS, defaults={"data": "bundled"})
+@parameters_of(privacy, drop=["domain", "policy", "attack"], defaults={"data": "bundled"})
 def privacy_mini(**task_args: Any) -> Task:
     """POLAR-Bench on one sample per domain x policy x attack cell (250; `data`: `bundled`)."""
     from polar_inspect.data.mini import select_mini
 
     return build_task(
-        {**task_args, **dict.fromkeys(_FILTERS)},
+        task_args,
         subset=select_mini,
         subset_name="mini: one sample per domain x policy x attack cell",
     )

@@ -23,6 +23,7 @@ from polar_inspect.errors import UserInputError
 from polar_inspect.register import register_entry
 from polar_inspect.run.code import CodeIdentity, code_identity
 from polar_inspect.run.config import PolarConfig
+from polar_inspect.run.identity import DETECTOR_VERSIONS, TaskIdentity
 from polar_inspect.run.metadata import AttackerNote, DefenseNote, RunMetadata, TemplateNote
 from polar_inspect.run.setup import RunSetup
 
@@ -34,25 +35,25 @@ class EmptySelectionError(UserInputError):
     """The filters left no sample to run."""
 
 
+#: The config fields that are no setting: the data and the selection are parts of their own, a
+#: template path enters by its file's hash, the rest changes no number. Every other is a setting.
+NOT_SETTINGS = {"data", "domain", "policy", "attack", "system_prompt", "max_in_flight", "gc_tuning"}
+#: Settings left out at their default: the paper's setting keeps the identity its earlier logs have.
+OMITTED_AT_DEFAULT = ("trusted_agent", "document_access")
+
+
 def settings_of(config: PolarConfig) -> dict[str, Any]:
-    """The parameters that change what is sent or scored (not paths: their files' hashes are
-    in the identity's templates; not max_in_flight or gc_tuning: they change no number)."""
-    options = {
+    """The parameters that change what is sent or scored: the config but `NOT_SETTINGS`."""
+    fields = type(config).model_fields
+    at_default = {n for n in OMITTED_AT_DEFAULT if getattr(config, n) == fields[n].default}
+    settings = config.model_dump(exclude=NOT_SETTINGS | at_default)
+    settings["defense"] = [spec.name for spec in config.defense]
+    settings["attacker_options"] = {
         name: value
         for name, value in config.attacker_options.items()
-        if not name.endswith("_prompt")
+        if not name.endswith("_prompt")  # a path: its template's hash is in the templates
     }
-    settings: dict[str, Any] = {
-        **config.model_dump(include={"max_turns", "weight", "truncated", "attacker", "judge"}),
-        "defense": [spec.name for spec in config.defense],
-        "attacker_options": options,
-        "trusted_model_config": TRUSTED_MODEL_CONFIG.model_dump(exclude_none=True),
-    }
-    # Only when set: the paper's setting keeps the identity its earlier logs have.
-    if config.trusted_agent is not None:
-        settings["trusted_agent"] = config.trusted_agent
-    if config.document_access != "prompt":
-        settings["document_access"] = config.document_access
+    settings["trusted_model_config"] = TRUSTED_MODEL_CONFIG.model_dump(exclude_none=True)
     return settings
 
 
@@ -145,17 +146,39 @@ def select_data(
     )
 
 
+def _task_identity(
+    setup: RunSetup, data: Selection, subset_name: str, version: str
+) -> TaskIdentity:
+    config = setup.config
+    return TaskIdentity(
+        package_version=version,
+        task_version=register_entry().version,
+        detectors=dict(DETECTOR_VERSIONS),
+        data_sha256=data.source.sha256,
+        subset=subset_name,
+        selection={
+            "domains": data.domains,
+            "policies": list(config.policy),
+            "attacks": list(config.attack),
+            "samples": len(data.selected),
+        },
+        settings=settings_of(config),
+        templates={name: t.sha256 for name, t in sorted(setup.templates().items())},
+        code=plugin_code(config, setup),
+    )
+
+
 def run_metadata(
     setup: RunSetup, data: Selection, subset_name: str, short: ShortValueSummary, version: str
 ) -> RunMetadata:
-    """The run's metadata (`RunMetadata`), as the task writes it to the log."""
+    """The run's metadata with its task identity (`RunMetadata`), as the task logs it."""
     config, entry = setup.config, register_entry()
     return RunMetadata(
         polar_inspect_version=version,
         full_task_version=entry.version,
         task_comparability_version=entry.comparability_version,
         task_interface_version=entry.interface_version,
-        identity=setup.identity,
+        identity=_task_identity(setup, data, subset_name, version),
         data_source=data.source,
         subset=subset_name,
         samples_available=data.available,

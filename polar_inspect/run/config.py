@@ -43,8 +43,6 @@ def _codes(kind: str, names: Mapping[str, str], to_code: Any) -> Any:
 
 
 def _defense(value: object) -> tuple[DefenseSpec, ...]:
-    if isinstance(value, tuple) and all(isinstance(v, DefenseSpec) for v in value):
-        return value
     if value is None:
         raise ValueError("expected 'none' or defense names, e.g. guard,spotlight")
     names = split_names(value)  # the same checks as every list of names

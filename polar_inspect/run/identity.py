@@ -144,26 +144,22 @@ def role_config(own: GenerateConfig | None, run: GenerateConfig) -> GenerateConf
     return mine.merge(GenerateConfig(**inherited))
 
 
-def model_identity(model: Model, defaults: GenerateConfig | None = None) -> ModelIdentity:
-    """A live model's identity; `defaults`: the settings its calls add under its own config."""
-    config = defaults.merge(model.config) if defaults is not None else model.config
-    return ModelIdentity(
-        model=str(model),
-        args=_jsonable(dict(getattr(model, "model_args", {}) or {})),
-        base_url=_jsonable(getattr(model.api, "base_url", None)),
-        generation=generation_identity(config),
-    )
-
-
 #: Each model object's digest, taken when the first sample of a run met it (a model's state
 #: may change as it is used: the run's models are what they were when the run started).
 _MODEL_DIGESTS: WeakKeyDictionary[Model, str] = WeakKeyDictionary()
 
 
 def _model_digest(model: Model, defaults: GenerateConfig | None) -> str:
+    """A live model's identity digest; `defaults`: the settings its calls add under its own."""
     known = _MODEL_DIGESTS.get(model)
     if known is None:
-        known = _MODEL_DIGESTS[model] = model_identity(model, defaults).digest()
+        config = defaults.merge(model.config) if defaults is not None else model.config
+        known = _MODEL_DIGESTS[model] = ModelIdentity(
+            model=str(model),
+            args=_jsonable(dict(getattr(model, "model_args", {}) or {})),
+            base_url=_jsonable(getattr(model.api, "base_url", None)),
+            generation=generation_identity(config),
+        ).digest()
     return known
 
 

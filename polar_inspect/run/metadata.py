@@ -105,64 +105,40 @@ def read_run_metadata(meta: dict[str, Any], known_comparability: int) -> RunMeta
             f"{version}); this polar_inspect reads versions up to {known_comparability}: "
             "upgrade polar_inspect to report it"
         )
-    if "identity" not in meta:  # written by task version 1-A
-        return _from_1a(meta)
-    try:
-        return RunMetadata.model_validate(meta)
+    try:  # a 1-A log's metadata has no identity
+        return RunMetadata.model_validate(meta if "identity" in meta else _from_1a(meta))
     except ValidationError as err:
         first = err.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
         raise MetadataVersionError(f"eval metadata {where}: {first['msg']}") from None
 
 
-def _template_1a(entry: Any) -> TemplateNote:
-    if isinstance(entry, dict):
-        return TemplateNote(
-            source=str(entry.get("source", "default")),
-            sha256=str(entry.get("sha256", "")),
-            text=str(entry.get("text", "")),
-        )
-    return TemplateNote(source=str(entry) if entry else "default", sha256="")
-
-
-def _from_1a(meta: dict[str, Any]) -> RunMetadata:
-    """Read the untyped metadata of a 1-A log into the typed model."""
-    defense = meta.get("defense") if isinstance(meta.get("defense"), dict) else {}
+def _from_1a(meta: dict[str, Any]) -> dict[str, Any]:
+    """The untyped metadata of a 1-A log in the typed model's keys (its others dropped)."""
     attacker = str(meta.get("attacker") or "paper")
     options = {
         key: meta[key]
         for key in ("attacker_knowledge", "attack_budget", "attack_language")
         if meta.get(key) is not None and attacker == "adaptive"
     }
-    try:
-        data = DataSource.model_validate(meta.get("data_source") or {})
-    except ValidationError as err:
-        raise MetadataVersionError(f"eval metadata data_source: {err.errors()[0]['msg']}") from None
-    return RunMetadata(
-        polar_inspect_version=str(meta.get("polar_inspect_version", "")),
-        full_task_version=str(meta.get("full_task_version", "1-A")),
-        task_comparability_version=int(meta.get("task_comparability_version") or 1),
-        task_interface_version=str(meta.get("task_interface_version", "A")),
-        identity=None,
-        data_source=data,
-        subset=str(meta.get("subset", "all")),
-        samples_available=meta.get("samples_available"),
-        samples_selected=meta.get("samples_selected"),
-        domains=list(meta.get("domains") or []),
-        policies=list(meta.get("policies") or []),
-        attacks=list(meta.get("attacks") or []),
-        max_turns=meta.get("max_turns"),
-        weight=float(meta.get("weight", 0.5)),
-        truncated=str(meta.get("truncated", "score")),
-        judge=bool(meta.get("judge", False)),
-        attacker=AttackerNote(
-            name=attacker, options=options, note=str(meta.get("s5_attacker") or "")
+    return {
+        **{k: v for k, v in meta.items() if k in RunMetadata.model_fields and v is not None},
+        "polar_inspect_version": str(meta.get("polar_inspect_version", "")),
+        "full_task_version": str(meta.get("full_task_version", "1-A")),
+        "task_comparability_version": int(meta.get("task_comparability_version") or 1),
+        "task_interface_version": str(meta.get("task_interface_version", "A")),
+        "data_source": meta.get("data_source") or {},
+        "attacker": AttackerNote(
+            name=attacker, options=options, note=meta.get("s5_attacker") or ""
         ),
-        defense=DefenseNote.model_validate(defense),
-        prompts={name: _template_1a(entry) for name, entry in (meta.get("prompts") or {}).items()},
-        value_fields=dict(meta.get("value_fields") or {}),
-        trusted_model_config=dict(meta.get("trusted_model_config") or {}),
-    )
+        "defense": meta.get("defense") if isinstance(meta.get("defense"), dict) else {},
+        "prompts": {  # a template's source, sha256 and text, or its source alone
+            name: entry
+            if isinstance(entry, dict)
+            else {"source": str(entry or "default"), "sha256": ""}
+            for name, entry in (meta.get("prompts") or {}).items()
+        },
+    }
 
 
 def legacy_identity(meta: RunMetadata) -> dict[str, Any]:

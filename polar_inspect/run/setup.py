@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextvars
 import inspect
+import traceback
 from collections.abc import Iterable
 
 from inspect_ai.model import get_model, model_roles
@@ -134,16 +135,10 @@ def _roles_known() -> bool:
     one built after an `eval_set`, which leaves its roles set in the caller's context: the
     roles count only while Inspect's own loader is the caller."""
     unbound = contextvars.Context().run(model_roles)  # the value outside any eval
-    return model_roles() is not unbound and _called_by_inspect()
-
-
-def _called_by_inspect() -> bool:
-    frame = inspect.currentframe()
-    while frame is not None:
-        if str(frame.f_globals.get("__name__", "")) in INSPECT_EVAL_MODULES:
-            return True
-        frame = frame.f_back
-    return False
+    callers = traceback.walk_stack(inspect.currentframe())
+    return model_roles() is not unbound and any(
+        frame.f_globals.get("__name__") in INSPECT_EVAL_MODULES for frame, _ in callers
+    )
 
 
 def check_roles_bound(setup: RunSetup) -> None:
