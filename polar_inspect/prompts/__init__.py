@@ -17,8 +17,6 @@ from pydantic import BaseModel, ConfigDict, model_validator
 
 from polar_inspect.errors import UserInputError
 
-#: Length of the short content hash that names a template in logs and reports.
-HASH_LENGTH = 12
 #: The largest template file accepted (the packaged ones are under 4 KiB).
 MAX_TEMPLATE_BYTES = 256 * 1024
 _ALLOWED_CONTROLS = {"\n", "\r", "\t"}
@@ -68,11 +66,6 @@ class LoadedTemplate(BaseModel):
     source: str  # "default" or the path the user gave
     sha256: str  # of the text (UTF-8), full length
     text: str
-
-    @property
-    def short_hash(self) -> str:
-        """The first `HASH_LENGTH` hex digits of the sha256 (how logs and reports name it)."""
-        return self.sha256[:HASH_LENGTH]
 
     def render(self, **values: object) -> str:
         """The text with its placeholders filled in (every placeholder needs a value)."""
