@@ -207,9 +207,8 @@ def _scripted_judge(input: list[ChatMessage], args: dict[str, Any]) -> str:
     return "```json\n" + json.dumps({"verdicts": verdicts}) + "\n```"
 
 
-JUDGES: dict[str, Callable[[list[ChatMessage], dict[str, Any]], str]] = {
-    "scripted-judge": _scripted_judge,
-}
+#: The one agent that answers from its prompt alone (`_scripted_judge`), not the sample.
+JUDGE = "scripted-judge"
 
 
 #: Reference agents that answer from the sample's targets, by the role in which they do so
@@ -239,15 +238,13 @@ class ReferenceAgentAPI(ModelAPI):
         **model_args: Any,
     ) -> None:
         super().__init__(model_name, base_url, api_key, [], config or GenerateConfig())
-        known = [*AGENTS, *JUDGES, *TOOL_AGENT_NAMES]
+        known = [*AGENTS, JUDGE, *TOOL_AGENT_NAMES]
         if model_name not in known:
             raise UserInputError(
                 f"Unknown reference agent 'polar/{model_name}'{did_you_mean(model_name, known)}; "
                 f"available: {', '.join('polar/' + name for name in known)}"
             )
         check_agent_options(model_name, model_args)
-        self._reply = AGENTS.get(model_name)
-        self._judge = JUDGES.get(model_name)
         self._args = model_args
 
     def max_connections(self) -> int:
@@ -262,9 +259,8 @@ class ReferenceAgentAPI(ModelAPI):
         config: GenerateConfig,
     ) -> ModelOutput:
         """Reply for the sample the dialogue solver is playing (judges: for the prompt)."""
-        if self._judge is not None:
-            text: str | list[Content] = self._judge(input, self._args)
-            return _output(self.model_name, input, text)
+        if self.model_name == JUDGE:
+            return _output(self.model_name, input, _scripted_judge(input, self._args))
         facts = current_facts()
         if facts is None:
             raise RuntimeError(
@@ -276,8 +272,7 @@ class ReferenceAgentAPI(ModelAPI):
             if isinstance(step, str):
                 return _output(self.model_name, input, step)
             return _output(self.model_name, input, "", step)
-        assert self._reply is not None
-        return _output(self.model_name, input, self._reply(facts, self._args, input))
+        return _output(self.model_name, input, AGENTS[self.model_name](facts, self._args, input))
 
 
 def _output(
