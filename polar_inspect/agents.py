@@ -1,11 +1,5 @@
-"""Reference agents: deterministic, offline models that bound the benchmark's scale.
-
-Registered as the Inspect model provider `polar` (`polar/oracle`, `polar/leaky`, `polar/refuse`,
-`polar/mixed`, ...), so they run through the same `inspect eval` path as a real model, with no
-API key; what each does and the `-M` options they read: docs/results.md ("Reference agents")
-and `run.agent_options`. They read the sample from its store (`sample_context`), which the
-dialogue solver writes, and the round from the messages they are given.
-"""
+"""Reference agents: deterministic, offline models registered as the Inspect model provider
+`polar` (`polar/oracle`, `polar/mixed`, ...): docs/results.md#reference-agents."""
 
 from __future__ import annotations
 
@@ -155,8 +149,8 @@ def _replay_attacker(facts: SampleFacts, args: dict[str, Any], input: Sequence[C
 _DRAFT = re.compile(r"<draft>\n?(.*)\n?</draft>", re.DOTALL)
 
 
-def _scripted_guard(facts: SampleFacts, args: dict[str, Any], prompt: str) -> str:
-    found = _DRAFT.search(prompt)
+def _scripted_guard(facts: SampleFacts, args: dict[str, Any], input: Sequence[ChatMessage]) -> str:
+    found = _DRAFT.search(input[-1].text if input else "")
     if found is None:
         raise ValueError(
             "polar/guard needs the draft between <draft> and </draft> in its prompt, as in "
@@ -165,11 +159,13 @@ def _scripted_guard(facts: SampleFacts, args: dict[str, Any], prompt: str) -> st
     return redact_values(found.group(1).strip(), facts.protected_values)
 
 
-def _scripted_minimizer(facts: SampleFacts, args: dict[str, Any], prompt: str) -> str:
+def _scripted_minimizer(
+    facts: SampleFacts, args: dict[str, Any], input: Sequence[ChatMessage]
+) -> str:
     return "\n".join(facts.allowed_values)
 
 
-#: Agents that answer from the sample's facts alone.
+#: Agents that answer from the sample's facts (the scripted guard: and the draft in its prompt).
 AGENTS: dict[
     str, Callable[[SampleFacts, dict[str, Any], Sequence[ChatMessage]], str | list[Content]]
 ] = {
@@ -181,9 +177,6 @@ AGENTS: dict[
     "reasoning-leaky": _reasoning_leaky,
     "replay-attacker": _replay_attacker,
     "adaptive-attacker": _adaptive_attacker,
-}
-#: Scripted defense roles: they also read their prompt (the last message of their input).
-PROMPTED_AGENTS: dict[str, Callable[[SampleFacts, dict[str, Any], str], str]] = {
     "guard": _scripted_guard,
     "minimizer": _scripted_minimizer,
 }
@@ -214,9 +207,8 @@ def _scripted_judge(input: list[ChatMessage], args: dict[str, Any]) -> str:
     return "```json\n" + json.dumps({"verdicts": verdicts}) + "\n```"
 
 
-JUDGES: dict[str, Callable[[list[ChatMessage], dict[str, Any]], str]] = {
-    "scripted-judge": _scripted_judge,
-}
+#: The one agent that answers from its prompt alone (`_scripted_judge`), not the sample.
+JUDGE = "scripted-judge"
 
 
 #: Reference agents that answer from the sample's targets, by the role in which they do so
@@ -246,16 +238,13 @@ class ReferenceAgentAPI(ModelAPI):
         **model_args: Any,
     ) -> None:
         super().__init__(model_name, base_url, api_key, [], config or GenerateConfig())
-        known = [*AGENTS, *PROMPTED_AGENTS, *JUDGES, *TOOL_AGENT_NAMES]
+        known = [*AGENTS, JUDGE, *TOOL_AGENT_NAMES]
         if model_name not in known:
             raise UserInputError(
                 f"Unknown reference agent 'polar/{model_name}'{did_you_mean(model_name, known)}; "
                 f"available: {', '.join('polar/' + name for name in known)}"
             )
         check_agent_options(model_name, model_args)
-        self._reply = AGENTS.get(model_name)
-        self._prompted = PROMPTED_AGENTS.get(model_name)
-        self._judge = JUDGES.get(model_name)
         self._args = model_args
 
     def max_connections(self) -> int:
@@ -270,9 +259,8 @@ class ReferenceAgentAPI(ModelAPI):
         config: GenerateConfig,
     ) -> ModelOutput:
         """Reply for the sample the dialogue solver is playing (judges: for the prompt)."""
-        if self._judge is not None:
-            text: str | list[Content] = self._judge(input, self._args)
-            return _output(self.model_name, input, text)
+        if self.model_name == JUDGE:
+            return _output(self.model_name, input, _scripted_judge(input, self._args))
         facts = current_facts()
         if facts is None:
             raise RuntimeError(
@@ -284,12 +272,7 @@ class ReferenceAgentAPI(ModelAPI):
             if isinstance(step, str):
                 return _output(self.model_name, input, step)
             return _output(self.model_name, input, "", step)
-        if self._prompted is not None:
-            prompt = input[-1].text if input else ""
-            text = self._prompted(facts, self._args, prompt)
-            return _output(self.model_name, input, text)
-        assert self._reply is not None
-        return _output(self.model_name, input, self._reply(facts, self._args, input))
+        return _output(self.model_name, input, AGENTS[self.model_name](facts, self._args, input))
 
 
 def _output(

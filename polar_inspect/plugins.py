@@ -24,6 +24,12 @@ def one_line(err: BaseException) -> str:
     return f"{type(err).__name__}: {text[0]}" if text else type(err).__name__
 
 
+def short_repr(value: object) -> str:
+    """A value as an error message shows it: its type and its repr, cut at 60 characters."""
+    text = repr(value)
+    return f"{type(value).__name__} {text[:60]}{'...' if len(text) > 60 else ''}"
+
+
 def _distribution_of(point: EntryPoint) -> tuple[str, str | None]:
     dist = point.dist
     if dist is None:

@@ -40,12 +40,6 @@ def _lines(results: Sequence[ChatMessageTool]) -> list[str]:
     return [line for m in results for line in m.text.splitlines() if line.strip()]
 
 
-def needed_fields(facts: SampleFacts) -> list[str]:
-    """The fields that hold the task's allowed values, in the order of those values."""
-    named = dict(facts.value_fields)
-    return list(dict.fromkeys(named[v] for v in facts.allowed_values if v in named))
-
-
 def tool_agent_turn(
     name: str, facts: SampleFacts, input: Sequence[ChatMessage], tools: Sequence[ToolInfo]
 ) -> str | list[ToolCall]:
@@ -84,7 +78,9 @@ def _fields_step(
 def _fields_to_get(
     facts: SampleFacts, results: Sequence[ChatMessageTool], everything: bool
 ) -> list[str]:
-    """Every listed field (fetch-all), or the fields the task needs (fetch-needed)."""
+    """Every listed field (fetch-all), or the fields that hold the task's allowed values, in
+    their order (fetch-needed)."""
     if everything:
         return _lines([m for m in results if m.function == LIST_FIELDS])
-    return needed_fields(facts)
+    named = dict(facts.value_fields)
+    return list(dict.fromkeys(named[v] for v in facts.allowed_values if v in named))

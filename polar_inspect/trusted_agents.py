@@ -21,6 +21,7 @@ from inspect_ai.tool import Tool
 
 from polar_inspect.errors import UserInputError
 from polar_inspect.plugins import one_line
+from polar_inspect.plugins import short_repr as _shown
 
 #: The spelling that means "no agent": the paper's single model call.
 NO_AGENT = "none"
@@ -49,11 +50,6 @@ def agent_factory(spec: str) -> AgentFactory:
     module_name, _, function_name = spec.partition(":")
     found: AgentFactory = getattr(importlib.import_module(module_name), function_name)
     return checked_factory(found, spec)
-
-
-def _shown(value: object) -> str:
-    text = repr(value)
-    return f"{type(value).__name__} {text[:60]}{'...' if len(text) > 60 else ''}"
 
 
 def checked_factory(factory: AgentFactory, spec: str) -> AgentFactory:

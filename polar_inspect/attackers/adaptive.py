@@ -217,19 +217,16 @@ class AdaptiveAttacker(Attacker):
         """Every template the adaptive attacker sends."""
         return self.adaptive_templates.all()
 
-    def rounds_for(self, info: SampleInfo, budget: int) -> int:
-        """The attacker's budget for a sample, within its strategy's cap (S1: one message)."""
-        own = self.options.attack_budget
-        rounds = own if own is not None else budget
-        cap = strategy_rules()[info.attack].max_turns
-        return min(rounds, cap) if cap is not None else rounds
-
     def start(
         self, info: SampleInfo, budget: int, model: Model | None, seeds: CallSeeds
     ) -> SampleAttacker:
-        """The adaptive attacker for one sample (the dialogue checked that a model is bound)."""
+        """The adaptive attacker for one sample, its budget within its strategy's cap (S1: one
+        message); the dialogue checked that a model is bound."""
         assert model is not None, "requires_model: the dialogue checks the role first"
-        rounds = self.rounds_for(info, budget)
+        own = self.options.attack_budget
+        rounds = own if own is not None else budget
+        cap = strategy_rules()[info.attack].max_turns
+        rounds = min(rounds, cap) if cap is not None else rounds
         return AdaptiveSampleAttacker(
             model, self.adaptive_templates, info, rounds, self.options, seeds
         )

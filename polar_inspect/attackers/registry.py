@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any, cast
 
 from polar_inspect.attackers.base import Attacker, AttackerTurn, SampleAttacker
-from polar_inspect.plugins import PluginError, PluginRegistry
+from polar_inspect.plugins import PluginError, PluginRegistry, short_repr
 
 ENTRY_POINT_GROUP = "polar_inspect.attackers"
 DEFAULT_ATTACKER = "paper"
@@ -37,11 +37,6 @@ class AttackerContractError(PluginError):
     """An attacker plug-in gave back something its contract does not allow."""
 
 
-def _shown(value: object) -> str:
-    text = repr(value)
-    return f"{type(value).__name__} {text[:60]}{'...' if len(text) > 60 else ''}"
-
-
 class _CheckedSample:
     """A plug-in's sample attacker whose turns are checked (everything else passes through)."""
 
@@ -58,7 +53,7 @@ class _CheckedSample:
         turn = await self._sample.next_turn(index, attacker_turns, replies)
         if not isinstance(turn, AttackerTurn):
             raise AttackerContractError(
-                f"{self._who}: next_turn() returned {_shown(turn)}, not an AttackerTurn "
+                f"{self._who}: next_turn() returned {short_repr(turn)}, not an AttackerTurn "
                 "(polar_inspect.attackers.AttackerTurn(message=...) or AttackerTurn(stop=...))"
             )
         return turn
@@ -83,7 +78,7 @@ def checked_attacker(attacker: Attacker) -> Attacker:
         missing = [name for name in _SAMPLE_MEMBERS if not hasattr(sample, name)]
         if missing:
             raise AttackerContractError(
-                f"{who}: start() returned {_shown(sample)}, which lacks {', '.join(missing)} "
+                f"{who}: start() returned {short_repr(sample)}, which lacks {', '.join(missing)} "
                 "(a sample attacker: see polar_inspect.attackers.SampleAttacker)"
             )
         return cast(SampleAttacker, _CheckedSample(sample, who))

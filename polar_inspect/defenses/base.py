@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import ClassVar, Literal
 
 from inspect_ai.model import ChatMessage, ChatMessageUser, GenerateConfig, get_model
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from polar_inspect.batch_guard import answered
 from polar_inspect.data.samples import SampleInfo
@@ -25,8 +25,6 @@ class DefenseSpecError(UserInputError):
 class DefenseContext(BaseModel):
     """What a defense may read about the sample and the dialogue so far (`protected_values` and
     `allowed_values` are the scorer's targets: for oracle defenses only)."""
-
-    model_config = ConfigDict(arbitrary_types_allowed=True)
 
     sample_id: str
     domain: str

@@ -11,14 +11,11 @@ import string
 from collections.abc import Iterable
 from importlib.resources import files
 from pathlib import Path
-from typing import Any
 
-from pydantic import BaseModel, ConfigDict, model_validator
+from pydantic import BaseModel, ConfigDict
 
 from polar_inspect.errors import UserInputError
 
-#: Length of the short content hash that names a template in logs and reports.
-HASH_LENGTH = 12
 #: The largest template file accepted (the packaged ones are under 4 KiB).
 MAX_TEMPLATE_BYTES = 256 * 1024
 _ALLOWED_CONTROLS = {"\n", "\r", "\t"}
@@ -35,24 +32,17 @@ class TemplateKind(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     name: str
-    default: str = ""  # the packaged file's stem in polar_inspect/prompts/ ("": the name)
+    default: str  # the packaged file's stem in polar_inspect/prompts/ (JSON: the name if unsaid)
     purpose: str
     required: frozenset[str] = frozenset()
-    allowed: frozenset[str] = frozenset()  # with every required one
+    allowed: frozenset[str] = frozenset()  # the required ones and these
     #: An empty file is meaningful (e.g. no opening message); otherwise it is refused.
     may_be_empty: bool = False
-
-    @model_validator(mode="before")
-    @classmethod
-    def _derived(cls, data: dict[str, Any]) -> dict[str, Any]:
-        required = frozenset(data.get("required", ()))
-        allowed = frozenset(data.get("allowed", ())) | required
-        return {"default": data["name"], **data, "required": required, "allowed": allowed}
 
 
 #: Every template the package uses, by kind name (declared in `template_kinds.json`).
 TEMPLATE_KINDS: dict[str, TemplateKind] = {
-    name: TemplateKind(name=name, **entry)
+    name: TemplateKind(name=name, default=entry.pop("default", name), **entry)
     for name, entry in json.loads(
         (files(__package__) / "template_kinds.json").read_text(encoding="utf-8")
     ).items()
@@ -68,11 +58,6 @@ class LoadedTemplate(BaseModel):
     source: str  # "default" or the path the user gave
     sha256: str  # of the text (UTF-8), full length
     text: str
-
-    @property
-    def short_hash(self) -> str:
-        """The first `HASH_LENGTH` hex digits of the sha256 (how logs and reports name it)."""
-        return self.sha256[:HASH_LENGTH]
 
     def render(self, **values: object) -> str:
         """The text with its placeholders filled in (every placeholder needs a value)."""
@@ -183,12 +168,12 @@ def load_template(kind: str, path: str | os.PathLike[str] | None = None) -> Load
     origin = f"{origin} ({spec.purpose})"
     if not text.strip() and not spec.may_be_empty:
         raise PromptTemplateError(f"{origin}: the template is empty")
-    names = placeholders(text, origin)
-    unknown = sorted(names - spec.allowed)
+    names, allowed = placeholders(text, origin), spec.allowed | spec.required
+    unknown = sorted(names - allowed)
     if unknown:
         raise PromptTemplateError(
             f"{origin}: unknown placeholder(s) {_braced(unknown)}; "
-            f"allowed: {_braced(spec.allowed) or 'none'} (write literal braces as {{{{ and }}}})"
+            f"allowed: {_braced(allowed) or 'none'} (write literal braces as {{{{ and }}}})"
         )
     missing = sorted(spec.required - names)
     if missing:

@@ -84,10 +84,10 @@ def test_a_run_with_several_causes_names_each_and_is_marked_once() -> None:
 
 
 def test_every_agent_marked_oracle_is_a_reference_agent() -> None:
-    from polar_inspect.agents import AGENTS, ORACLE_AGENTS, PROMPTED_AGENTS
+    from polar_inspect.agents import AGENTS, ORACLE_AGENTS
     from polar_inspect.tool_agents import TOOL_AGENT_NAMES
 
-    known = {f"polar/{name}" for name in [*AGENTS, *PROMPTED_AGENTS, *TOOL_AGENT_NAMES]}
+    known = {f"polar/{name}" for name in [*AGENTS, *TOOL_AGENT_NAMES]}
     marked = {name for by_role in ORACLE_AGENTS.values() for name in by_role}
     assert marked and marked <= known, marked - known
 

@@ -60,7 +60,7 @@ def test_an_undeclared_option_is_kept_so_it_is_refused_not_hidden() -> None:
 
 
 def test_every_option_names_a_reference_agent() -> None:
-    from polar_inspect.agents import AGENTS, JUDGES, PROMPTED_AGENTS
+    from polar_inspect.agents import AGENTS, JUDGE
 
-    known = {*AGENTS, *PROMPTED_AGENTS, *JUDGES}
+    known = {*AGENTS, JUDGE}
     assert {o.agent for o in AGENT_OPTIONS.values()} <= known
