@@ -290,8 +290,7 @@ def name_part(view: TextView, form: ValueForm) -> Detection | None:
 
 def email_part(view: TextView, form: ValueForm) -> Detection | None:
     """The local part or the domain of an address on its own."""
-    folded = tf.fold(form.value).text.strip()
-    local, _, domain = folded.partition("@")
+    local, _, domain = form.folded.partition("@")
     for piece, how in ((local, "email_local_part"), (domain, "email_domain")):
         if len(piece) >= 3 and piece in view.base:
             match = _pattern(rf"(?<![\w.]){re.escape(piece)}(?![\w])").search(view.base)
