@@ -184,10 +184,8 @@ def explain_strict(scores: dict[str, float], verdict: StrictVerdict) -> str:
     """The explanation `inspect view` shows: each value's field, category, turn and quote."""
 
     def line(a: ValueAttribution) -> str:
-        where = f" turn {a.turn}" if a.turn else ""
         quote = f': "{a.quote[:80]}"' if a.quote and a.quote != a.value else ""
-        how = f" ({a.how})" if a.how else ""
-        return f"- {a.category}{where}{how}: {named(a.field, a.value)}{quote}"
+        return value_line(a.category, a.turn, a.field, a.value, a.how) + quote
 
     # Markdown (inspect view renders explanations): each list is closed by a blank line, so
     # the heading after it is a paragraph of its own, not part of the last bullet.
@@ -215,10 +213,12 @@ def explain_strict(scores: dict[str, float], verdict: StrictVerdict) -> str:
     return "\n\n".join(sections)
 
 
-def named(field: str, value: str) -> str:
-    """A value as the explanation lists it: `field = value` when the field is known."""
+def value_line(category: str, turn: int | None, field: str, value: str, how: str = "") -> str:
+    """A value as an explanation lists it: `- category turn N (how): field = value`."""
+    where = f" turn {turn}" if turn else ""
+    how = f" ({how})" if how else ""
     known = field and field not in ("protected value", "allowed value")
-    return f"{field} = {value}" if known else value
+    return f"- {category}{where}{how}: {f'{field} = {value}' if known else value}"
 
 
 @scorer(
