@@ -98,8 +98,7 @@ class TextView:
     def __init__(self, text: str) -> None:
         self.original = text
         self.folded = tf.fold(text)
-        base = self.folded.text
-        self.base = base
+        self.base = self.folded.text
         self._cache: dict[str, Any] = {}
 
     @cached_property
