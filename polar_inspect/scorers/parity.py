@@ -60,11 +60,8 @@ def parity_scores(
     if not 0.0 <= weight <= 1.0:
         raise ValueError(f"weight must be within [0, 1], got {weight}")
     index = TextIndex(REPLY_SEPARATOR.join(replies))
-    matched_by: dict[str, str] = {}
-    for value in dict.fromkeys([*protected, *allowed]):
-        check = index.matching_check(value)
-        if check is not None:
-            matched_by[value] = check
+    checks = {value: index.matching_check(value) for value in dict.fromkeys([*protected, *allowed])}
+    matched_by: dict[str, str] = {value: check for value, check in checks.items() if check}
     leaked = [v for v in protected if v in matched_by]
     shared = [v for v in allowed if v in matched_by]
     first_turn = _first_turns(replies, leaked + shared, index)
@@ -147,14 +144,14 @@ def one_identity() -> Metric:
             groups.setdefault(key, (parts, []))[1].append(str(item.sample_id))
         if len(groups) > 1:
             (first, ids), *others = sorted(groups.values(), key=lambda g: -len(g[1]))
-            lines = []
-            for other, other_ids in others:
-                changes = "; ".join(
+            lines = [
+                "; ".join(
                     f"{name}: {a} for {len(ids)} sample(s) (e.g. {ids[0]}), {b} for "
                     f"{len(other_ids)} sample(s) (e.g. {other_ids[0]})"
                     for name, a, b in changed_components(first, other)
                 )
-                lines.append(changes)
+                for other, other_ids in others
+            ]
             raise MixedRunError(
                 "The samples of this log were played under different run identities: "
                 + " | ".join(lines)
