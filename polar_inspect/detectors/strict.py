@@ -171,13 +171,12 @@ def org_without_legal_form(view: TextView, form: ValueForm) -> Detection | None:
     return None
 
 
-_DOT, _AT = (alternation(LEXICON["obfuscation"][mark]) for mark in ("dot", "at"))
-_OBFUSCATIONS = (
-    (re.compile(rf"\s*[\[(<{{]\s*{_DOT}\s*[\])>}}]\s*"), "."),
-    (re.compile(rf"\s*[\[(<{{]\s*{_AT}\s*[\])>}}]\s*"), "@"),
-    (re.compile(rf"\s+{_DOT}\s+"), "."),
-    (re.compile(rf"\s+{_AT}\s+"), "@"),
-)
+#: A word for a mark, bracketed or between spaces ("[dot]", " at "), and the mark it stands for.
+_OBFUSCATIONS = [
+    (re.compile(pattern.format(alternation(LEXICON["obfuscation"][name]))), mark)
+    for pattern in (r"\s*[\[(<{{]\s*{}\s*[\])>}}]\s*", r"\s+{}\s+")
+    for name, mark in (("dot", "."), ("at", "@"))
+]
 
 
 def obfuscated_email(view: TextView, form: ValueForm) -> Detection | None:
