@@ -190,12 +190,8 @@ def _describe_error(err: BaseException) -> str:
     if isinstance(body, dict):
         inner = body.get("error", body)
         message = str(inner.get("message", "")) if isinstance(inner, dict) else str(inner)
-    message = _excerpt(message or str(err) or type(err).__name__, 160)
-    return (
-        f"HTTP {status}: {message}"
-        if isinstance(status, int)
-        else f"{type(err).__name__}: {message}"
-    )
+    prefix = f"HTTP {status}" if isinstance(status, int) else type(err).__name__
+    return f"{prefix}: {_excerpt(message or str(err) or type(err).__name__, 160)}"
 
 
 def _refuses_format(err: BaseException) -> bool:
