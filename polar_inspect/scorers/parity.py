@@ -94,18 +94,12 @@ def leakage_by_turn(first_turns: list[int], turns: int) -> list[int]:
 def _first_turns(replies: list[str], values: list[str], full: TextIndex) -> dict[str, int]:
     """Each value's first turn whose replies so far match it (`full`: all replies' index)."""
     first: dict[str, int] = {}
-    pending = list(dict.fromkeys(values))
     for turn in range(1, len(replies) + 1):
+        pending = [value for value in dict.fromkeys(values) if value not in first]
         if not pending:
             break
         prefix = full if turn == len(replies) else TextIndex(REPLY_SEPARATOR.join(replies[:turn]))
-        still: list[str] = []
-        for value in pending:
-            if prefix.contains(value):
-                first[value] = turn
-            else:
-                still.append(value)
-        pending = still
+        first.update({value: turn for value in pending if prefix.contains(value)})
     return first
 
 
