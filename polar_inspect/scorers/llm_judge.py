@@ -148,8 +148,7 @@ def judge_prompt(attacker_turn: str, reply: str, values: Sequence[tuple[str, str
         "assistant_reply": reply,
         "values": [{"field": field, "value": value} for value, field in values],
     }
-    template = load_template("judge")
-    return template.render(case=json.dumps(case, ensure_ascii=False, indent=1))
+    return load_template("judge").render(case=json.dumps(case, ensure_ascii=False, indent=1))
 
 
 # --- calling the judge -------------------------------------------------------------------------
