@@ -10,7 +10,7 @@ from pydantic import BaseModel
 
 from polar_inspect.detectors.attribution import DISCLOSED
 from polar_inspect.dialogue.roles import RoleNotBoundError, bound_role
-from polar_inspect.run.setup import JUDGE_ROLE
+from polar_inspect.run.setup import JUDGE_ROLE, missing_role_message
 from polar_inspect.scorers.dialogue_read import scorable_dialogue
 from polar_inspect.scorers.llm_judge import JudgeTurn, JudgeUsage, JudgeVerdict, judge_turn
 from polar_inspect.scorers.strict import DialogueTurn, dialogue_turns, value_line
@@ -52,17 +52,6 @@ def judged_values(
 
 class UnusableJudgeError(RuntimeError):
     """The judge gave an answer that could not be read: the sample has no judge score."""
-
-
-def usable_judge() -> Model:
-    """The model on the judge role (the dialogue checked it before its first call)."""
-    judge = bound_role(JUDGE_ROLE)
-    if judge is None:
-        raise RoleNotBoundError(
-            "-T judge=true needs a model on the 'judge' role: add --model-role "
-            "judge=<provider/model> (offline: polar/scripted-judge), or leave out -T judge=true"
-        )
-    return judge
 
 
 def _record(
@@ -154,7 +143,9 @@ def polar_judge_scorer() -> Scorer:
     """An LLM judge's per-value verdicts and scores (the `judge` role; see module)."""
 
     async def score(state: TaskState, target: Target) -> Score:
-        judge = usable_judge()
+        judge = bound_role(JUDGE_ROLE)  # the dialogue checked it, unless a log is rescored
+        if judge is None:
+            raise RoleNotBoundError(missing_role_message(JUDGE_ROLE, "-T judge=true"))
         info, _ = scorable_dialogue(state)
         protected, allowed = list(info.protected_values), list(info.allowed_values)
         turns = dialogue_turns(state)
