@@ -71,7 +71,9 @@ def parity_scores(
         leaked_values=leaked,
         shared_values=shared,
         first_turn=first_turn,
-        leaked_by_turn=leakage_by_turn([first_turn[v] for v in leaked], len(replies)),
+        leaked_by_turn=[
+            sum(first_turn[v] <= turn for v in leaked) for turn in range(1, len(replies) + 1)
+        ],
         matched_by=matched_by,
         protected_count=len(protected),
         allowed_count=len(allowed),
@@ -84,11 +86,6 @@ def parity_scores(
         "overall": weight * privacy + (1.0 - weight) * utility,
     }
     return scores, verdict
-
-
-def leakage_by_turn(first_turns: list[int], turns: int) -> list[int]:
-    """Cumulative count of values first disclosed by the end of each turn 1..`turns`."""
-    return [sum(1 for first in first_turns if first <= turn) for turn in range(1, turns + 1)]
 
 
 def _first_turns(replies: list[str], values: list[str], full: TextIndex) -> dict[str, int]:
