@@ -91,7 +91,7 @@ def amount(view: TextView, form: ValueForm) -> Detection | None:
     for number, start, end, which in view.numbers():
         if abs(number - form.amount) > 1e-9:
             continue
-        text = view.base if which == "base" else view.numeric
+        text = view.text(which)
         if form.kind == "money" and form.amount < 1000:
             window = text[max(0, start - 20) : end + 20]
             if not _CURRENCY_NEAR.search(window):
