@@ -93,7 +93,7 @@ def _date_shifts(reply: str) -> list[tuple[int, int]]:
 def _candidates(view: TextView, form: ValueForm) -> list[tuple[object, int]]:
     """Values of the same type as `form` that the attacker put forward, with positions."""
     if form.kind == "date":
-        return [(td.as_date(m), m.start) for m in view.dates() if m.complete and td.as_date(m)]
+        return [(td.as_date(m), m.start) for m in view.dates() if m.complete]
     if form.kind in ("money", "number"):
         seen: dict[int, tuple[object, int]] = {}
         for number, start, _, which in view.numbers():

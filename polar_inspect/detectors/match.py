@@ -4,7 +4,7 @@ once in `TextIndex` (docs/scoring.md, "The paper's matcher")."""
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Literal
 
 from polar_inspect.detectors.flexible import drop_flex_separators, flex_breaks, flexible_found
@@ -189,7 +189,6 @@ class TextIndex:
         # Necessary condition for check 6: the value's word runs, concatenated, occur in the
         # normalised text once every separator character is deleted.
         self._flex_text = drop_flex_separators(self.normalized)
-        self._flex_runs: list[int] | None = None  # built on first need by check 6
 
     def contains(self, value: str) -> bool:
         """True if `value` is found by any of the seven checks (a blank value never is)."""
@@ -228,7 +227,7 @@ class TextIndex:
         if len(value_digits) >= 4 and value_digits in self.digits:
             return "digits"
 
-        if flexible_found(value, self._flex_text, self._flex_breaks):
+        if flexible_found(value, self._flex_text, lambda: self._flex_breaks):
             return "flexible_pattern"
 
         value_tokens = [run for run in value_runs if len(run) >= _MIN_TOKEN_LENGTH]
@@ -236,10 +235,10 @@ class TextIndex:
             return "token_coverage"
         return None
 
+    @cached_property
     def _flex_breaks(self) -> list[int]:
-        if self._flex_runs is None:
-            self._flex_runs = flex_breaks(self.normalized)
-        return self._flex_runs
+        """Check 6's deleted separator runs, built on its first need."""
+        return flex_breaks(self.normalized)
 
 
 #: The index of the last text: many values against one text build it once.

@@ -5,13 +5,12 @@ per written form, listed per kind of value in `FINDERS`."""
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from collections.abc import Callable
 from functools import lru_cache
 
 from polar_inspect.detectors import textforms as tf
 from polar_inspect.detectors.lexicon import LEXICON, alternation, currency_pattern
-from polar_inspect.detectors.strict_text import Detection, Level, TextView, _Runs, text_view
+from polar_inspect.detectors.strict_text import Detection, Level, TextView, text_view
 from polar_inspect.detectors.value_forms import ValueForm, value_form
 
 __all__ = ["Detection", "ValueForm", "detect", "states", "value_form"]
@@ -29,12 +28,10 @@ def _pattern(source: str) -> re.Pattern[str]:
 
 def verbatim(view: TextView, form: ValueForm) -> Detection | None:
     """The value as written (after folding; any whitespace run between its parts)."""
-    for name in ("base", "numeric"):
+    for name in view.forms:
         span = form.find_verbatim(view, name)
         if span:
             return view.detection("full", "verbatim", name, *span)
-        if view.numeric is view.base:
-            break
     return None
 
 
@@ -51,7 +48,7 @@ def _aligned(
         end = start + len(compact)
         aligned = start in runs.bounds and end in runs.bounds
         if aligned and not (whole_number and _digit_around(runs.compact, start, end)):
-            return _span(runs, start, end)
+            return runs.span(start, end)
         start = runs.compact.find(compact, start + 1)
     return None
 
@@ -60,17 +57,9 @@ def _digit_around(text: str, start: int, end: int) -> bool:
     return (start > 0 and text[start - 1].isdigit()) or (end < len(text) and text[end].isdigit())
 
 
-def _span(runs: _Runs, start: int, end: int) -> tuple[int, int]:
-    first = bisect_right(runs.starts, start) - 1
-    last = bisect_right(runs.starts, end - 1) - 1
-    return runs.spans[first][0] + (start - runs.starts[first]), runs.spans[last][0] + (
-        end - runs.starts[last]
-    )
-
-
 def compact(view: TextView, form: ValueForm) -> Detection | None:
     """The value's letters and digits from adjacent tokens ("POL 773 1902", "079 555 12 34")."""
-    for which in ("base", "numeric"):
+    for which in view.forms:
         for candidate in form.compacts:
             if len(candidate) < 2:
                 continue
@@ -78,8 +67,6 @@ def compact(view: TextView, form: ValueForm) -> Detection | None:
             if span:
                 how = "reformatted" if candidate == form.compacts[0] else "phone_format"
                 return view.detection("full", how, which, *span)
-        if view.numeric is view.base:
-            break
     return None
 
 
@@ -104,7 +91,7 @@ def amount(view: TextView, form: ValueForm) -> Detection | None:
     for number, start, end, which in view.numbers():
         if abs(number - form.amount) > 1e-9:
             continue
-        text = view.base if which == "base" else view.numeric
+        text = view.text(which)
         if form.kind == "money" and form.amount < 1000:
             window = text[max(0, start - 20) : end + 20]
             if not _CURRENCY_NEAR.search(window):
@@ -184,13 +171,12 @@ def org_without_legal_form(view: TextView, form: ValueForm) -> Detection | None:
     return None
 
 
-_DOT, _AT = (alternation(LEXICON["obfuscation"][mark]) for mark in ("dot", "at"))
-_OBFUSCATIONS = (
-    (re.compile(rf"\s*[\[(<{{]\s*{_DOT}\s*[\])>}}]\s*"), "."),
-    (re.compile(rf"\s*[\[(<{{]\s*{_AT}\s*[\])>}}]\s*"), "@"),
-    (re.compile(rf"\s+{_DOT}\s+"), "."),
-    (re.compile(rf"\s+{_AT}\s+"), "@"),
-)
+#: A word for a mark, bracketed or between spaces ("[dot]", " at "), and the mark it stands for.
+_OBFUSCATIONS = [
+    (re.compile(pattern.format(alternation(LEXICON["obfuscation"][name]))), mark)
+    for pattern in (r"\s*[\[(<{{]\s*{}\s*[\])>}}]\s*", r"\s+{}\s+")
+    for name, mark in (("dot", "."), ("at", "@"))
+]
 
 
 def obfuscated_email(view: TextView, form: ValueForm) -> Detection | None:
@@ -290,8 +276,7 @@ def name_part(view: TextView, form: ValueForm) -> Detection | None:
 
 def email_part(view: TextView, form: ValueForm) -> Detection | None:
     """The local part or the domain of an address on its own."""
-    folded = tf.fold(form.value).text.strip()
-    local, _, domain = folded.partition("@")
+    local, _, domain = form.folded.partition("@")
     for piece, how in ((local, "email_local_part"), (domain, "email_domain")):
         if len(piece) >= 3 and piece in view.base:
             match = _pattern(rf"(?<![\w.]){re.escape(piece)}(?![\w])").search(view.base)

@@ -55,15 +55,18 @@ class _Runs:
 
     compact: str
     bounds: set[int]
-    starts: list[int]  # compact offset of each token
-    spans: list[tuple[int, int]]  # text span of each token
+    #: (compact offset, text offset) of each token's start, for `textforms.form_offset`
+    points: list[tuple[int, int]]
+
+    def span(self, start: int, end: int) -> tuple[int, int]:
+        """The text span of `compact[start:end]`."""
+        return tf.form_offset(self.points, start), tf.form_offset(self.points, end - 1) + 1
 
 
 def _build_runs(text: str, spelled: bool = False) -> _Runs:
     parts: list[str] = []
     bounds: set[int] = set()
-    starts: list[int] = []
-    spans: list[tuple[int, int]] = []
+    points: list[tuple[int, int]] = []
     length = 0
     previous: tuple[str, int, int] | None = None
     for match in tf.TOKEN.finditer(text):
@@ -75,8 +78,7 @@ def _build_runs(text: str, spelled: bool = False) -> _Runs:
             parts.append("\x00")
             length += 1
         bounds.add(length)
-        starts.append(length)
-        spans.append((start, end))
+        points.append((length, start))
         if not (token.isalpha() or token.isdigit()):  # letter/digit switches are bounds too
             for i in range(1, len(token)):
                 if token[i].isdigit() != token[i - 1].isdigit():
@@ -85,7 +87,7 @@ def _build_runs(text: str, spelled: bool = False) -> _Runs:
         length += len(token)
         bounds.add(length)
         previous = (token, start, end)
-    return _Runs("".join(parts), bounds, starts, spans)
+    return _Runs("".join(parts), bounds, points)
 
 
 # whitespace runs other than one plain space
@@ -98,14 +100,18 @@ class TextView:
     def __init__(self, text: str) -> None:
         self.original = text
         self.folded = tf.fold(text)
-        base = self.folded.text
-        self.base = base
+        self.base = self.folded.text
         self._cache: dict[str, Any] = {}
 
     @cached_property
     def numeric(self) -> str:
         """The base text with spelled-out numbers as digits (the same object if none)."""
         return tf.numbers_as_digits(self.base)
+
+    @cached_property
+    def forms(self) -> tuple[str, ...]:
+        """The names of the text's forms: base, and numeric when it differs."""
+        return ("base",) if self.numeric is self.base else ("base", "numeric")
 
     def text(self, which: str) -> str:
         """One form of the text by name: base, numeric or a lazily derived form."""
@@ -158,14 +164,10 @@ class TextView:
 
     def numbers(self) -> list[tuple[float, int, int, str]]:
         """Numbers in the base and spelled-numbers forms: (value, start, end, form)."""
-
-        def make() -> list[tuple[float, int, int, str]]:
-            found = [(v, s, e, "base") for v, s, e in tf.numbers_in(self.base)]
-            if self.numeric is not self.base:
-                found += [(v, s, e, "numeric") for v, s, e in tf.numbers_in(self.numeric)]
-            return found
-
-        return self.lazy("numbers", make)
+        return self.lazy(
+            "numbers",
+            lambda: [(v, s, e, w) for w in self.forms for v, s, e in tf.numbers_in(self.text(w))],
+        )
 
     def tokens(self) -> list[tuple[str, int, int]]:
         """Tokens of the base text with their spans (`textforms.tokens`)."""

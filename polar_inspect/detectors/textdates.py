@@ -65,12 +65,6 @@ def _valid(year: int, month: int, day: int) -> bool:
     return 1 <= month <= 12 and 1 <= day <= monthrange(year, month)[1]
 
 
-def _full_year(text: str) -> list[int]:
-    if len(text) == 4:
-        return [int(text)]
-    return [1900 + int(text), 2000 + int(text)]
-
-
 def dates_in(folded_text: str) -> list[DateMention]:
     """Complete dates and fragments (month+year, day+month, year) in a folded text; numeric
     D/M/Y forms are read both day-first and month-first (the reader may know which)."""
@@ -99,11 +93,12 @@ def _new_mentions(kind: str, m: re.Match[str], covered: list[tuple[int, int]]) -
 
 
 _Reading = tuple[int | None, int | None, int | None]
-#: How each single-reading form is read: (year or None, month, day) from the match's groups.
-_READERS: dict[str, Callable[[tuple[str, ...]], tuple[int | None, int, int]]] = {
+#: How each single-reading form is read: (year or None, month, day or None) from its groups.
+_READERS: dict[str, Callable[[tuple[str, ...]], tuple[int | None, int, int | None]]] = {
     "ymd": lambda g: (int(g[0]), int(g[1]), int(g[2])),
     "dmy": lambda g: (int(g[2]), _MONTH_WORDS[g[1]], _day(g[0])),
     "mdy": lambda g: (int(g[2]), _MONTH_WORDS[g[0]], _day(g[1])),
+    "my": lambda g: (int(g[1]), _MONTH_WORDS[g[0]], None),
     "dm": lambda g: (None, _MONTH_WORDS[g[1]], _day(g[0])),
     "md": lambda g: (None, _MONTH_WORDS[g[0]], _day(g[1])),
 }
@@ -112,22 +107,19 @@ _READERS: dict[str, Callable[[tuple[str, ...]], tuple[int | None, int, int]]] = 
 def _read(kind: str, m: re.Match[str]) -> list[_Reading]:
     """The valid dates a match of `kind` reads (a day and month without a year are checked
     against a leap year, 2000; a month and year need no check)."""
-    g = m.groups()
     if kind == "num":
-        return _read_numeric(g)
-    if kind == "my":
-        return [(int(g[1]), _MONTH_WORDS[g[0]], None)]
-    if kind not in _READERS:
-        return []
-    year, month, day = _READERS[kind](g)
-    return [(year, month, day)] if _valid(2000 if year is None else year, month, day) else []
+        return _read_numeric(m.groups())
+    year, month, day = _READERS[kind](m.groups())
+    valid = day is None or _valid(2000 if year is None else year, month, day)
+    return [(year, month, day)] if valid else []
 
 
 def _read_numeric(g: tuple[str, ...]) -> list[_Reading]:
     """A numeric D/M/Y (or M/D/Y) date read both ways, with a two-digit year in both centuries."""
     out: list[_Reading] = []
     a, b = int(g[0]), int(g[2])
-    for y in _full_year(g[3]):
+    years = [int(g[3])] if len(g[3]) == 4 else [1900 + int(g[3]), 2000 + int(g[3])]
+    for y in years:
         for d, mo in ((a, b), (b, a)):
             if _valid(y, mo, d) and (y, mo, d) not in out:
                 out.append((y, mo, d))

@@ -87,11 +87,7 @@ def _phone_compacts(value: str, digits: str) -> list[str]:
     alternatives = [digits]
     for cc, subscriber in _phone_splits(value.strip(), digits):
         alternatives += [
-            "0" + subscriber,
-            cc + subscriber,
-            "00" + cc + subscriber,
-            cc + "0" + subscriber,
-            "00" + cc + "0" + subscriber,
+            prefix + subscriber for prefix in ("0", cc, "00" + cc, cc + "0", "00" + cc + "0")
         ]
     return list(dict.fromkeys(alternatives))
 
@@ -124,14 +120,13 @@ def value_form(value: str, field_name: str | None = None) -> ValueForm:
     toks = [t for t, _, _ in tf.tokens(folded)]
     compact = "".join(toks)
     digits = re.sub(r"\D", "", folded)
-    form = ValueForm(value, "plain", folded, [compact] if compact else [], toks)
+    content_tokens = [t for t in toks if t not in STOPWORDS]
+    stems = list(dict.fromkeys(stem(t) for t in content_tokens))
+    compacts = [compact] if compact else []
+    form = ValueForm(value, "plain", folded, compacts, toks, digits=digits, content_stems=stems)
     # a complete date always has digits (its year): a value without any is no date
     dates = [d for d in td.dates_in(folded) if d.complete] if digits else []
     date_chars = sum(d.end - d.start for d in dates)
-    content_tokens = [t for t in toks if t not in STOPWORDS]
-    content = [stem(t) for t in content_tokens]
-    form.content_stems = list(dict.fromkeys(content))
-    form.digits = digits
     if dates and date_chars >= 0.7 * len(folded):
         d = dates[0]
         assert d.year and d.month and d.day

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -37,8 +38,7 @@ _FENCE = re.compile(r"^```[A-Za-z]*[ \t]*\n(.*)\n```$", re.DOTALL)
 
 
 def _no_repeated_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    keys = [key for key, _ in pairs]
-    repeated = sorted({key for key in keys if keys.count(key) > 1})
+    repeated = sorted(key for key, n in Counter(key for key, _ in pairs).items() if n > 1)
     if repeated:
         raise UnusableAnswer(f"the JSON repeats the key {repeated[0]!r}")
     return dict(pairs)

@@ -148,8 +148,7 @@ def judge_prompt(attacker_turn: str, reply: str, values: Sequence[tuple[str, str
         "assistant_reply": reply,
         "values": [{"field": field, "value": value} for value, field in values],
     }
-    template = load_template("judge")
-    return template.render(case=json.dumps(case, ensure_ascii=False, indent=1))
+    return load_template("judge").render(case=json.dumps(case, ensure_ascii=False, indent=1))
 
 
 # --- calling the judge -------------------------------------------------------------------------
@@ -190,12 +189,8 @@ def _describe_error(err: BaseException) -> str:
     if isinstance(body, dict):
         inner = body.get("error", body)
         message = str(inner.get("message", "")) if isinstance(inner, dict) else str(inner)
-    message = _excerpt(message or str(err) or type(err).__name__, 160)
-    return (
-        f"HTTP {status}: {message}"
-        if isinstance(status, int)
-        else f"{type(err).__name__}: {message}"
-    )
+    prefix = f"HTTP {status}" if isinstance(status, int) else type(err).__name__
+    return f"{prefix}: {_excerpt(message or str(err) or type(err).__name__, 160)}"
 
 
 def _refuses_format(err: BaseException) -> bool:
@@ -222,61 +217,56 @@ def _from_cache(events: Sequence[Event], model: str, output: ModelOutput) -> boo
     )
 
 
-async def _generate(judge: Model, prompt: str, config: GenerateConfig) -> tuple[ModelOutput, bool]:
-    """One judge call on Inspect's cache; True when the answer came from the cache."""
-    history = transcript().history
-    start = history.event_count
-    output = await answered(judge.generate(prompt, config=config, cache=JUDGE_CACHE))
-    return output, _from_cache(history.events_from(start), str(judge), output)
-
-
-async def _call(
-    judge: Model, prompt: str, response_format: ResponseFormat
-) -> tuple[ModelOutput, bool]:
-    """One judge call in a known format; a call that fails after its retries ends the run."""
-    try:
-        return await _generate(judge, prompt, _format_config(judge, response_format, False))
-    except Exception as err:  # noqa: BLE001 - every failure of the judge's call ends the same way
-        if isinstance(err, UserInputError):
-            raise
-        raise _failed(
-            judge, f"a call in answer format {response_format} failed ({_describe_error(err)})"
-        ) from err
-
-
-async def _first_call(judge: Model, prompt: str, state: _JudgeState) -> tuple[ModelOutput, bool]:
-    """The first call to a judge model: try each format in turn and keep the first accepted."""
-    for response_format in FORMAT_ORDER:
-        last = response_format == FORMAT_ORDER[-1]
-        config = _format_config(judge, response_format, trying=not last)
-        try:
-            answer = await _generate(judge, prompt, config)
-        except Exception as err:  # noqa: BLE001 - classified below
-            if isinstance(err, UserInputError):
-                raise
-            state.choice.refused[response_format] = _describe_error(err)
-            if last or not _refuses_format(err):
-                tried = "; ".join(f"{k}: {v}" for k, v in state.choice.refused.items())
-                raise _failed(judge, f"no call succeeded ({tried})") from err
-            continue
-        state.choice.format = response_format
-        return answer
-    raise AssertionError("unreachable: the text format ends the loop")
-
-
 async def _ask(judge: Model, prompt: str) -> tuple[ModelOutput, bool, ResponseFormat]:
     """The answer, whether Inspect's cache gave it, and its format (chosen on the first call)."""
     state = _state(judge)
     if state.choice.format is None:
         async with state.lock():
             if state.choice.format is None:
-                output, cached = await _first_call(judge, prompt, state)
-                assert state.choice.format is not None
-                return output, cached, state.choice.format
-    response_format = state.choice.format
-    assert response_format is not None
-    output, cached = await _call(judge, prompt, response_format)
-    return output, cached, response_format
+                return await _call(judge, prompt, state, FORMAT_ORDER)
+    return await _call(judge, prompt, state, (state.choice.format,))
+
+
+async def _call(
+    judge: Model, prompt: str, state: _JudgeState, formats: Sequence[ResponseFormat]
+) -> tuple[ModelOutput, bool, ResponseFormat]:
+    """One judge call on Inspect's cache (True: the answer came from it), trying `formats` in
+    turn and keeping the first accepted (the one format known gets its retries)."""
+    history = transcript().history
+    for response_format in formats:
+        config = _format_config(judge, response_format, trying=response_format != formats[-1])
+        start = history.event_count
+        try:
+            output = await answered(judge.generate(prompt, config=config, cache=JUDGE_CACHE))
+        except UserInputError:
+            raise
+        except Exception as err:  # noqa: BLE001 - classified by _failure
+            failure = _failure(judge, state, formats, response_format, err)
+            if failure is not None:
+                raise failure from err
+        else:
+            state.choice.format = response_format
+            cached = _from_cache(history.events_from(start), str(judge), output)
+            return output, cached, response_format
+    raise AssertionError("unreachable: the last format ends the loop")
+
+
+def _failure(
+    judge: Model,
+    state: _JudgeState,
+    formats: Sequence[ResponseFormat],
+    response_format: ResponseFormat,
+    err: Exception,
+) -> JudgeFailedError | None:
+    """What ends the run after a failed call in `response_format`; None: try the next format."""
+    reason = _describe_error(err)
+    if len(formats) == 1:
+        return _failed(judge, f"a call in answer format {response_format} failed ({reason})")
+    state.choice.refused[response_format] = reason
+    if response_format != formats[-1] and _refuses_format(err):
+        return None
+    tried = "; ".join(f"{k}: {v}" for k, v in state.choice.refused.items())
+    return _failed(judge, f"no call succeeded ({tried})")
 
 
 def _excerpt(text: str, limit: int = 80) -> str:
