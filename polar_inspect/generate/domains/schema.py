@@ -271,13 +271,17 @@ class DomainKnowledge(Prose):
 
 
 class DomainSpec(DomainKnowledge):
-    """A domain's knowledge with `make_values(ValueGen)`, its module's value recipe."""
+    """A domain's knowledge with `make_values(ValueGen)`, its value recipe."""
 
     make_values: Callable[[ValueGen], dict[str, Value]] = Field(exclude=True, repr=False)
 
 
 class Vocabulary(Knowledge):
-    """Base of a domain module's word lists (the `vocabulary` section of its JSON file)."""
+    """Base of a domain's word lists (the `vocabulary` section of its JSON file), `recipes.py`."""
+
+    def make_values(self, g: ValueGen) -> dict[str, Value]:
+        """One sample's values, drawn from these lists."""
+        raise NotImplementedError
 
 
 def labels(fields: Sequence[FieldSpec]) -> str:
