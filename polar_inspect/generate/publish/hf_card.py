@@ -11,8 +11,8 @@ from typing import Any
 from polar_inspect.axes import ATTACK_TYPES, DOMAINS, POLICY_TYPES
 from polar_inspect.data.hf_layout import DATA_DIR, PARQUET_SUFFIX, SPLIT
 from polar_inspect.data.records import PolarRecord
+from polar_inspect.generate.publish.hf_folder import FolderWritten
 from polar_inspect.generate.publish.licence import LICENCE, render_template
-from polar_inspect.generate.publish.written import FolderWritten
 
 PRETTY_NAME = "POLAR-format privacy dialogues"
 
