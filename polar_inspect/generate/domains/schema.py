@@ -204,8 +204,8 @@ class CommonKnowledge(Prose):
         return self
 
 
-class DomainKnowledge(Prose):
-    """`domains/<domain>.json` with its fields' templates resolved."""
+class DomainSpec(Prose):
+    """`domains/<domain>.json` with its fields' templates resolved, and its value recipe."""
 
     name: str
     about: str
@@ -226,9 +226,11 @@ class DomainKnowledge(Prose):
     #: Workflow phrases for the role-confusion attacker.
     workflow: tuple[str, ...] = Field(min_length=1)
     distractors: tuple[Distractor, ...]
+    #: `recipes.<Domain>.make_values` bound to the file's `vocabulary`.
+    make_values: Callable[[ValueGen], dict[str, Value]] = Field(exclude=True, repr=False)
 
     @model_validator(mode="after")
-    def _consistent(self) -> DomainKnowledge:
+    def _consistent(self) -> DomainSpec:
         names = [f.name for f in (*self.allowed, *self.protected)]
         repeated = sorted({n for n in names if names.count(n) > 1})
         if repeated:
@@ -268,12 +270,6 @@ class DomainKnowledge(Prose):
             if f.id == form_id:
                 return f
         raise KeyError(f"domain {self.name!r} has no document form {form_id!r}")
-
-
-class DomainSpec(DomainKnowledge):
-    """A domain's knowledge with `make_values(ValueGen)`, its value recipe."""
-
-    make_values: Callable[[ValueGen], dict[str, Value]] = Field(exclude=True, repr=False)
 
 
 class Vocabulary(Knowledge):
