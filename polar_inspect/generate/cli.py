@@ -22,13 +22,12 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
-from polar_inspect.axes import SelectionError, parse_domains
+from polar_inspect.axes import parse_domains
 from polar_inspect.extras import help_option
 from polar_inspect.generate.arguments import (
     DEFAULT_MAX_CONNECTIONS,
     DEFAULT_REPAIR_ROUNDS,
     Options,
-    UsageError,
     card_subject,
     check_arguments,
     work_path,
@@ -36,7 +35,6 @@ from polar_inspect.generate.arguments import (
 from polar_inspect.generate.assemble import GENERATOR_VERSION
 from polar_inspect.generate.build import DEFAULT_SEED, build_dataset
 from polar_inspect.generate.card import render_card
-from polar_inspect.generate.domains import KnowledgeFileError
 from polar_inspect.generate.io import (
     canonical_json,
     encode,
@@ -45,7 +43,6 @@ from polar_inspect.generate.io import (
     sha256,
     write_bytes_atomically,
 )
-from polar_inspect.generate.outputs import OutputPathError
 from polar_inspect.generate.report import BuildReport
 from polar_inspect.generate.symbolic import grid
 
@@ -260,7 +257,7 @@ def _run(args: Options, argv: list[str]) -> int:
     try:
         domains = check_arguments(args)
         _check_hf_output(args)
-    except (UsageError, SelectionError, OutputPathError, KnowledgeFileError, ValueError) as exc:
+    except ValueError as exc:  # UserInputError, SelectionError, OutputPathError, KnowledgeFileError
         print(f"polar-generate: {exc}", file=sys.stderr)  # plain: a path may hold [markup]
         return 2
     started = time.perf_counter()
