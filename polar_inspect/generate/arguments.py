@@ -167,18 +167,10 @@ def check_arguments(args: Options) -> list[str]:
     return domains
 
 
-def card_subject(args: Options, domains: list[str], out: str, card: str) -> CardSubject:
-    """What the card of this run describes."""
-    return CardSubject(
-        out=out,
-        card=card,
-        seed=args.seed,
-        domains=domains,
-        repetitions=args.repetitions,
-        renderer=args.renderer,
-        model=args.model,
-        work=work_path(args) if args.renderer == "model" else None,
-        prompts=args.prompts,
-        repair_rounds=args.repair_rounds,
-        bundled=builds_bundled_settings(args, domains) and writes_bundled_set(out, card),
+def card_subject(args: Options, domains: list[str]) -> CardSubject:
+    """What the card of this run (`--out` and `--card`, both given) describes."""
+    bundled = builds_bundled_settings(args, domains) and writes_bundled_set(args.out, args.card)
+    work = work_path(args) if args.renderer == "model" else None
+    return CardSubject.model_validate(
+        {**vars(args), "domains": domains, "work": work, "bundled": bundled}
     )
