@@ -3,7 +3,6 @@ validated on first use; a malformed file raises `KnowledgeFileError` naming the 
 
 from __future__ import annotations
 
-import json
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -11,6 +10,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from polar_inspect.axes import DOMAINS
+from polar_inspect.data.json_text import loads_tracking_repeats, repeated_keys
 from polar_inspect.generate.domains import recipes
 from polar_inspect.generate.domains.schema import (
     CommonKnowledge,
@@ -51,19 +51,13 @@ def _where(name: str) -> str:
     return f"polar_inspect/generate/domains/{name}.json"
 
 
-def _no_repeated_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    keys = [key for key, _ in pairs]
-    repeated = sorted({key for key in keys if keys.count(key) > 1})
-    if repeated:
-        raise ValueError(f"a key repeats in one object: {', '.join(repeated)}")
-    return dict(pairs)
-
-
 def read_knowledge(name: str) -> dict[str, Any]:
     """The parsed `<name>.json` of this package (not yet validated; a repeated key is an error)."""
     path = resources.files(__package__) / f"{name}.json"
     try:
-        data = json.loads(path.read_text(encoding="utf-8"), object_pairs_hook=_no_repeated_keys)
+        data = loads_tracking_repeats(path.read_text(encoding="utf-8"))
+        if repeated := sorted({key for _, key, _ in repeated_keys(data)}):
+            raise ValueError(f"a key repeats in one object: {', '.join(repeated)}")
     except (OSError, ValueError) as exc:
         raise KnowledgeFileError(f"{_where(name)}: cannot read it ({exc})") from exc
     if not isinstance(data, dict):
