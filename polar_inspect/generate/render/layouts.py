@@ -154,12 +154,17 @@ def report(d: DocContext) -> str:
     lines = [title, d.x("{org} | prepared by {staff}, {staff_role} | {date}"), ""]
     for index, title in enumerate(sections):
         lines.append(d.heading(title))
-        if index == 1:  # the key/value section of identity and contact facts
-            lines.append(d.listing([d.kv(f) for f in admin]) if admin else "-")
+        if index == 1:
+            lines.append(_admin_listing(d, admin))
         else:
             lines.append(bodies[narrative_sections.index(title)])
         lines.append("")
     return "\n".join(lines).rstrip()
+
+
+def _admin_listing(d: DocContext, admin: list[Fact]) -> str:
+    """The key/value section of identity and contact facts ("-" without any)."""
+    return d.listing([d.kv(f) for f in admin]) if admin else "-"
 
 
 def _dialogue(d: DocContext, facts: list[Fact], staff: str, person: str, stamp: bool) -> list[str]:
