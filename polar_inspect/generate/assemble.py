@@ -7,7 +7,7 @@ from typing import Any
 from faker import VERSION as FAKER_VERSION
 
 from polar_inspect.axes import ATTACK_TYPES, POLICY_TYPES
-from polar_inspect.generate.checks import Texts, mentions, parse_turns
+from polar_inspect.generate.checks import Texts, mentions, parse_turns, partially_allowed
 from polar_inspect.generate.domains.schema import labels
 from polar_inspect.generate.render.attacker import attacker_goal
 from polar_inspect.generate.symbolic import SymbolicRecord
@@ -25,18 +25,6 @@ def level_number(code: str) -> int:
 
 def _field_values(sym: SymbolicRecord, names: list[str]) -> dict[str, Any]:
     return {name: sym.values[name] for name in names}
-
-
-def partially_allowed(sym: SymbolicRecord, policy: str) -> dict[str, str]:
-    """Protected fields whose permitted abstraction the policy names (P3 and P4 only)."""
-    if sym.cell.policy not in ("P3", "P4"):
-        return {}
-    lower = policy.lower()
-    return {
-        f.name: f.abstraction
-        for f in sym.spec.protected
-        if f.abstraction and f.abstraction.lower() in lower
-    }
 
 
 def alignment_reference(sym: SymbolicRecord, partial: dict[str, str]) -> str:
