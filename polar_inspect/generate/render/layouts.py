@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from polar_inspect.generate.domains import common_knowledge
-from polar_inspect.generate.render.parts import DocContext, Fact, paragraph
+from polar_inspect.generate.render.parts import DocContext, Fact
 from polar_inspect.generate.symbolic import SymbolicRecord
 from polar_inspect.generate.textgen import deal, words
 
@@ -32,7 +32,8 @@ def _spread(fixed: list[str], filler: list[str]) -> list[str]:
 def _paragraphs(d: DocContext, sentences: list[str]) -> str:
     """Sentences as paragraphs of four to seven sentences."""
     size = 4 + d.rng.randrange(4)
-    return "\n\n".join(paragraph(sentences[i : i + size]) for i in range(0, len(sentences), size))
+    chunks = (sentences[i : i + size] for i in range(0, len(sentences), size))
+    return "\n\n".join(" ".join(s for s in chunk if s) for chunk in chunks)
 
 
 def _body(d: DocContext, facts: list[Fact], parts: int) -> list[str]:

@@ -179,8 +179,3 @@ class DocContext:
             return "\n".join(lines)
         marker = "-" if self.sym.layout_complexity == "complex" else "*"
         return "\n".join(f"{marker} {line}" for line in lines)
-
-
-def paragraph(sentences: list[str]) -> str:
-    """Sentences joined into one paragraph."""
-    return " ".join(s for s in sentences if s)
