@@ -190,18 +190,12 @@ class CommonKnowledge(Prose):
     about: str
     #: Partial fields a domain's field may start from (`"like": "email"`).
     field_templates: dict[str, dict[str, Any]]
-    kind_phrasing: dict[Kind, KindPhrasing]
+    #: Every kind's default phrasing (`min_length` over the `Kind` keys: each kind once).
+    kind_phrasing: dict[Kind, KindPhrasing] = Field(min_length=len(KINDS))
     lexicons: Lexicons
     policy_phrasing: PolicyPhrasing
     document_phrasing: DocumentPhrasing
     attacker_phrasing: AttackerPhrasing
-
-    @model_validator(mode="after")
-    def _every_kind_phrased(self) -> CommonKnowledge:
-        missing = [k for k in KINDS if k not in self.kind_phrasing]
-        if missing:
-            raise ValueError(f"kind_phrasing has no entry for {missing}")
-        return self
 
 
 class DomainSpec(Prose):
