@@ -159,6 +159,8 @@ def _context(spec: DomainSpec, gen: ValueGen) -> dict[str, str]:
         "colleague": colleague.full,
         "colleague_first": colleague.first,
         "colleague_last": colleague.last,
+        "colleague_email": f"{colleague.first[:1].lower()}.{ascii_slug(colleague.last)}"
+        f"@{org_slug}.ch",
         "other_name": other.full,
         "date": day.isoformat(),
         "weekday": WEEKDAYS[day.weekday()],

@@ -9,7 +9,6 @@ from polar_inspect.generate.domains import common_knowledge
 from polar_inspect.generate.domains.schema import FieldSpec, FormSpec, KindPhrasing
 from polar_inspect.generate.symbolic import SymbolicRecord, derive_seed
 from polar_inspect.generate.textgen import expand, join_list, words
-from polar_inspect.generate.values import ascii_slug
 
 
 @dataclass(frozen=True)
@@ -79,11 +78,6 @@ class DocContext:
         seed = derive_seed(self.sym.record_seed, "document", self.attempt)
         self.rng = random.Random(seed)
         self.slots = dict(self.sym.context)
-        domain = self.slots["staff_email"].split("@", 1)[1]
-        self.slots["colleague_email"] = (
-            f"{self.slots['colleague_first'][:1].lower()}."
-            f"{ascii_slug(self.slots['colleague_last'])}@{domain}"
-        )
         spec, common = self.sym.spec, common_knowledge()
         self.narrative = self._pool(seed, "narrative", (*spec.filler, *common.filler))
         pairs = (*spec.exchanges, *common.exchanges)
