@@ -106,11 +106,6 @@ class CardSubject(BaseModel):
     #: The repository's own bundled set is being rebuilt (see `outputs.writes_bundled_set`).
     bundled: bool = False
 
-    @property
-    def file_name(self) -> str:
-        """The dataset file's name."""
-        return Path(self.out).name
-
     def build_args(self) -> list[str]:
         """The options that decide the records (not where they go or how fast)."""
         args = ["--seed", str(self.seed)]
@@ -151,7 +146,7 @@ def render_card(
     json_sha = sha256(json_bytes)
     values = {
         "subject": subject,
-        "file_name": subject.file_name,
+        "file_name": Path(subject.out).name,
         "format": output_format(subject.out),
         "records": len(records),
         "kept": report.total.kept,
