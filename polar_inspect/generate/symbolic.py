@@ -151,13 +151,11 @@ def _context(spec: DomainSpec, gen: ValueGen) -> dict[str, str]:
         "town": town,
         "staff": staff.full,
         "staff_first": staff.first,
-        "staff_last": staff.last,
         "staff_role": gen.pick(spec.staff_roles),
         "staff_email": f"{staff.first[:1].lower()}.{ascii_slug(staff.last)}@{org_slug}.ch",
         "staff_phone": f"+41 {gen.pick(('21', '22', '31', '44', '61', '91'))} {gen.digits(3)} "
         f"{gen.digits(2)} {gen.digits(2)}",
         "colleague": colleague.full,
-        "colleague_first": colleague.first,
         "colleague_last": colleague.last,
         "colleague_email": f"{colleague.first[:1].lower()}.{ascii_slug(colleague.last)}"
         f"@{org_slug}.ch",
