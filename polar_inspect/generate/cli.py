@@ -46,15 +46,6 @@ from polar_inspect.generate.io import (
 from polar_inspect.generate.report import BuildReport
 from polar_inspect.generate.symbolic import grid
 
-HF_HELP = (
-    "file: the format --out's suffix names (default); hf: a Hugging Face dataset folder, "
-    "Parquet shards and a card README.md (needs the [hf] extra)"
-)
-PUSH_HELP = (
-    "with --format hf: upload the folder to this Hugging Face dataset repository (created if "
-    "needed; token: HF_TOKEN or `hf auth login`) and print the commit to run"
-)
-
 
 @click.command("polar-generate", help=__doc__, context_settings={"help_option_names": []})
 @help_option
@@ -67,8 +58,12 @@ PUSH_HELP = (
               "(an Inspect model, --model, writes the text)")  # fmt: skip
 @click.option("--model", default=None, help="Inspect model for --renderer model")
 @click.option("--out", help="output file: .json, .jsonl or .json.gz (--format hf: a new folder)")
-@click.option("--format", type=click.Choice(["file", "hf"]), default="file", help=HF_HELP)
-@click.option("--push", default=None, metavar="OWNER/NAME", help=PUSH_HELP)
+@click.option("--format", type=click.Choice(["file", "hf"]), default="file", help="file: the "
+              "format --out's suffix names (default); hf: a Hugging Face dataset folder, Parquet "
+              "shards and a card README.md (needs the [hf] extra)")  # fmt: skip
+@click.option("--push", default=None, metavar="OWNER/NAME", help="with --format hf: upload the "
+              "folder to this Hugging Face dataset repository (created if needed; token: "
+              "HF_TOKEN or `hf auth login`) and print the commit to run")  # fmt: skip
 @click.option("--card", default=None, help="also write the card of the --out file (README.md) here")
 @click.option("--overwrite", is_flag=True, help="replace an existing --out or --card file")
 @click.option("--check-sha256", metavar="HEX",
