@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from typing import Literal
 
 from polar_inspect.generate.domains import common_knowledge
-from polar_inspect.generate.domains.schema import FieldSpec, FormSpec, KindPhrasing
+from polar_inspect.generate.domains.schema import FieldSpec, FormSpec
 from polar_inspect.generate.symbolic import SymbolicRecord, derive_seed
 from polar_inspect.generate.textgen import expand, join_list, words
 
@@ -17,11 +18,6 @@ class Fact:
 
     spec: FieldSpec
     text: str
-
-
-def _defaults(fact: Fact) -> KindPhrasing:
-    """The default phrasings of the fact's kind (for fields without their own)."""
-    return common_knowledge().kind_phrasing[fact.spec.kind]
 
 
 class Pool:
@@ -100,7 +96,11 @@ class DocContext:
             out.append(Fact(spec, text))
         return out
 
-    def _phrase(self, templates: tuple[str, ...], fact: Fact) -> str:
+    def phrase(self, fact: Fact, how: Literal["says", "spoken", "asked"]) -> str:
+        """The fact as a third-person sentence (`says`), a first-person line (`spoken`) or a
+        staff question (`asked`): the field's own phrasings, else its kind's defaults."""
+        own: tuple[str, ...] = getattr(fact.spec, how)
+        templates = own or getattr(common_knowledge().kind_phrasing[fact.spec.kind], how)
         slots = {
             **self.slots,
             "a": "an" if fact.text[:1].lower() in "aeiou" else "a",
@@ -109,18 +109,6 @@ class DocContext:
             "key": fact.spec.key_label,
         }
         return expand(self.rng.choice(templates), self.rng, slots)
-
-    def say(self, fact: Fact) -> str:
-        """A third-person sentence stating the fact."""
-        return self._phrase(fact.spec.says or _defaults(fact).says, fact)
-
-    def spoken(self, fact: Fact) -> str:
-        """A first-person line giving the fact."""
-        return self._phrase(fact.spec.spoken or _defaults(fact).spoken, fact)
-
-    def asked(self, fact: Fact) -> str:
-        """A staff question that prompts the fact."""
-        return self._phrase(fact.spec.asked or _defaults(fact).asked, fact)
 
     def kv(self, fact: Fact) -> str:
         """`Key: value`."""
