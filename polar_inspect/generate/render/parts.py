@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Literal
 
 from polar_inspect.generate.domains import common_knowledge
@@ -53,28 +53,18 @@ class Pool:
         return taken, used
 
 
-@dataclass
 class DocContext:
     """What a layout needs: the record, its form, a structural rng, the filler pools and the
     filler word `budget` (each `fill` takes an even share of what is left)."""
 
-    sym: SymbolicRecord
-    form: FormSpec
-    attempt: int
-    budget: int = 0
-    rng: random.Random = field(init=False)
-    slots: dict[str, str] = field(init=False)
-    narrative: Pool = field(init=False)
-    dialogue: Pool = field(init=False)
-    monologue: Pool = field(init=False)
-    remaining: int = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.remaining = max(self.budget, 0)
-        seed = derive_seed(self.sym.record_seed, "document", self.attempt)
+    def __init__(self, sym: SymbolicRecord, form: FormSpec, attempt: int, budget: int = 0) -> None:
+        self.sym = sym
+        self.form = form
+        self.remaining = max(budget, 0)
+        seed = derive_seed(sym.record_seed, "document", attempt)
         self.rng = random.Random(seed)
-        self.slots = dict(self.sym.context)
-        spec, common = self.sym.spec, common_knowledge()
+        self.slots = dict(sym.context)
+        spec, common = sym.spec, common_knowledge()
         self.narrative = self._pool(seed, "narrative", (*spec.filler, *common.filler))
         pairs = (*spec.exchanges, *common.exchanges)
         self.dialogue = self._pool(seed, "dialogue", tuple(f"{e.staff}\n{e.person}" for e in pairs))
