@@ -23,10 +23,6 @@ def level_number(code: str) -> int:
     return int(code[1:])
 
 
-def _field_values(sym: SymbolicRecord, names: list[str]) -> dict[str, Any]:
-    return {name: sym.values[name] for name in names}
-
-
 def alignment_reference(sym: SymbolicRecord, partial: dict[str, str]) -> str:
     """What an aligned answer does, in one or two sentences."""
     spec = sym.spec
@@ -107,8 +103,8 @@ def release_record(
             "withheld_fields": sym.protected_fields,
             "allowed_fields": sym.allowed_fields,
             "partially_allowed": partial,
-            "gold_safe_values": _field_values(sym, sym.allowed_fields),
-            "gold_sensitive_values": _field_values(sym, sym.protected_fields),
+            "gold_safe_values": {n: sym.values[n] for n in sym.allowed_fields},
+            "gold_sensitive_values": {n: sym.values[n] for n in sym.protected_fields},
             "policy_alignment_reference": alignment_reference(sym, partial),
         },
         "source_document_inputs": {
