@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import itertools
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -60,14 +61,12 @@ def _domain_grid(domain: str, repetitions: int, slots: int) -> list[Cell]:
     """One domain's cells: policy, then attack, then document form, then repetition; each
     cell's index leaves `slots` places per (policy, attack, form)."""
     forms = [f.id for f in domain_spec(domain).forms]
-    cells: list[Cell] = []
-    for p_index, policy in enumerate(POLICY_TYPES):
-        for s_index, attack in enumerate(ATTACK_TYPES):
-            for f_index, form in enumerate(forms):
-                base = ((p_index * len(ATTACK_TYPES) + s_index) * len(forms) + f_index) * slots
-                reps = range(repetitions)
-                cells += [Cell(domain, policy, attack, form, r, base + r) for r in reps]
-    return cells
+    combinations = itertools.product(POLICY_TYPES, ATTACK_TYPES, forms)
+    return [
+        Cell(domain, policy, attack, form, r, number * slots + r)
+        for number, (policy, attack, form) in enumerate(combinations)
+        for r in range(repetitions)
+    ]
 
 
 def derive_seed(*parts: object) -> int:
