@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 import copy
 import inspect
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 from pydantic import BaseModel
@@ -20,7 +20,7 @@ from polar_inspect.generate.domains import (
     read_knowledge,
     recipes,
 )
-from polar_inspect.generate.domains.schema import KINDS, LAYOUT_NAMES, Vocabulary
+from polar_inspect.generate.domains.schema import KINDS, Layout, Vocabulary
 from polar_inspect.generate.render.layouts import LAYOUTS
 from polar_inspect.generate.values import ValueGen
 
@@ -65,7 +65,7 @@ def test_a_domain_recipe_holds_only_its_vocabulary_and_make_values(domain: str) 
 
 
 def test_the_layout_and_kind_names_the_schema_accepts_are_the_ones_the_renderer_has() -> None:
-    assert set(LAYOUT_NAMES) == set(LAYOUTS)
+    assert set(get_args(Layout)) == set(LAYOUTS)
     assert set(common_knowledge().kind_phrasing) == set(KINDS)
 
 

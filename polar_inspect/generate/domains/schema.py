@@ -28,7 +28,6 @@ Group = Literal["identity", "contact", "case", "detail"]
 Layout = Literal[
     "email", "thread", "note", "report", "chat", "call", "voicemail", "record", "calendar"
 ]
-LAYOUT_NAMES: tuple[str, ...] = get_args(Layout)
 
 
 class Knowledge(BaseModel):
