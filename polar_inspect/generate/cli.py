@@ -113,8 +113,7 @@ def _render(args: Options, console: Console) -> tuple[list[dict], BuildReport]:
 
 
 def _check_hf_output(args: Options) -> None:
-    """`--format hf`: a new folder for --out, the [hf] extra and a well-formed --push
-    (--card is refused earlier); `--push` needs `--format hf`."""
+    """`--format hf` and `--push`: a new --out folder, the [hf] extra, OWNER/NAME."""
     from polar_inspect.data.hf_folder import datasets_missing
     from polar_inspect.generate.publish.hf_folder import check_new_folder
     from polar_inspect.generate.publish.hub import check_repo_id

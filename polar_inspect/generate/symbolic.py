@@ -58,8 +58,7 @@ def grid(domains: Sequence[str], repetitions: int) -> list[Cell]:
 
 
 def _domain_grid(domain: str, repetitions: int, slots: int) -> list[Cell]:
-    """One domain's cells: policy, then attack, then document form, then repetition; each
-    cell's index leaves `slots` places per (policy, attack, form)."""
+    """One domain's cells in grid order; each (policy, attack, form) has `slots` indices."""
     forms = [f.id for f in domain_spec(domain).forms]
     combinations = itertools.product(POLICY_TYPES, ATTACK_TYPES, forms)
     return [
