@@ -149,7 +149,6 @@ def render_card(
         "file_name": Path(subject.out).name,
         "format": output_format(subject.out),
         "records": len(records),
-        "kept": report.total.kept,
         "generator": GENERATOR_NAME,
         "version": GENERATOR_VERSION,
         "faker_version": FAKER_VERSION,
