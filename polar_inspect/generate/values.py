@@ -63,9 +63,7 @@ class Person:
 
 def ascii_slug(text: str) -> str:
     """Lower-case ASCII letters for email local parts (`Müller` -> `mueller`)."""
-    text = text.lower()
-    for umlaut, plain in (("ä", "ae"), ("ö", "oe"), ("ü", "ue"), ("ß", "ss")):
-        text = text.replace(umlaut, plain)
+    text = text.lower().translate(str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss"}))
     text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
     return "".join(ch for ch in text if ch.isalnum())
 
