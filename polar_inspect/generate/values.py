@@ -40,6 +40,7 @@ LISTS = ValueLists.model_validate_json(
 )
 #: Documents and dialogues are set in this year; ages are computed against it.
 REFERENCE_YEAR = 2025
+UMLAUTS: dict[str, str | int | None] = {"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss"}
 
 
 @cache
@@ -63,7 +64,7 @@ class Person:
 
 def ascii_slug(text: str) -> str:
     """Lower-case ASCII letters for email local parts (`Müller` -> `mueller`)."""
-    text = text.lower().translate(str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss"}))
+    text = text.lower().translate(str.maketrans(UMLAUTS))
     text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
     return "".join(ch for ch in text if ch.isalnum())
 
