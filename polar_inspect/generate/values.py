@@ -6,9 +6,11 @@ from __future__ import annotations
 import datetime as dt
 import random
 import unicodedata
+from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
+from itertools import accumulate
 from pathlib import Path
 from typing import TypeVar
 
@@ -75,19 +77,12 @@ class ValueGen:
     def __init__(self, seed: int) -> None:
         self.seed = seed
         self.rng = random.Random(seed)
-        self.region = self._weighted([(r, weight) for r, (_, weight) in LISTS.regions.items()])
+        # a language region by weight: the first whose cumulative weight exceeds one roll
+        bounds = list(accumulate(weight for _, weight in LISTS.regions.values()))
+        self.region = list(LISTS.regions)[bisect_right(bounds, self.rng.randrange(bounds[-1]))]
         self.faker = faker_for(LISTS.regions[self.region][0])
         self.faker.seed_instance(seed)
         self._people: set[str] = set()
-
-    def _weighted(self, options: Sequence[tuple[str, int]]) -> str:
-        total = sum(weight for _, weight in options)
-        roll = self.rng.randrange(total)
-        for name, weight in options:
-            roll -= weight
-            if roll < 0:
-                return name
-        raise AssertionError("unreachable")
 
     # -- generic draws -----------------------------------------------------------------------
     def pick(self, options: Sequence[T]) -> T:
