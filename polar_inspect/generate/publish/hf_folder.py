@@ -8,8 +8,6 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel
-
 from polar_inspect.data.hf_folder import (
     FolderError,
     file_digest,
@@ -19,21 +17,10 @@ from polar_inspect.data.hf_folder import (
 from polar_inspect.data.hf_layout import DATA_DIR, PARQUET_SUFFIX, SPLIT
 from polar_inspect.data.loading import validate_items
 from polar_inspect.generate.io import current_umask
+from polar_inspect.generate.publish.hf_card import FolderWritten, render_card
 
 #: Shards are cut so that each holds at most this many bytes of records as JSON.
 MAX_SHARD_BYTES = 256 * 2**20
-
-
-class FolderWritten(BaseModel):
-    """What `write_folder` wrote: the data files, their digests and the dataset's digest."""
-
-    #: Data files relative to the folder, in order, and the sha256 of each.
-    files: list[str]
-    digests: list[str]
-    #: The digest `-T data=` records for the folder (`shards_digest`).
-    sha256: str
-    #: Bytes of all data files.
-    bytes: int
 
 
 def shard_ranges(count: int, total_bytes: int, max_shard_bytes: int) -> list[range]:
@@ -68,7 +55,6 @@ def write_folder(
     import pyarrow.parquet as pq
 
     from polar_inspect.data.parquet_records import table_records
-    from polar_inspect.generate.publish.hf_card import render_card
     from polar_inspect.generate.publish.parquet import records_table
 
     if not records:
