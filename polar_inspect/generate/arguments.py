@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from polar_inspect.axes import DOMAINS, parse_domains
+from polar_inspect.errors import UserInputError
 from polar_inspect.generate.build import DEFAULT_SEED
 from polar_inspect.generate.card import CardSubject
 from polar_inspect.generate.domains import domain_spec
@@ -24,10 +25,6 @@ DEFAULT_REPAIR_ROUNDS = 3
 MODEL_OPTIONS = ("model", "work", "prompts", "max_connections", "repair_rounds")
 TEMPLATE_OPTIONS = ("workers",)
 _SHA256 = re.compile(r"[0-9a-fA-F]{64}")
-
-
-class UsageError(ValueError):
-    """A command-line input the user must fix."""
 
 
 @dataclass
@@ -75,7 +72,7 @@ def builds_bundled_settings(args: Options, domains: list[str]) -> bool:
 
 def _check_selection(args: Options) -> list[str]:
     if args.domains is not None and not any(part.strip() for part in args.domains.split(",")):
-        raise UsageError(
+        raise UserInputError(
             f"--domains {args.domains!r} names no domain: give comma-separated domains "
             "(e.g. medical,finance), or leave --domains out for all ten"
         )
@@ -83,7 +80,7 @@ def _check_selection(args: Options) -> list[str]:
     for domain in domains:
         domain_spec(domain)  # its knowledge file is valid
     if args.repetitions < 1:
-        raise UsageError(f"--repetitions must be at least 1, got {args.repetitions}")
+        raise UserInputError(f"--repetitions must be at least 1, got {args.repetitions}")
     return domains
 
 
@@ -93,16 +90,16 @@ def _check_renderer_options(args: Options) -> None:
     other = "template" if args.renderer == "model" else "model"
     for dest in ignored:
         if getattr(args, dest) is not None:
-            raise UsageError(
+            raise UserInputError(
                 f"{_flag(dest)} is an option of --renderer {other}, which this run does not "
                 f"use: add --renderer {other} or leave {_flag(dest)} out"
             )
     if args.renderer != "model":
         return
     if not args.model:
-        raise UsageError("--renderer model needs --model (an Inspect model name)")
+        raise UserInputError("--renderer model needs --model (an Inspect model name)")
     if args.work is None and args.out is None:
-        raise UsageError("--renderer model needs --out or --work (the file a run resumes from)")
+        raise UserInputError("--renderer model needs --out or --work (the file a run resumes from)")
     if args.prompts:
         from polar_inspect.generate.model_prompts import check_prompt_dir
 
@@ -121,7 +118,7 @@ def _model_object(name: str) -> Model:
         return get_model(name)
     except Exception as exc:  # unknown provider, missing API key or package: the user's to fix
         message = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise UsageError(f"--model {name}: {message}") from None
+        raise UserInputError(f"--model {name}: {message}") from None
 
 
 def _check_paths_and_digest(args: Options) -> None:
@@ -129,9 +126,9 @@ def _check_paths_and_digest(args: Options) -> None:
     for dest in ("out", "card", "work", "prompts"):
         value = getattr(args, dest)
         if value is not None and not value.strip():
-            raise UsageError(f"{_flag(dest)} is empty: give a path")
+            raise UserInputError(f"{_flag(dest)} is empty: give a path")
     if args.check_sha256 is not None and not _SHA256.fullmatch(args.check_sha256.strip()):
-        raise UsageError(
+        raise UserInputError(
             f"--check-sha256 {args.check_sha256!r} is not a sha256: give 64 hex digits "
             "(the card's 'sha256 of the JSON (uncompressed)')"
         )
@@ -143,10 +140,12 @@ def check_arguments(args: Options) -> list[str]:
     _check_paths_and_digest(args)
     domains = _check_selection(args)
     if args.card and not args.out:
-        raise UsageError("--card describes the --out file: give --out too")
+        raise UserInputError("--card describes the --out file: give --out too")
     hf_folder = args.format == "hf"
     if hf_folder and args.card:
-        raise UsageError("--format hf writes its own card (README.md in the folder): drop --card")
+        raise UserInputError(
+            "--format hf writes its own card (README.md in the folder): drop --card"
+        )
     if args.out and not hf_folder:
         output_format(args.out)
     _check_renderer_options(args)
@@ -168,18 +167,10 @@ def check_arguments(args: Options) -> list[str]:
     return domains
 
 
-def card_subject(args: Options, domains: list[str], out: str, card: str) -> CardSubject:
-    """What the card of this run describes."""
-    return CardSubject(
-        out=out,
-        card=card,
-        seed=args.seed,
-        domains=domains,
-        repetitions=args.repetitions,
-        renderer=args.renderer,
-        model=args.model,
-        work=work_path(args) if args.renderer == "model" else None,
-        prompts=args.prompts,
-        repair_rounds=args.repair_rounds,
-        bundled=builds_bundled_settings(args, domains) and writes_bundled_set(out, card),
+def card_subject(args: Options, domains: list[str]) -> CardSubject:
+    """What the card of this run (`--out` and `--card`, both given) describes."""
+    bundled = builds_bundled_settings(args, domains) and writes_bundled_set(args.out, args.card)
+    work = work_path(args) if args.renderer == "model" else None
+    return CardSubject.model_validate(
+        {**vars(args), "domains": domains, "work": work, "bundled": bundled}
     )

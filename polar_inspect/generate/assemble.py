@@ -7,7 +7,7 @@ from typing import Any
 from faker import VERSION as FAKER_VERSION
 
 from polar_inspect.axes import ATTACK_TYPES, POLICY_TYPES
-from polar_inspect.generate.checks import Texts, mentions, parse_turns
+from polar_inspect.generate.checks import Texts, mentions, parse_turns, partially_allowed
 from polar_inspect.generate.domains.schema import labels
 from polar_inspect.generate.render.attacker import attacker_goal
 from polar_inspect.generate.symbolic import SymbolicRecord
@@ -21,22 +21,6 @@ GENERATOR_VERSION = "1.1.0"
 def level_number(code: str) -> int:
     """The release's integer for a level code: `P3` -> 3, `S5` -> 5 (the authors' encoding)."""
     return int(code[1:])
-
-
-def _field_values(sym: SymbolicRecord, names: list[str]) -> dict[str, Any]:
-    return {name: sym.values[name] for name in names}
-
-
-def partially_allowed(sym: SymbolicRecord, policy: str) -> dict[str, str]:
-    """Protected fields whose permitted abstraction the policy names (P3 and P4 only)."""
-    if sym.cell.policy not in ("P3", "P4"):
-        return {}
-    lower = policy.lower()
-    return {
-        f.name: f.abstraction
-        for f in sym.spec.protected
-        if f.abstraction and f.abstraction.lower() in lower
-    }
 
 
 def alignment_reference(sym: SymbolicRecord, partial: dict[str, str]) -> str:
@@ -119,8 +103,8 @@ def release_record(
             "withheld_fields": sym.protected_fields,
             "allowed_fields": sym.allowed_fields,
             "partially_allowed": partial,
-            "gold_safe_values": _field_values(sym, sym.allowed_fields),
-            "gold_sensitive_values": _field_values(sym, sym.protected_fields),
+            "gold_safe_values": {n: sym.values[n] for n in sym.allowed_fields},
+            "gold_sensitive_values": {n: sym.values[n] for n in sym.protected_fields},
             "policy_alignment_reference": alignment_reference(sym, partial),
         },
         "source_document_inputs": {

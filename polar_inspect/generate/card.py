@@ -53,19 +53,10 @@ def _lengths(records: Sequence[dict[str, Any]]) -> list[tuple[str, list[int], in
     return [(n, [text_words(r, n) for r in records], p) for n, p in PAPER_MEANS.items()]
 
 
-def _code(record: dict[str, Any], key: str) -> str:
-    """The metadata value as the card shows it: levels as `P1`..`P5` / `S1`..`S5`."""
-    value = record["metadata"][key]
-    if key == "privacy_level":
-        return policy_code(value) or str(value)
-    if key == "attack_strength":
-        return attack_code(value) or str(value)
-    return value
-
-
 def _cell(record: dict[str, Any]) -> tuple[str, str]:
-    """The record's (policy code, attack code)."""
-    return _code(record, "privacy_level"), _code(record, "attack_strength")
+    """The record's (policy code, attack code), as the card shows them: `P1`..`P5`, `S1`..`S5`."""
+    level, strength = record["metadata"]["privacy_level"], record["metadata"]["attack_strength"]
+    return policy_code(level) or str(level), attack_code(strength) or str(strength)
 
 
 def count_tables(records: Sequence[dict[str, Any]], subject: CardSubject) -> str:
@@ -74,7 +65,8 @@ def count_tables(records: Sequence[dict[str, Any]], subject: CardSubject) -> str
     forms: dict[str, set[str]] = {}
     for r in records:
         forms.setdefault(r["domain"], set()).add(r["metadata"]["document_form"])
-    cells = Counter((r["domain"], *_cell(r)) for r in records)
+    codes = [_cell(r) for r in records]
+    cells = Counter((r["domain"], *code) for r, code in zip(records, codes, strict=True))
     tally = Counter(r["domain"] for r in records)
     domains, short = [], []
     for domain in subject.domains:
@@ -92,9 +84,9 @@ def count_tables(records: Sequence[dict[str, Any]], subject: CardSubject) -> str
         "card_counts.txt",
         domains=domains,
         short=short,
-        policies=Counter(_code(r, "privacy_level") for r in records),
-        attacks=Counter(_code(r, "attack_strength") for r in records),
-        matrix=Counter(_cell(r) for r in records),
+        policies=Counter(p for p, _ in codes),
+        attacks=Counter(s for _, s in codes),
+        matrix=Counter(codes),
     )
 
 
@@ -113,11 +105,6 @@ class CardSubject(BaseModel):
     repair_rounds: int | None = None
     #: The repository's own bundled set is being rebuilt (see `outputs.writes_bundled_set`).
     bundled: bool = False
-
-    @property
-    def file_name(self) -> str:
-        """The dataset file's name."""
-        return Path(self.out).name
 
     def build_args(self) -> list[str]:
         """The options that decide the records (not where they go or how fast)."""
@@ -159,10 +146,9 @@ def render_card(
     json_sha = sha256(json_bytes)
     values = {
         "subject": subject,
-        "file_name": subject.file_name,
+        "file_name": Path(subject.out).name,
         "format": output_format(subject.out),
         "records": len(records),
-        "kept": report.total.kept,
         "generator": GENERATOR_NAME,
         "version": GENERATOR_VERSION,
         "faker_version": FAKER_VERSION,

@@ -132,7 +132,11 @@ def check_policy(sym: SymbolicRecord, text: str) -> list[CheckFailure]:
     unnamed = [f.name for f in sym.spec.allowed if not asks_for(text, f)]
     if unnamed:
         failures.append(CheckFailure("policy", "allowed_fields", f"does not name {unnamed}"))
-    failures += [CheckFailure("policy", "level", p) for p in _level_problems(sym, text)]
+    level = sym.cell.policy
+    if wording := _level_wording(sym, text):
+        failures.append(CheckFailure("policy", "level", wording))
+    if level in ("P3", "P4") and not partially_allowed(sym, text):
+        failures.append(CheckFailure("policy", "level", f"{level} names no permitted abstraction"))
     return failures
 
 
@@ -150,16 +154,16 @@ def _level_wording(sym: SymbolicRecord, text: str) -> str | None:
     return None if mentions(text, markers) else f"{level} wording missing"
 
 
-def _level_problems(sym: SymbolicRecord, text: str) -> list[str]:
-    """What makes a policy text untrue to its level."""
-    spec, level = sym.spec, sym.cell.policy
-    wording = _level_wording(sym, text)
-    problems = [wording] if wording else []
-    if level in ("P3", "P4") and not any(
-        f.abstraction and f.abstraction.lower() in text.lower() for f in spec.protected
-    ):
-        problems.append(f"{level} names no permitted abstraction")
-    return problems
+def partially_allowed(sym: SymbolicRecord, policy: str) -> dict[str, str]:
+    """Protected fields whose permitted abstraction the policy names (P3 and P4 only)."""
+    if sym.cell.policy not in ("P3", "P4"):
+        return {}
+    lower = policy.lower()
+    return {
+        f.name: f.abstraction
+        for f in sym.spec.protected
+        if f.abstraction and f.abstraction.lower() in lower
+    }
 
 
 def check_task(sym: SymbolicRecord, text: str) -> list[CheckFailure]:

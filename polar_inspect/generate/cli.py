@@ -22,13 +22,12 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
-from polar_inspect.axes import SelectionError, parse_domains
+from polar_inspect.axes import parse_domains
 from polar_inspect.extras import help_option
 from polar_inspect.generate.arguments import (
     DEFAULT_MAX_CONNECTIONS,
     DEFAULT_REPAIR_ROUNDS,
     Options,
-    UsageError,
     card_subject,
     check_arguments,
     work_path,
@@ -36,7 +35,6 @@ from polar_inspect.generate.arguments import (
 from polar_inspect.generate.assemble import GENERATOR_VERSION
 from polar_inspect.generate.build import DEFAULT_SEED, build_dataset
 from polar_inspect.generate.card import render_card
-from polar_inspect.generate.domains import KnowledgeFileError
 from polar_inspect.generate.io import (
     canonical_json,
     encode,
@@ -45,18 +43,8 @@ from polar_inspect.generate.io import (
     sha256,
     write_bytes_atomically,
 )
-from polar_inspect.generate.outputs import OutputPathError
 from polar_inspect.generate.report import BuildReport
 from polar_inspect.generate.symbolic import grid
-
-HF_HELP = (
-    "file: the format --out's suffix names (default); hf: a Hugging Face dataset folder, "
-    "Parquet shards and a card README.md (needs the [hf] extra)"
-)
-PUSH_HELP = (
-    "with --format hf: upload the folder to this Hugging Face dataset repository (created if "
-    "needed; token: HF_TOKEN or `hf auth login`) and print the commit to run"
-)
 
 
 @click.command("polar-generate", help=__doc__, context_settings={"help_option_names": []})
@@ -70,8 +58,12 @@ PUSH_HELP = (
               "(an Inspect model, --model, writes the text)")  # fmt: skip
 @click.option("--model", default=None, help="Inspect model for --renderer model")
 @click.option("--out", help="output file: .json, .jsonl or .json.gz (--format hf: a new folder)")
-@click.option("--format", type=click.Choice(["file", "hf"]), default="file", help=HF_HELP)
-@click.option("--push", default=None, metavar="OWNER/NAME", help=PUSH_HELP)
+@click.option("--format", type=click.Choice(["file", "hf"]), default="file", help="file: the "
+              "format --out's suffix names (default); hf: a Hugging Face dataset folder, Parquet "
+              "shards and a card README.md (needs the [hf] extra)")  # fmt: skip
+@click.option("--push", default=None, metavar="OWNER/NAME", help="with --format hf: upload the "
+              "folder to this Hugging Face dataset repository (created if needed; token: "
+              "HF_TOKEN or `hf auth login`) and print the commit to run")  # fmt: skip
 @click.option("--card", default=None, help="also write the card of the --out file (README.md) here")
 @click.option("--overwrite", is_flag=True, help="replace an existing --out or --card file")
 @click.option("--check-sha256", metavar="HEX",
@@ -121,8 +113,7 @@ def _render(args: Options, console: Console) -> tuple[list[dict], BuildReport]:
 
 
 def _check_hf_output(args: Options) -> None:
-    """`--format hf`: a new folder for --out, the [hf] extra and a well-formed --push
-    (--card is refused earlier); `--push` needs `--format hf`."""
+    """`--format hf` and `--push`: a new --out folder, the [hf] extra, OWNER/NAME."""
     from polar_inspect.data.hf_folder import datasets_missing
     from polar_inspect.generate.publish.hf_folder import check_new_folder
     from polar_inspect.generate.publish.hub import check_repo_id
@@ -218,7 +209,7 @@ def _write_file(
     write_bytes_atomically(payload, out)
     console.print(f"wrote {out} ({len(payload):,} bytes, sha256 {sha256(payload)})")
     if args.card:
-        subject = card_subject(args, domains, out, args.card)
+        subject = card_subject(args, domains)
         text = render_card(records, report, data, payload, subject)
         write_bytes_atomically(text.encode("utf-8"), args.card)
         console.print(f"wrote {args.card}")
@@ -260,7 +251,7 @@ def _run(args: Options, argv: list[str]) -> int:
     try:
         domains = check_arguments(args)
         _check_hf_output(args)
-    except (UsageError, SelectionError, OutputPathError, KnowledgeFileError, ValueError) as exc:
+    except ValueError as exc:  # UserInputError, SelectionError, OutputPathError, KnowledgeFileError
         print(f"polar-generate: {exc}", file=sys.stderr)  # plain: a path may hold [markup]
         return 2
     started = time.perf_counter()

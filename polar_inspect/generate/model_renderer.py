@@ -71,8 +71,7 @@ def clean_output(text: str, name: str) -> str:
 
 
 def _other_build(found: WorkRun | None, run: WorkRun) -> str:
-    """Why an entry written by another build cannot be resumed (`seed 7 (now 8)` for each field
-    that differs), and what to do."""
+    """Why an entry of another build cannot be resumed (each field that differs), what to do."""
     differs = "it records no seed, model or prompts (an older polar-generate)"
     if found is not None:
         theirs, ours = found.model_dump(), run.model_dump()

@@ -32,8 +32,6 @@ class Output:
     path: str
     #: An existing file is expected and kept (the model renderer's resumable work file).
     resumed: bool = False
-    #: The output is a folder the command fills (not a file).
-    folder: bool = False
 
     @property
     def resolved(self) -> Path:
@@ -73,12 +71,9 @@ def check_not_existing(outputs: Sequence[Output], overwrite: bool) -> None:
     if overwrite:
         return
     for output in outputs:
-        path = output.resolved
-        there = path.is_dir() if output.folder else path.is_file()
-        if not output.resumed and there:  # the wrong kind is check_writable's to report
-            what = "folder" if output.folder else "file"
+        if not output.resumed and output.resolved.is_file():  # a folder: check_writable's
             raise OutputPathError(
-                f"{output.label()}: the {what} exists; pass --overwrite to replace it, "
+                f"{output.label()}: the file exists; pass --overwrite to replace it, "
                 "or give another path"
             )
 
@@ -86,10 +81,8 @@ def check_not_existing(outputs: Sequence[Output], overwrite: bool) -> None:
 def check_writable(output: Output) -> None:
     """Refuse a path that cannot be written, without creating anything there."""
     target = output.resolved
-    if target.is_dir() and not output.folder:
+    if target.is_dir():
         raise OutputPathError(f"{output.label()}: is a folder; give a file name")
-    if target.exists() and not target.is_dir() and output.folder:
-        raise OutputPathError(f"{output.label()}: is a file; give a folder name")
     existing = next((p for p in target.parents if p.exists()), None)
     if existing is None or not existing.is_dir():
         blocking = existing or target.parent

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import itertools
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -57,17 +58,14 @@ def grid(domains: Sequence[str], repetitions: int) -> list[Cell]:
 
 
 def _domain_grid(domain: str, repetitions: int, slots: int) -> list[Cell]:
-    """One domain's cells: policy, then attack, then document form, then repetition; each
-    cell's index leaves `slots` places per (policy, attack, form)."""
+    """One domain's cells in grid order; each (policy, attack, form) has `slots` indices."""
     forms = [f.id for f in domain_spec(domain).forms]
-    cells: list[Cell] = []
-    for p_index, policy in enumerate(POLICY_TYPES):
-        for s_index, attack in enumerate(ATTACK_TYPES):
-            for f_index, form in enumerate(forms):
-                base = ((p_index * len(ATTACK_TYPES) + s_index) * len(forms) + f_index) * slots
-                reps = range(repetitions)
-                cells += [Cell(domain, policy, attack, form, r, base + r) for r in reps]
-    return cells
+    combinations = itertools.product(POLICY_TYPES, ATTACK_TYPES, forms)
+    return [
+        Cell(domain, policy, attack, form, r, number * slots + r)
+        for number, (policy, attack, form) in enumerate(combinations)
+        for r in range(repetitions)
+    ]
 
 
 def derive_seed(*parts: object) -> int:
@@ -151,14 +149,14 @@ def _context(spec: DomainSpec, gen: ValueGen) -> dict[str, str]:
         "town": town,
         "staff": staff.full,
         "staff_first": staff.first,
-        "staff_last": staff.last,
         "staff_role": gen.pick(spec.staff_roles),
         "staff_email": f"{staff.first[:1].lower()}.{ascii_slug(staff.last)}@{org_slug}.ch",
         "staff_phone": f"+41 {gen.pick(('21', '22', '31', '44', '61', '91'))} {gen.digits(3)} "
         f"{gen.digits(2)} {gen.digits(2)}",
         "colleague": colleague.full,
-        "colleague_first": colleague.first,
         "colleague_last": colleague.last,
+        "colleague_email": f"{colleague.first[:1].lower()}.{ascii_slug(colleague.last)}"
+        f"@{org_slug}.ch",
         "other_name": other.full,
         "date": day.isoformat(),
         "weekday": WEEKDAYS[day.weekday()],

@@ -91,7 +91,7 @@ def expand(
         out: list[str] = []
         _walk(tree, rng, out)
         text = "".join(out)
-    text = tidy(text) if sentence else _squeeze(text)
+    text = capitalise(_squeeze(text)) if sentence else _squeeze(text)
     if "{" not in text:
         return text
     values = slots or {}
@@ -109,16 +109,12 @@ def expand(
 
 
 def _squeeze(text: str) -> str:
+    """Collapse doubled spaces left by empty alternatives, and spaces before punctuation."""
     if "  " in text or "\t" in text:
         text = _SPACES.sub(" ", text)
     if any(p in text for p in _PUNCT):
         text = _SPACE_BEFORE_PUNCT.sub(r"\1", text)
     return text.strip()
-
-
-def tidy(text: str) -> str:
-    """Collapse doubled spaces left by empty alternatives and capitalise the first letter."""
-    return capitalise(_squeeze(text))
 
 
 def capitalise(text: str) -> str:

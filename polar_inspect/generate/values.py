@@ -6,9 +6,11 @@ from __future__ import annotations
 import datetime as dt
 import random
 import unicodedata
+from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
+from itertools import accumulate
 from pathlib import Path
 from typing import TypeVar
 
@@ -40,6 +42,7 @@ LISTS = ValueLists.model_validate_json(
 )
 #: Documents and dialogues are set in this year; ages are computed against it.
 REFERENCE_YEAR = 2025
+UMLAUTS: dict[str, str | int | None] = {"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss"}
 
 
 @cache
@@ -63,9 +66,7 @@ class Person:
 
 def ascii_slug(text: str) -> str:
     """Lower-case ASCII letters for email local parts (`Müller` -> `mueller`)."""
-    text = text.lower()
-    for umlaut, plain in (("ä", "ae"), ("ö", "oe"), ("ü", "ue"), ("ß", "ss")):
-        text = text.replace(umlaut, plain)
+    text = text.lower().translate(str.maketrans(UMLAUTS))
     text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
     return "".join(ch for ch in text if ch.isalnum())
 
@@ -76,19 +77,12 @@ class ValueGen:
     def __init__(self, seed: int) -> None:
         self.seed = seed
         self.rng = random.Random(seed)
-        self.region = self._weighted([(r, weight) for r, (_, weight) in LISTS.regions.items()])
+        # a language region by weight: the first whose cumulative weight exceeds one roll
+        bounds = list(accumulate(weight for _, weight in LISTS.regions.values()))
+        self.region = list(LISTS.regions)[bisect_right(bounds, self.rng.randrange(bounds[-1]))]
         self.faker = faker_for(LISTS.regions[self.region][0])
         self.faker.seed_instance(seed)
         self._people: set[str] = set()
-
-    def _weighted(self, options: Sequence[tuple[str, int]]) -> str:
-        total = sum(weight for _, weight in options)
-        roll = self.rng.randrange(total)
-        for name, weight in options:
-            roll -= weight
-            if roll < 0:
-                return name
-        raise AssertionError("unreachable")
 
     # -- generic draws -----------------------------------------------------------------------
     def pick(self, options: Sequence[T]) -> T:

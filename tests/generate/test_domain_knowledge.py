@@ -1,25 +1,26 @@
-"""Domain knowledge is data: one validated JSON file per domain plus a values-only module."""
+"""Domain knowledge is data: one validated JSON file per domain plus its value recipe."""
 
 from __future__ import annotations
 
 import ast
 import copy
 import inspect
-from importlib import import_module
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 from pydantic import BaseModel
 
 from polar_inspect.axes import DOMAINS
 from polar_inspect.generate.domains import (
+    RECIPES,
     KnowledgeFileError,
     build_domain_spec,
     common_knowledge,
     domain_spec,
     read_knowledge,
+    recipes,
 )
-from polar_inspect.generate.domains.schema import KINDS, LAYOUT_NAMES
+from polar_inspect.generate.domains.schema import KINDS, Layout, Vocabulary
 from polar_inspect.generate.render.layouts import LAYOUTS
 from polar_inspect.generate.values import ValueGen
 
@@ -37,29 +38,34 @@ def test_every_domain_file_loads_and_its_values_fill_exactly_its_fields(domain: 
         )
 
 
-@pytest.mark.parametrize("domain", DOMAINS)
-def test_a_domain_module_holds_only_its_value_recipe(domain: str) -> None:
-    """No field, form, task or word list is written in code: those are the JSON file's. The
-    module has imports, pydantic models of its vocabulary and `make_values`, nothing else."""
-    module = import_module(f"polar_inspect.generate.domains.{domain}")
-    source = inspect.getsource(module)
+def test_the_recipes_module_holds_only_value_recipes() -> None:
+    """No field, form, task or word list is written in code: those are the JSON files'. The
+    module has imports and pydantic models of vocabularies, nothing else."""
+    source = inspect.getsource(recipes)
     statements = ast.parse(source).body[1:]  # after the docstring
     others = []
     for node in statements:
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             continue
-        if isinstance(node, ast.ClassDef) and issubclass(getattr(module, node.name), BaseModel):
-            continue
-        if isinstance(node, ast.FunctionDef) and node.name == "make_values":
+        if isinstance(node, ast.ClassDef) and issubclass(getattr(recipes, node.name), BaseModel):
             continue
         others.append(f"line {node.lineno}: {type(node).__name__}")
-    assert not others, f"{domain}.py holds more than its value recipe: {others}"
-    assert issubclass(module.Vocabulary, BaseModel)
-    assert len(source.splitlines()) < 90
+    assert not others, f"recipes.py holds more than value recipes: {others}"
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_a_domain_recipe_holds_only_its_vocabulary_and_make_values(domain: str) -> None:
+    recipe = RECIPES[domain]
+    assert issubclass(recipe, Vocabulary) and issubclass(recipe, BaseModel)
+    node = ast.parse(inspect.getsource(recipe)).body[0]
+    assert isinstance(node, ast.ClassDef)
+    methods = [n.name for n in node.body if isinstance(n, ast.FunctionDef)]
+    assert methods == ["make_values"]
+    assert len(inspect.getsource(recipe).splitlines()) < 90
 
 
 def test_the_layout_and_kind_names_the_schema_accepts_are_the_ones_the_renderer_has() -> None:
-    assert set(LAYOUT_NAMES) == set(LAYOUTS)
+    assert set(get_args(Layout)) == set(LAYOUTS)
     assert set(common_knowledge().kind_phrasing) == set(KINDS)
 
 

@@ -142,20 +142,3 @@ def test_same_file_resolves_relative_parts_links_and_home(tmp_path: Path) -> Non
     assert same_file(tmp_path / "d" / ".." / "t.json", target)
     assert not same_file(tmp_path / "t.jsonl", target)
     assert same_file("~/x.json", Path.home() / "x.json")
-
-
-def test_a_folder_output_is_checked_as_a_folder(tmp_path: Path) -> None:
-    """An output that is a folder (`Output(folder=True)`) is refused when a file is there, and
-    an existing folder needs --overwrite like an existing file."""
-    (tmp_path / "plain").write_text("x")
-    with pytest.raises(OutputPathError, match="is a file; give a folder name"):
-        check_outputs(
-            [Output("--out", str(tmp_path / "plain"), folder=True)],
-            overwrite=True,
-            rebuilds_bundled=False,
-        )
-    (tmp_path / "set").mkdir()
-    folder = Output("--out", str(tmp_path / "set"), folder=True)
-    with pytest.raises(OutputPathError, match="the folder exists; pass --overwrite"):
-        check_outputs([folder], overwrite=False, rebuilds_bundled=False)
-    check_outputs([folder], overwrite=True, rebuilds_bundled=False)

@@ -1,16 +1,17 @@
-"""Domain knowledge by name: `<domain>.json` (data) plus `<domain>.py` (values), validated on
-first use; a malformed file raises `KnowledgeFileError` naming the file and the key."""
+"""Domain knowledge by name: `<domain>.json` (data) plus its recipe in `recipes.py` (values),
+validated on first use; a malformed file raises `KnowledgeFileError` naming the file and the key."""
 
 from __future__ import annotations
 
-import json
-from functools import cache, partial
-from importlib import import_module, resources
+from functools import cache
+from importlib import resources
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
 from polar_inspect.axes import DOMAINS
+from polar_inspect.data.json_text import loads_tracking_repeats, repeated_keys
+from polar_inspect.generate.domains import recipes
 from polar_inspect.generate.domains.schema import (
     CommonKnowledge,
     DomainSpec,
@@ -19,12 +20,27 @@ from polar_inspect.generate.domains.schema import (
 )
 
 __all__ = [
+    "RECIPES",
     "KnowledgeFileError",
     "build_domain_spec",
     "common_knowledge",
     "domain_spec",
     "read_knowledge",
 ]
+
+#: Each domain's value recipe: the model of its file's `vocabulary` with `make_values`.
+RECIPES: dict[str, type[Vocabulary]] = {
+    "customer_support": recipes.CustomerSupport,
+    "cybersecurity": recipes.Cybersecurity,
+    "education": recipes.Education,
+    "finance": recipes.Finance,
+    "housing": recipes.Housing,
+    "insurance": recipes.Insurance,
+    "legal": recipes.Legal,
+    "medical": recipes.Medical,
+    "recruitment": recipes.Recruitment,
+    "travel": recipes.Travel,
+}
 
 
 class KnowledgeFileError(ValueError):
@@ -35,19 +51,13 @@ def _where(name: str) -> str:
     return f"polar_inspect/generate/domains/{name}.json"
 
 
-def _no_repeated_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    keys = [key for key, _ in pairs]
-    repeated = sorted({key for key in keys if keys.count(key) > 1})
-    if repeated:
-        raise ValueError(f"a key repeats in one object: {', '.join(repeated)}")
-    return dict(pairs)
-
-
 def read_knowledge(name: str) -> dict[str, Any]:
     """The parsed `<name>.json` of this package (not yet validated; a repeated key is an error)."""
     path = resources.files(__package__) / f"{name}.json"
     try:
-        data = json.loads(path.read_text(encoding="utf-8"), object_pairs_hook=_no_repeated_keys)
+        data = loads_tracking_repeats(path.read_text(encoding="utf-8"))
+        if repeated := sorted({key for _, key, _ in repeated_keys(data)}):
+            raise ValueError(f"a key repeats in one object: {', '.join(repeated)}")
     except (OSError, ValueError) as exc:
         raise KnowledgeFileError(f"{_where(name)}: cannot read it ({exc})") from exc
     if not isinstance(data, dict):
@@ -101,16 +111,14 @@ def domain_spec(name: str) -> DomainSpec:
 def build_domain_spec(name: str, data: dict[str, Any]) -> DomainSpec:
     """Validate a domain's parsed knowledge and bind its values module (KnowledgeFileError)."""
     data = dict(data)
-    try:
-        module = import_module(f"polar_inspect.generate.domains.{name}")
-    except ModuleNotFoundError as exc:
+    vocabulary_model = RECIPES.get(name)
+    if vocabulary_model is None:
         raise KnowledgeFileError(
-            f"domain {name!r} has no values module polar_inspect/generate/domains/{name}.py"
-        ) from exc
-    vocabulary_model: type[Vocabulary] = module.Vocabulary
+            f"domain {name!r} has no value recipe in polar_inspect/generate/domains/recipes.py"
+        )
     vocabulary = _validate(name, vocabulary_model, data.pop("vocabulary", {}), "vocabulary")
     _resolve_fields(name, data)
     if data.setdefault("name", name) != name:
         raise KnowledgeFileError(f"{_where(name)}: name: says {data['name']!r}, not {name!r}")
-    data["make_values"] = partial(module.make_values, words=vocabulary)
+    data["make_values"] = vocabulary.make_values
     return _validate(name, DomainSpec, data)

@@ -28,7 +28,6 @@ Group = Literal["identity", "contact", "case", "detail"]
 Layout = Literal[
     "email", "thread", "note", "report", "chat", "call", "voicemail", "record", "calendar"
 ]
-LAYOUT_NAMES: tuple[str, ...] = get_args(Layout)
 
 
 class Knowledge(BaseModel):
@@ -190,22 +189,16 @@ class CommonKnowledge(Prose):
     about: str
     #: Partial fields a domain's field may start from (`"like": "email"`).
     field_templates: dict[str, dict[str, Any]]
-    kind_phrasing: dict[Kind, KindPhrasing]
+    #: Every kind's default phrasing (`min_length` over the `Kind` keys: each kind once).
+    kind_phrasing: dict[Kind, KindPhrasing] = Field(min_length=len(KINDS))
     lexicons: Lexicons
     policy_phrasing: PolicyPhrasing
     document_phrasing: DocumentPhrasing
     attacker_phrasing: AttackerPhrasing
 
-    @model_validator(mode="after")
-    def _every_kind_phrased(self) -> CommonKnowledge:
-        missing = [k for k in KINDS if k not in self.kind_phrasing]
-        if missing:
-            raise ValueError(f"kind_phrasing has no entry for {missing}")
-        return self
 
-
-class DomainKnowledge(Prose):
-    """`domains/<domain>.json` with its fields' templates resolved."""
+class DomainSpec(Prose):
+    """`domains/<domain>.json` with its fields' templates resolved, and its value recipe."""
 
     name: str
     about: str
@@ -226,9 +219,11 @@ class DomainKnowledge(Prose):
     #: Workflow phrases for the role-confusion attacker.
     workflow: tuple[str, ...] = Field(min_length=1)
     distractors: tuple[Distractor, ...]
+    #: `recipes.<Domain>.make_values` bound to the file's `vocabulary`.
+    make_values: Callable[[ValueGen], dict[str, Value]] = Field(exclude=True, repr=False)
 
     @model_validator(mode="after")
-    def _consistent(self) -> DomainKnowledge:
+    def _consistent(self) -> DomainSpec:
         names = [f.name for f in (*self.allowed, *self.protected)]
         repeated = sorted({n for n in names if names.count(n) > 1})
         if repeated:
@@ -270,14 +265,12 @@ class DomainKnowledge(Prose):
         raise KeyError(f"domain {self.name!r} has no document form {form_id!r}")
 
 
-class DomainSpec(DomainKnowledge):
-    """A domain's knowledge with `make_values(ValueGen)`, its module's value recipe."""
-
-    make_values: Callable[[ValueGen], dict[str, Value]] = Field(exclude=True, repr=False)
-
-
 class Vocabulary(Knowledge):
-    """Base of a domain module's word lists (the `vocabulary` section of its JSON file)."""
+    """Base of a domain's word lists (the `vocabulary` section of its JSON file), `recipes.py`."""
+
+    def make_values(self, g: ValueGen) -> dict[str, Value]:
+        """One sample's values, drawn from these lists."""
+        raise NotImplementedError
 
 
 def labels(fields: Sequence[FieldSpec]) -> str:

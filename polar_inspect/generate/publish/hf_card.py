@@ -8,13 +8,26 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
+from pydantic import BaseModel
+
 from polar_inspect.axes import ATTACK_TYPES, DOMAINS, POLICY_TYPES
 from polar_inspect.data.hf_layout import DATA_DIR, PARQUET_SUFFIX, SPLIT
 from polar_inspect.data.records import PolarRecord
 from polar_inspect.generate.publish.licence import LICENCE, render_template
-from polar_inspect.generate.publish.written import FolderWritten
 
 PRETTY_NAME = "POLAR-format privacy dialogues"
+
+
+class FolderWritten(BaseModel):
+    """What `hf_folder.write_folder` wrote (the card lists it): data files and their digests."""
+
+    #: Data files relative to the folder, in order, and the sha256 of each.
+    files: list[str]
+    digests: list[str]
+    #: The digest `-T data=` records for the folder (`shards_digest`).
+    sha256: str
+    #: Bytes of all data files.
+    bytes: int
 
 
 def _cell(text: object) -> str:

@@ -17,7 +17,7 @@ from polar_inspect.data.hf_folder import (
 from polar_inspect.data.hf_layout import DATA_DIR, PARQUET_SUFFIX, SPLIT
 from polar_inspect.data.loading import validate_items
 from polar_inspect.generate.io import current_umask
-from polar_inspect.generate.publish.written import FolderWritten
+from polar_inspect.generate.publish.hf_card import FolderWritten, render_card
 
 #: Shards are cut so that each holds at most this many bytes of records as JSON.
 MAX_SHARD_BYTES = 256 * 2**20
@@ -51,10 +51,10 @@ def write_folder(
     """Write validated `records` as Parquet shards and a card at a new folder `out`
     (docs/generator.md); `repo_id`, when given, goes into the card's commands."""
     require_datasets()
+    import datasets
     import pyarrow.parquet as pq
 
     from polar_inspect.data.parquet_records import table_records
-    from polar_inspect.generate.publish.hf_card import render_card
     from polar_inspect.generate.publish.parquet import records_table
 
     if not records:
@@ -64,7 +64,8 @@ def write_folder(
     # One schema for all shards (`datasets` reads a split with the first shard's features),
     # with the `huggingface` schema metadata `datasets` reads its features from.
     table = records_table(records)
-    table = table.replace_schema_metadata(_features(table).arrow_schema.metadata)
+    features = datasets.Features.from_arrow_schema(table.schema)  # Arrow's JSON: datasets.Json
+    table = table.replace_schema_metadata(features.arrow_schema.metadata)
     ranges = shard_ranges(len(records), table.nbytes, max_shard_bytes)
     shards: dict[str, bytes] = {}
     for number, part in enumerate(ranges):
@@ -85,7 +86,7 @@ def write_folder(
     )
     card = render_card(
         validated,
-        features=_features(table),
+        features=features,
         written=written,
         arrow_bytes=table.nbytes,
         provenance=provenance,
@@ -93,13 +94,6 @@ def write_folder(
     )
     _move_into_place(out, shards, card)
     return written
-
-
-def _features(table: Any) -> Any:
-    """The `datasets.Features` of a table (Arrow's JSON type: `datasets.Json`)."""
-    import datasets
-
-    return datasets.Features.from_arrow_schema(table.schema)
 
 
 def _move_into_place(out: Path, shards: Mapping[str, bytes], card: str) -> None:

@@ -16,14 +16,13 @@ from polar_inspect.axes import ATTACK_LABELS, ATTACK_TYPES, POLICY_LABELS, POLIC
 LICENCE = "mit"
 
 
-def licence_statement() -> str:
-    """The Markdown paragraph under a card's "Licence" heading."""
-    return (
-        f"`{LICENCE}`, the licence of polar_inspect, whose generator built these records. "
-        "Everything in them is synthetic (Faker and seeded random draws; with the model renderer, "
-        "text a model wrote from them): any resemblance of names, contact details or identifiers "
-        "to real ones is chance."
-    )
+#: The Markdown paragraph under a card's "Licence" heading.
+LICENCE_STATEMENT = (
+    f"`{LICENCE}`, the licence of polar_inspect, whose generator built these records. "
+    "Everything in them is synthetic (Faker and seeded random draws; with the model renderer, "
+    "text a model wrote from them): any resemblance of names, contact details or identifiers "
+    "to real ones is chance."
+)
 
 
 @cache
@@ -52,4 +51,4 @@ def _environment() -> jinja2.Environment:
 
 def render_template(name: str, **values: Any) -> str:
     """The card template `generate/templates/<name>` rendered with `values` (and the licence)."""
-    return _environment().get_template(name).render(licence=licence_statement(), **values)
+    return _environment().get_template(name).render(licence=LICENCE_STATEMENT, **values)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from polar_inspect.generate.domains import common_knowledge
-from polar_inspect.generate.render.parts import DocContext, Fact, paragraph
+from polar_inspect.generate.render.parts import DocContext, Fact
 from polar_inspect.generate.symbolic import SymbolicRecord
 from polar_inspect.generate.textgen import deal, words
 
@@ -32,13 +32,14 @@ def _spread(fixed: list[str], filler: list[str]) -> list[str]:
 def _paragraphs(d: DocContext, sentences: list[str]) -> str:
     """Sentences as paragraphs of four to seven sentences."""
     size = 4 + d.rng.randrange(4)
-    return "\n\n".join(paragraph(sentences[i : i + size]) for i in range(0, len(sentences), size))
+    chunks = (sentences[i : i + size] for i in range(0, len(sentences), size))
+    return "\n\n".join(" ".join(s for s in chunk if s) for chunk in chunks)
 
 
 def _body(d: DocContext, facts: list[Fact], parts: int) -> list[str]:
     """`parts` sections of running text (the facts as sentences dealt among them, the
     distractors mixed in); long sections are broken into paragraphs."""
-    chunks = [[d.say(f) for f in chunk] for chunk in deal(facts, parts)]
+    chunks = [[d.phrase(f, "says") for f in chunk] for chunk in deal(facts, parts)]
     for distractor in d.sym.distractors:
         chunks[d.rng.randrange(parts)].append(distractor.text)
     return [
@@ -169,7 +170,7 @@ def _admin_listing(d: DocContext, admin: list[Fact]) -> str:
 
 def _dialogue(d: DocContext, facts: list[Fact], staff: str, person: str, stamp: bool) -> list[str]:
     """Question-and-answer lines for the facts with filler exchanges between them."""
-    exchanges = [f"{d.asked(f)}\n{d.spoken(f)}" for f in facts]
+    exchanges = [f"{d.phrase(f, 'asked')}\n{d.phrase(f, 'spoken')}" for f in facts]
     overhead = len(staff.split()) + len(person.split()) + (2 if stamp else 0)
     filler = d.fill(d.dialogue, 2, overhead)
     lines: list[str] = []
@@ -187,7 +188,7 @@ def _transcript(
 ) -> tuple[list[str], list[str]]:
     """The dialogue about the facts the person says, and the notes: the staff-only facts, the
     distractors and filler."""
-    noted = [d.say(f) for f in facts if f.spec.staff_only]
+    noted = [d.phrase(f, "says") for f in facts if f.spec.staff_only]
     talk = _dialogue(d, [f for f in facts if not f.spec.staff_only], staff, person, stamp)
     return talk, noted + [s.text for s in d.sym.distractors] + d.fill(d.narrative)
 
@@ -228,8 +229,8 @@ def call(d: DocContext) -> str:
 def voicemail(d: DocContext) -> str:
     """A transcribed voicemail in the caller's own words, then the handling note."""
     facts = _ordered(d)
-    spoken = [d.spoken(f) for f in facts if not f.spec.staff_only]
-    noted = [d.say(f) for f in facts if f.spec.staff_only]
+    spoken = [d.phrase(f, "spoken") for f in facts if not f.spec.staff_only]
+    noted = [d.phrase(f, "says") for f in facts if f.spec.staff_only]
     closing = d.x(
         "[Okay, I think that's everything for now, thanks a lot.|Right, that's all, thank you."
         "|Thanks, bye.]"
@@ -263,7 +264,7 @@ def record(d: DocContext) -> str:
         else d.kv(f)
         for f in tabled
     ]
-    description = _spread([d.say(f) for f in described], d.fill(d.narrative, 2))
+    description = _spread([d.phrase(f, "says") for f in described], d.fill(d.narrative, 2))
     entries = _spread([s.text for s in d.sym.distractors], d.fill(d.narrative, 1, overhead=4))
     log = [
         d.x("{date} ")

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import Literal
 
 from polar_inspect.generate.domains import common_knowledge
-from polar_inspect.generate.domains.schema import FieldSpec, FormSpec, KindPhrasing
+from polar_inspect.generate.domains.schema import FieldSpec, FormSpec
 from polar_inspect.generate.symbolic import SymbolicRecord, derive_seed
 from polar_inspect.generate.textgen import expand, join_list, words
-from polar_inspect.generate.values import ascii_slug
 
 
 @dataclass(frozen=True)
@@ -18,11 +18,6 @@ class Fact:
 
     spec: FieldSpec
     text: str
-
-
-def _defaults(fact: Fact) -> KindPhrasing:
-    """The default phrasings of the fact's kind (for fields without their own)."""
-    return common_knowledge().kind_phrasing[fact.spec.kind]
 
 
 class Pool:
@@ -58,33 +53,18 @@ class Pool:
         return taken, used
 
 
-@dataclass
 class DocContext:
     """What a layout needs: the record, its form, a structural rng, the filler pools and the
     filler word `budget` (each `fill` takes an even share of what is left)."""
 
-    sym: SymbolicRecord
-    form: FormSpec
-    attempt: int
-    budget: int = 0
-    rng: random.Random = field(init=False)
-    slots: dict[str, str] = field(init=False)
-    narrative: Pool = field(init=False)
-    dialogue: Pool = field(init=False)
-    monologue: Pool = field(init=False)
-    remaining: int = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.remaining = max(self.budget, 0)
-        seed = derive_seed(self.sym.record_seed, "document", self.attempt)
+    def __init__(self, sym: SymbolicRecord, form: FormSpec, attempt: int, budget: int = 0) -> None:
+        self.sym = sym
+        self.form = form
+        self.remaining = max(budget, 0)
+        seed = derive_seed(sym.record_seed, "document", attempt)
         self.rng = random.Random(seed)
-        self.slots = dict(self.sym.context)
-        domain = self.slots["staff_email"].split("@", 1)[1]
-        self.slots["colleague_email"] = (
-            f"{self.slots['colleague_first'][:1].lower()}."
-            f"{ascii_slug(self.slots['colleague_last'])}@{domain}"
-        )
-        spec, common = self.sym.spec, common_knowledge()
+        self.slots = dict(sym.context)
+        spec, common = sym.spec, common_knowledge()
         self.narrative = self._pool(seed, "narrative", (*spec.filler, *common.filler))
         pairs = (*spec.exchanges, *common.exchanges)
         self.dialogue = self._pool(seed, "dialogue", tuple(f"{e.staff}\n{e.person}" for e in pairs))
@@ -106,7 +86,11 @@ class DocContext:
             out.append(Fact(spec, text))
         return out
 
-    def _phrase(self, templates: tuple[str, ...], fact: Fact) -> str:
+    def phrase(self, fact: Fact, how: Literal["says", "spoken", "asked"]) -> str:
+        """The fact as a third-person sentence (`says`), a first-person line (`spoken`) or a
+        staff question (`asked`): the field's own phrasings, else its kind's defaults."""
+        own: tuple[str, ...] = getattr(fact.spec, how)
+        templates = own or getattr(common_knowledge().kind_phrasing[fact.spec.kind], how)
         slots = {
             **self.slots,
             "a": "an" if fact.text[:1].lower() in "aeiou" else "a",
@@ -115,18 +99,6 @@ class DocContext:
             "key": fact.spec.key_label,
         }
         return expand(self.rng.choice(templates), self.rng, slots)
-
-    def say(self, fact: Fact) -> str:
-        """A third-person sentence stating the fact."""
-        return self._phrase(fact.spec.says or _defaults(fact).says, fact)
-
-    def spoken(self, fact: Fact) -> str:
-        """A first-person line giving the fact."""
-        return self._phrase(fact.spec.spoken or _defaults(fact).spoken, fact)
-
-    def asked(self, fact: Fact) -> str:
-        """A staff question that prompts the fact."""
-        return self._phrase(fact.spec.asked or _defaults(fact).asked, fact)
 
     def kv(self, fact: Fact) -> str:
         """`Key: value`."""
@@ -179,8 +151,3 @@ class DocContext:
             return "\n".join(lines)
         marker = "-" if self.sym.layout_complexity == "complex" else "*"
         return "\n".join(f"{marker} {line}" for line in lines)
-
-
-def paragraph(sentences: list[str]) -> str:
-    """Sentences joined into one paragraph."""
-    return " ".join(s for s in sentences if s)
