@@ -9,7 +9,7 @@ from typing import cast
 
 from inspect_ai.model import Model
 
-from polar_inspect.attackers import ATTACKER_ROLE, SampleAttacker
+from polar_inspect.attackers import ATTACKER_ROLE
 from polar_inspect.cost.tokens import estimate_tokens
 from polar_inspect.data.samples import SampleInfo
 from polar_inspect.defenses.base import DefenseContext
@@ -87,22 +87,6 @@ class _StandIn:
         return self._full
 
 
-def _started(setup: RunSetup, info: SampleInfo, attacker: str | None) -> SampleAttacker:
-    budget = setup.config.max_turns if setup.config.max_turns is not None else info.turn_budget
-    seeds = CallSeeds(sample_id="estimate", trusted_model="estimate", attacker_model=None, base=0)
-    live = attacker is not None and setup.attacker.calls_model
-    stand_in = cast(Model, _StandIn(attacker)) if live and attacker is not None else None
-    return setup.attacker.start(info, budget, stand_in, seeds)
-
-
-def _document(setup: RunSetup, info: SampleInfo, assume: Assumptions) -> str:
-    """The document in the trusted system prompt: the minimiser's copy under `minimize`."""
-    document = info.texts.source_document
-    if MINIMIZER_ROLE in defense_roles(setup):
-        return "x" * (4 * copy_tokens(document, assume))
-    return document
-
-
 def copy_tokens(document: str, assume: Assumptions) -> int:
     """The minimiser's copy: `copy_tokens`, else as long as the document up to its cap."""
     if assume.copy_tokens is not None:
@@ -113,22 +97,27 @@ def copy_tokens(document: str, assume: Assumptions) -> int:
 def play(setup: RunSetup, info: SampleInfo, attacker: str | None, assume: Assumptions) -> _Sample:
     """The sample's system prompt and attacker messages (`attacker`: the bound attacker model;
     a live attacker's messages are `attacker_tokens` long, a scripted one's its planned turns)."""
-    started = _started(setup, info, attacker)
+    budget = setup.config.max_turns if setup.config.max_turns is not None else info.turn_budget
+    seeds = CallSeeds(sample_id="estimate", trusted_model="estimate", attacker_model=None, base=0)
+    live = attacker is not None and setup.attacker.calls_model
+    stand_in = cast(Model, _StandIn(attacker)) if live and attacker is not None else None
+    started = setup.attacker.start(info, budget, stand_in, seeds)
     is_live = started.turn_source == "model"
+    document = info.texts.source_document  # under `minimize`, the minimiser's copy
+    if MINIMIZER_ROLE in defense_roles(setup):
+        document = "x" * (4 * copy_tokens(document, assume))
     guarded = setup.defenses.start(DefenseContext.for_sample(info, "estimate"))
     system = guarded.system_message(
         setup.trusted_template.render(
-            document=_document(setup, info, assume),
+            document=document,
             policy=info.texts.privacy_policy,
             task=info.texts.task_instruction,
             domain=info.domain,
         )
     )
-    said = []
-    for index in range(started.rounds):
-        planned = info.planned_turns[index] if index < len(info.planned_turns) else None
-        generated = f"{index}".ljust(4 * assume.attacker_tokens, "x")  # each round's its own
-        said.append(planned if planned is not None and not is_live else generated)
+    planned = [] if is_live else info.planned_turns[: started.rounds]
+    generated = [f"{i}".ljust(4 * assume.attacker_tokens, "x") for i in range(started.rounds)]
+    said = planned + generated[len(planned) :]  # a generated message: each round's its own
     return _Sample(
         info=info,
         system=system,
@@ -151,7 +140,9 @@ def trusted_thread(sample: _Sample, count: Counter, reply: int) -> list[Request]
     return thread
 
 
-def attacker_thread(sample: _Sample, count: Counter, assume: Assumptions) -> list[Request] | None:
+def attacker_threads(
+    sample: _Sample, count: Counter, assume: Assumptions
+) -> list[list[Request]] | None:
     """The live attacker's requests of one sample (sent without breakpoints); None: an
     attacker whose requests cannot be rebuilt (no `conversation(index, said, replies)`)."""
     if sample.live_attacker is None:
@@ -166,7 +157,7 @@ def attacker_thread(sample: _Sample, count: Counter, assume: Assumptions) -> lis
         sizes = [count(message.text) for message in messages]
         # the last message changes next round (it carries the round's instruction)
         thread.append(Request(sum(sizes), assume.attacker_tokens, sum(sizes[:-1])))
-    return thread
+    return [thread]
 
 
 def _single(text: str, count: Counter, output: int, marked: bool = False) -> list[Request]:
@@ -242,8 +233,7 @@ def _role_threads(
     if role == TRUSTED_ROLE:
         return [trusted_thread(sample, count, assume.reply_tokens)]
     if role == ATTACKER_ROLE:
-        thread = attacker_thread(sample, count, assume)
-        return None if thread is None else [thread] if thread else []
+        return attacker_threads(sample, count, assume)
     if role in (GUARD_ROLE, MINIMIZER_ROLE):
         return defense_threads(role, sample, setup, count, assume)
     if role == JUDGE_ROLE:
