@@ -1,6 +1,6 @@
 """`polar-cost`: what a run will cost, before it starts, in `inspect eval`'s terms.
 
-Every role the run would call, its calls, tokens and dollars per setting (docs/cost.md)."""
+docs/cost.md#the-cost-before-a-run-polar-cost"""
 
 from __future__ import annotations
 
@@ -19,7 +19,6 @@ from pydantic import ValidationError
 from polar_inspect.attackers import ATTACKER_ROLE
 from polar_inspect.cost.bill import SETTINGS, Setting, dollars
 from polar_inspect.cost.estimate import (
-    TRUSTED_ROLE,
     Assumptions,
     RoleCalls,
     called_roles,
@@ -72,25 +71,14 @@ def _role(name: str, spec: Any) -> RoleModel:
         return RoleModel(model=spec, args={})
     if not isinstance(spec, dict) or not isinstance(spec.get("model"), str):
         raise UserInputError(f"--model-role {name}: expected a model name or {{model: ...}}")
-    rest = dict(spec)
-    model = rest.pop("model")
-    args = rest.pop("model_args", {}) or {}
-    try:
-        GenerateConfig(**rest)  # the rest of the spec must be valid generate options
+    try:  # the rest of the spec must be valid generate options
+        GenerateConfig(**{k: v for k, v in spec.items() if k not in ("model", "model_args")})
     except ValidationError as err:
         problem = err.errors()[0]
         raise UserInputError(
             f"--model-role {name}: {problem['loc'][0]}: {problem['msg']}"
         ) from None
-    return RoleModel(model=model, args=dict(args))
-
-
-def role_models(
-    main: RoleModel, role_specs: Sequence[str], roles: Sequence[str]
-) -> dict[str, RoleModel]:
-    """The model of each called role: bound, else the trusted model."""
-    bound = {name: _role(name, spec) for name, spec in _pairs("--model-role", role_specs).items()}
-    return {role: main if role == TRUSTED_ROLE else bound.get(role, main) for role in roles}
+    return RoleModel(model=spec["model"], args=dict(spec.get("model_args") or {}))
 
 
 def selected(task: str, task_args: dict[str, Any]) -> tuple[Any, list[SampleInfo]]:
@@ -221,9 +209,8 @@ def plan(
     assume: Assumptions,
     chosen: tuple[Any, list[SampleInfo]] | None = None,
 ) -> tuple[list[RoleCalls], dict[str, RoleModel]]:
-    """Every role's estimated calls and the model each runs on, from `inspect eval`'s
-    arguments (`-M`, `--model-role`, `-T` as NAME=VALUE strings); `chosen`: the setup and
-    samples `selected` already built for them."""
+    """Every role's estimated calls and the model each runs on (an unbound role: the trusted
+    model's), from `inspect eval`'s `-M`, `--model-role`, `-T` (`chosen`: `selected`'s result)."""
     setup, infos = chosen or selected(task, _pairs("-T", task_args))
     main_role = RoleModel(model, _pairs("-M", model_args))
     bound = {spec.partition("=")[0].strip() for spec in model_role}
@@ -232,7 +219,8 @@ def plan(
         if role not in bound:
             raise UserInputError(f"{why} needs a model on the {role!r} role: add --model-role")
     roles = called_roles(setup, ATTACKER_ROLE in bound)
-    models = role_models(main_role, model_role, roles)
+    bound_models = {n: _role(n, spec) for n, spec in _pairs("--model-role", model_role).items()}
+    models = {role: bound_models.get(role, main_role) for role in roles}
     counters = {role: tokenizer_for(models[role].model).count for role in roles}
     attacker = models[ATTACKER_ROLE].model if ATTACKER_ROLE in models else None
     return estimate(setup, infos, counters, assume, attacker), models
