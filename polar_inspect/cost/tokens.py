@@ -26,12 +26,16 @@ ESTIMATE = Tokenizer(count=estimate_tokens, name="estimate: characters / 4")
 
 
 @lru_cache(maxsize=8)
-def _tiktoken(model: str) -> Tokenizer:
+def tokenizer_for(model: str) -> Tokenizer:
+    """The tokenizer for `provider/model`."""
+    provider, _, name = model.partition("/")
+    if provider != "openai":
+        return ESTIMATE
     try:
         import tiktoken
 
         try:
-            encoding = tiktoken.encoding_for_model(model)
+            encoding = tiktoken.encoding_for_model(name)
         except KeyError:
             encoding = tiktoken.get_encoding("o200k_base")
     except Exception:  # noqa: BLE001 (not installed, or its encoding files cannot be loaded)
@@ -41,9 +45,3 @@ def _tiktoken(model: str) -> Tokenizer:
         return max(1, len(encoding.encode(text, disallowed_special=())))
 
     return Tokenizer(count=count, name=f"tiktoken {encoding.name}")
-
-
-def tokenizer_for(model: str) -> Tokenizer:
-    """The tokenizer for `provider/model`."""
-    provider, _, name = model.partition("/")
-    return _tiktoken(name) if provider == "openai" else ESTIMATE
