@@ -30,29 +30,27 @@ class PricedUsage(Protocol):
     batched: bool
 
 
-class Source(BaseModel):
-    """Where a rule comes from: a page and the date it was read (or stated)."""
-
+class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class Source(_Strict):
+    """Where a rule comes from: a page and the date it was read (or stated)."""
 
     url: str = Field(min_length=1)
     date: str = Field(min_length=1)
 
 
-class CacheRules(BaseModel):
+class CacheRules(_Strict):
     """How a provider caches prompts for this model."""
-
-    model_config = ConfigDict(extra="forbid", strict=True)
 
     mode: Literal["breakpoints", "prefix", "none"]
     min_tokens: int = Field(default=1024, ge=1)
     step: int = Field(default=1, ge=1)  # `prefix`: cached lengths are min_tokens + k x step
 
 
-class ModelPrice(BaseModel):
+class ModelPrice(_Strict):
     """One model's prices in USD per million tokens and its provider's caching rules."""
-
-    model_config = ConfigDict(extra="forbid", strict=True)
 
     input: Rate
     output: Rate
