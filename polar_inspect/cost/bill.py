@@ -24,11 +24,10 @@ class Billed:
     batched: bool = False
 
 
-def _prefix_read(previous: Request | None, rules: CacheRules) -> int:
-    if previous is None or previous.stable_tokens < rules.min_tokens:
+def _prefix_read(stable: int, rules: CacheRules) -> int:
+    if stable < rules.min_tokens:
         return 0
-    steps = (previous.stable_tokens - rules.min_tokens) // rules.step
-    return rules.min_tokens + steps * rules.step
+    return rules.min_tokens + (stable - rules.min_tokens) // rules.step * rules.step
 
 
 def _breakpoints(thread: list[Request], rules: CacheRules) -> list[tuple[int, int]]:
@@ -47,12 +46,12 @@ def _breakpoints(thread: list[Request], rules: CacheRules) -> list[tuple[int, in
 def _prefixes(thread: list[Request], rules: CacheRules, writes: bool) -> list[tuple[int, int]]:
     """(read, written) of each request under automatic prefix caching."""
     out = []
-    previous: Request | None = None
+    previous = 0  # the previous request's stable tokens (none before the first)
     for request in thread:
         read = min(_prefix_read(previous, rules), request.input_tokens)
-        written = max(0, _prefix_read(request, rules) - read) if writes else 0
+        written = max(0, _prefix_read(request.stable_tokens, rules) - read) if writes else 0
         out.append((read, written))
-        previous = request
+        previous = request.stable_tokens
     return out
 
 
