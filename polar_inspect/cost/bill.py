@@ -69,7 +69,8 @@ def _add(thread: list[Request], rules: CacheRules | None, writes: bool, out: Bil
         out.output_tokens += request.output_tokens
 
 
-def _not_billable(price: ModelPrice, setting: Setting) -> str | None:
+def billed(calls: RoleCalls, price: ModelPrice, setting: Setting) -> Billed | str:
+    """The role's tokens as `setting` bills them, or why they cannot be (`unknown ...`)."""
     batched = setting == "batch + cached"
     if setting == "flex" and price.flex is None:
         return "n/a (no flex rate)"
@@ -79,15 +80,6 @@ def _not_billable(price: ModelPrice, setting: Setting) -> str | None:
         return "unknown (the sheet does not say whether batched requests are cached)"
     if setting != "plain" and price.cache is None:
         return "unknown (no caching rules in the sheet)"
-    return None
-
-
-def billed(calls: RoleCalls, price: ModelPrice, setting: Setting) -> Billed | str:
-    """The role's tokens as `setting` bills them, or why they cannot be (`unknown ...`)."""
-    why = _not_billable(price, setting)
-    if why is not None:
-        return why
-    batched = setting == "batch + cached"
     cached = setting != "plain" and (not batched or bool(price.batch_cached))
     rules = price.cache if cached else None
     out = Billed(batched=batched)
