@@ -24,10 +24,10 @@ from polar_inspect.cost.estimate import (
     called_roles,
     estimate,
     samples_of,
+    tokenizer_for,
 )
 from polar_inspect.cost.precision_note import precision_lines
 from polar_inspect.cost.sheet import ModelPrice, RoleTtl, load_prices, sheet_date
-from polar_inspect.cost.tokens import tokenizer_for
 from polar_inspect.data.samples import SampleInfo
 from polar_inspect.errors import UserInputError
 from polar_inspect.run.setup import JUDGE_ROLE, check_role_names

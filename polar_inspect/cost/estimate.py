@@ -1,16 +1,17 @@
-"""Every role's requests a run would make, rebuilt from the data and templates it selects
-(docs/cost.md#the-cost-before-a-run-polar-cost; breakpoints: `dialogue.prompt_cache`)."""
+"""Every role's requests a run would make, rebuilt from the data and templates it selects, and
+their tokens (docs/cost.md#the-cost-before-a-run-polar-cost; marks: `dialogue.prompt_cache`)."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import cast
 
 from inspect_ai.model import Model
 
 from polar_inspect.attackers import ATTACKER_ROLE
-from polar_inspect.cost.tokens import estimate_tokens
 from polar_inspect.data.samples import SampleInfo
 from polar_inspect.defenses.base import DefenseContext
 from polar_inspect.defenses.guard import GUARD_ROLE
@@ -22,6 +23,45 @@ from polar_inspect.scorers.llm_judge import judge_prompt
 from polar_inspect.seeds import CallSeeds
 
 TRUSTED_ROLE = "trusted"
+Counter = Callable[[str], int]
+
+
+@dataclass(frozen=True)
+class Tokenizer:
+    """How a model's messages are counted."""
+
+    count: Counter
+    name: str
+
+
+def estimate_tokens(text: str) -> int:
+    """Tokens of a message by the documented rule: ceil(chars / 4), at least 1."""
+    return max(1, math.ceil(len(text) / 4))
+
+
+ESTIMATE = Tokenizer(count=estimate_tokens, name="estimate: characters / 4")
+
+
+@lru_cache(maxsize=8)
+def tokenizer_for(model: str) -> Tokenizer:
+    """`tiktoken`'s count for an OpenAI `provider/model` where its encoding loads, else ESTIMATE."""
+    provider, _, name = model.partition("/")
+    if provider != "openai":
+        return ESTIMATE
+    try:
+        import tiktoken
+
+        try:
+            encoding = tiktoken.encoding_for_model(name)
+        except KeyError:
+            encoding = tiktoken.get_encoding("o200k_base")
+    except Exception:  # noqa: BLE001 (not installed, or its encoding files cannot be loaded)
+        return ESTIMATE
+
+    def count(text: str) -> int:
+        return max(1, len(encoding.encode(text, disallowed_special=())))
+
+    return Tokenizer(count=count, name=f"tiktoken {encoding.name}")
 
 
 @dataclass(frozen=True)
@@ -59,9 +99,6 @@ class Assumptions:
     attacker_tokens: int = 40
     judge_tokens: int = 200
     copy_tokens: int | None = None  # the minimiser's copy (None: the document, capped)
-
-
-Counter = Callable[[str], int]
 
 
 @dataclass
