@@ -36,6 +36,9 @@ SHEETS = Path(__file__).parent / "sheets"
 TASKS = ("privacy", "privacy_mini")
 WIDTH = 80  # columns: every printed line fits a terminal of this width
 INDENT = " " * 11
+FOLD = textwrap.TextWrapper(
+    WIDTH, subsequent_indent=INDENT, break_long_words=False, break_on_hyphens=False
+)
 
 
 @dataclass(frozen=True)
@@ -191,13 +194,7 @@ def report(
 
 def wrapped(lines: Sequence[str]) -> str:
     """The lines folded at `WIDTH` columns between words (a number is never split)."""
-    folded: list[str] = []
-    for line in lines:
-        folded += textwrap.wrap(
-            line, WIDTH, subsequent_indent=INDENT, break_long_words=False,
-            break_on_hyphens=False, drop_whitespace=True,
-        ) or [""]  # fmt: skip
-    return "\n".join(folded)
+    return "\n".join(part for line in lines for part in FOLD.wrap(line) or [""])
 
 
 def plan(
