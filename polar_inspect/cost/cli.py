@@ -206,8 +206,7 @@ def plan(
     assume: Assumptions,
     chosen: tuple[Any, list[SampleInfo]] | None = None,
 ) -> tuple[list[RoleCalls], dict[str, RoleModel]]:
-    """Every role's estimated calls and the model each runs on (an unbound role: the trusted
-    model's), from `inspect eval`'s `-M`, `--model-role`, `-T` (`chosen`: `selected`'s result)."""
+    """Every role's estimated calls and model, from `inspect eval`'s arguments as strings."""
     setup, infos = chosen or selected(task, _pairs("-T", task_args))
     main_role = RoleModel(model, _pairs("-M", model_args))
     bound = {spec.partition("=")[0].strip() for spec in model_role}

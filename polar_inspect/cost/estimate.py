@@ -78,8 +78,7 @@ class Request:
 
 @dataclass
 class RoleCalls:
-    """The requests of one role over the run, in threads (a thread's later requests extend its
-    earlier ones: the only reads a cache serves)."""
+    """One role's requests, in threads: a cache serves a request only from its own thread."""
 
     role: str
     threads: list[list[Request]] = field(default_factory=list)
@@ -113,8 +112,7 @@ class _Sample:
 
 
 class _StandIn:
-    """What an attacker reads of its model before calling it: the name (its layout depends on
-    the provider). Nothing is called."""
+    """The bound model's name, all an attacker reads of its model before calling it."""
 
     def __init__(self, name: str) -> None:
         self.name = name.split("/", 1)[-1]
@@ -247,8 +245,7 @@ def defense_roles(setup: RunSetup) -> list[str]:
 
 
 def called_roles(setup: RunSetup, attacker_bound: bool) -> list[str]:
-    """Every role the run would call: trusted, a bound attacker that calls a model, each
-    defense's roles, the judge with `-T judge=true`."""
+    """Every role the run would call, in the order polar-cost prints them."""
     roles = [TRUSTED_ROLE]
     if attacker_bound and setup.attacker.calls_model:
         roles.append(ATTACKER_ROLE)
@@ -285,8 +282,7 @@ def estimate(
     assume: Assumptions,
     attacker: str | None = None,
 ) -> list[RoleCalls]:
-    """Every called role's requests over the selected samples (`counters`: each called role's
-    tokenizer; `attacker`: the model bound to the attacker role)."""
+    """Each role's requests over the samples (`counters`: the called roles' token counters)."""
     roles = {role: RoleCalls(role) for role in counters}
     asked: set[str] = set()
     for info in infos:

@@ -173,8 +173,7 @@ def _entry(file: Path, model: str, entry: object) -> ModelPrice:
 
 
 def load_prices(*paths: str | Path) -> dict[str, ModelPrice]:
-    """Read one or more sheets (JSON or YAML) into `model name -> ModelPrice`; a model named
-    twice, in one file or across files, is refused."""
+    """Read sheets (JSON or YAML) into `model -> ModelPrice`, a model in one sheet only."""
     prices: dict[str, ModelPrice] = {}
     origin: dict[str, Path] = {}
     for path in paths:
