@@ -19,11 +19,11 @@ from pydantic import ValidationError
 from polar_inspect.attackers import ATTACKER_ROLE
 from polar_inspect.cost.bill import SETTINGS, Setting, dollars
 from polar_inspect.cost.estimate import (
+    TRUSTED_ROLE,
     Assumptions,
     RoleCalls,
     called_roles,
     estimate,
-    samples_of,
     tokenizer_for,
 )
 from polar_inspect.cost.precision_note import precision_lines
@@ -180,8 +180,9 @@ def report(
 ) -> list[str]:
     """The printed lines (`adaptive`: the run's attacker is the adaptive one)."""
     counting = sorted({tokenizer_for(m.model).name for m in models.values()})
+    samples = next(len(c.threads) for c in estimates if c.role == TRUSTED_ROLE)
     lines = [
-        f"{task}: {samples_of(estimates):,} samples; USD, sheets "
+        f"{task}: {samples:,} samples; USD, sheets "
         + ", ".join(f"{s.name} ({sheet_date(s)})" for s in sheets),
         f"tokens counted by: {'; '.join(counting)}",
     ]

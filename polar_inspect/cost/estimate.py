@@ -4,7 +4,7 @@ their tokens (docs/cost.md#the-cost-before-a-run-polar-cost; marks: `dialogue.pr
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import cast
@@ -198,8 +198,7 @@ def attacker_threads(
 def _single(text: str, count: Counter, output: int, marked: bool = False) -> list[Request]:
     """A one-message call that nothing reads back; `marked`: sent with Inspect's automatic
     breakpoints (the judge's calls), which write it when it reaches the cache minimum."""
-    tokens = count(text)
-    return [Request(tokens, output, 0, write_mark=marked)]
+    return [Request(count(text), output, 0, write_mark=marked)]
 
 
 def defense_threads(
@@ -294,9 +293,3 @@ def estimate(
             else:
                 calls.threads += threads
     return list(roles.values())
-
-
-def samples_of(roles: Sequence[RoleCalls]) -> int:
-    """Samples in the estimate (the trusted model's threads)."""
-    trusted = next((r for r in roles if r.role == TRUSTED_ROLE), None)
-    return len(trusted.threads) if trusted is not None else 0
