@@ -51,8 +51,7 @@ class RoleModel:
     @property
     def ttl(self) -> RoleTtl:
         """The role's cache lifetime (`-M cache_ttl`): pinned, else `5m` (see docs/cost.md)."""
-        ttl = self.args.get("cache_ttl")
-        return ttl if ttl in ("5m", "1h") else "5m"
+        return "1h" if self.args.get("cache_ttl") == "1h" else "5m"
 
 
 def _pairs(option: str, pairs: Sequence[str]) -> dict[str, Any]:
