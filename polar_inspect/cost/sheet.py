@@ -139,14 +139,10 @@ def _no_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 class _StrictYaml(yaml.SafeLoader):
     """YAML that refuses a key given twice in one mapping."""
 
-
-def _yaml_mapping(loader: _StrictYaml, node: yaml.MappingNode) -> dict[Any, Any]:
-    pairs = [(loader.construct_object(k, deep=True), loader.construct_object(v, deep=True))
-             for k, v in node.value]  # fmt: skip
-    return _no_repeats([(str(k), v) for k, v in pairs])
-
-
-_StrictYaml.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _yaml_mapping)
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        """The mapping, its keys as strings, each key once."""
+        build = self.construct_object
+        return _no_repeats([(str(build(k, deep=True)), build(v, deep=True)) for k, v in node.value])
 
 
 def _parse(file: Path, text: str) -> object:
