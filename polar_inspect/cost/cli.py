@@ -262,11 +262,10 @@ def cost_command(
     sheets = list(prices) or sorted(SHEETS.glob("*.json"))
     sheet = load_prices(*sheets)
     assume = Assumptions(reply_tokens, attacker_tokens, judge_tokens, copy_tokens)
-    chosen = selected(task, _pairs("-T", task_args))
-    estimates, models = plan(task, model, model_args, model_role, task_args, assume, chosen)
-    adaptive = chosen[0].attacker.name == "adaptive"
-    lines = report(task, estimates, models, sheet, sheets, adaptive)
-    cells = [(info.domain, info.policy, info.attack) for info in chosen[1]]
+    setup, infos = selected(task, _pairs("-T", task_args))
+    estimates, models = plan(task, model, model_args, model_role, task_args, assume, (setup, infos))
+    lines = report(task, estimates, models, sheet, sheets, setup.attacker.name == "adaptive")
+    cells = [(info.domain, info.policy, info.attack) for info in infos]
     click.echo(wrapped([*lines, *precision_lines(cells, half_width, pilot)]))
 
 
