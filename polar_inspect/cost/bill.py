@@ -1,5 +1,4 @@
-"""A role's estimated requests billed by its sheet entry's rules in one of four settings: plain,
-cached, batch + cached, flex (docs/cost.md#the-cost-before-a-run-polar-cost)."""
+"""A role's estimated requests billed by its sheet entry's rules per `Setting` (docs/cost.md)."""
 
 from __future__ import annotations
 

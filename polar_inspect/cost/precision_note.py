@@ -1,5 +1,4 @@
-"""What a selection can tell apart, at worst and from a pilot run (docs/cost.md; arithmetic:
-`polar_inspect.precision`)."""
+"""What a selection can tell apart, at worst and from a pilot run (docs/cost.md, "Precision")."""
 
 from __future__ import annotations
 

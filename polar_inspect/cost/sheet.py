@@ -1,5 +1,4 @@
-"""A price sheet (`--prices FILE`, format: docs/cost.md#price-sheets), read as strictly as a
-record; a rule an entry does not give is unknown, never guessed."""
+"""A price sheet (`--prices FILE`), read as strictly as a record (docs/cost.md#price-sheets)."""
 
 from __future__ import annotations
 
