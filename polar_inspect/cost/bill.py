@@ -1,5 +1,4 @@
-"""A role's estimated requests billed by its sheet entry's rules in one of four settings: plain,
-cached, batch + cached, flex (docs/cost.md#the-cost-before-a-run-polar-cost)."""
+"""A role's estimated requests billed by its sheet entry's rules per `Setting` (docs/cost.md)."""
 
 from __future__ import annotations
 
@@ -24,11 +23,10 @@ class Billed:
     batched: bool = False
 
 
-def _prefix_read(previous: Request | None, rules: CacheRules) -> int:
-    if previous is None or previous.stable_tokens < rules.min_tokens:
+def _prefix_read(stable: int, rules: CacheRules) -> int:
+    if stable < rules.min_tokens:
         return 0
-    steps = (previous.stable_tokens - rules.min_tokens) // rules.step
-    return rules.min_tokens + steps * rules.step
+    return rules.min_tokens + (stable - rules.min_tokens) // rules.step * rules.step
 
 
 def _breakpoints(thread: list[Request], rules: CacheRules) -> list[tuple[int, int]]:
@@ -47,12 +45,12 @@ def _breakpoints(thread: list[Request], rules: CacheRules) -> list[tuple[int, in
 def _prefixes(thread: list[Request], rules: CacheRules, writes: bool) -> list[tuple[int, int]]:
     """(read, written) of each request under automatic prefix caching."""
     out = []
-    previous: Request | None = None
+    previous = 0  # the previous request's stable tokens (none before the first)
     for request in thread:
         read = min(_prefix_read(previous, rules), request.input_tokens)
-        written = max(0, _prefix_read(request, rules) - read) if writes else 0
+        written = max(0, _prefix_read(request.stable_tokens, rules) - read) if writes else 0
         out.append((read, written))
-        previous = request
+        previous = request.stable_tokens
     return out
 
 
@@ -70,7 +68,8 @@ def _add(thread: list[Request], rules: CacheRules | None, writes: bool, out: Bil
         out.output_tokens += request.output_tokens
 
 
-def _not_billable(price: ModelPrice, setting: Setting) -> str | None:
+def billed(calls: RoleCalls, price: ModelPrice, setting: Setting) -> Billed | str:
+    """The role's tokens as `setting` bills them, or why they cannot be (`unknown ...`)."""
     batched = setting == "batch + cached"
     if setting == "flex" and price.flex is None:
         return "n/a (no flex rate)"
@@ -80,15 +79,6 @@ def _not_billable(price: ModelPrice, setting: Setting) -> str | None:
         return "unknown (the sheet does not say whether batched requests are cached)"
     if setting != "plain" and price.cache is None:
         return "unknown (no caching rules in the sheet)"
-    return None
-
-
-def billed(calls: RoleCalls, price: ModelPrice, setting: Setting) -> Billed | str:
-    """The role's tokens as `setting` bills them, or why they cannot be (`unknown ...`)."""
-    why = _not_billable(price, setting)
-    if why is not None:
-        return why
-    batched = setting == "batch + cached"
     cached = setting != "plain" and (not batched or bool(price.batch_cached))
     rules = price.cache if cached else None
     out = Billed(batched=batched)

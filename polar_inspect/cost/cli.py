@@ -1,6 +1,6 @@
 """`polar-cost`: what a run will cost, before it starts, in `inspect eval`'s terms.
 
-Every role the run would call, its calls, tokens and dollars per setting (docs/cost.md)."""
+docs/cost.md#the-cost-before-a-run-polar-cost"""
 
 from __future__ import annotations
 
@@ -24,11 +24,10 @@ from polar_inspect.cost.estimate import (
     RoleCalls,
     called_roles,
     estimate,
-    samples_of,
+    tokenizer_for,
 )
 from polar_inspect.cost.precision_note import precision_lines
 from polar_inspect.cost.sheet import ModelPrice, RoleTtl, load_prices, sheet_date
-from polar_inspect.cost.tokens import tokenizer_for
 from polar_inspect.data.samples import SampleInfo
 from polar_inspect.errors import UserInputError
 from polar_inspect.run.setup import JUDGE_ROLE, check_role_names
@@ -37,6 +36,9 @@ SHEETS = Path(__file__).parent / "sheets"
 TASKS = ("privacy", "privacy_mini")
 WIDTH = 80  # columns: every printed line fits a terminal of this width
 INDENT = " " * 11
+FOLD = textwrap.TextWrapper(
+    WIDTH, subsequent_indent=INDENT, break_long_words=False, break_on_hyphens=False
+)
 
 
 @dataclass(frozen=True)
@@ -49,8 +51,7 @@ class RoleModel:
     @property
     def ttl(self) -> RoleTtl:
         """The role's cache lifetime (`-M cache_ttl`): pinned, else `5m` (see docs/cost.md)."""
-        ttl = self.args.get("cache_ttl")
-        return ttl if ttl in ("5m", "1h") else "5m"
+        return "1h" if self.args.get("cache_ttl") == "1h" else "5m"
 
 
 def _pairs(option: str, pairs: Sequence[str]) -> dict[str, Any]:
@@ -72,25 +73,14 @@ def _role(name: str, spec: Any) -> RoleModel:
         return RoleModel(model=spec, args={})
     if not isinstance(spec, dict) or not isinstance(spec.get("model"), str):
         raise UserInputError(f"--model-role {name}: expected a model name or {{model: ...}}")
-    rest = dict(spec)
-    model = rest.pop("model")
-    args = rest.pop("model_args", {}) or {}
-    try:
-        GenerateConfig(**rest)  # the rest of the spec must be valid generate options
+    try:  # the rest of the spec must be valid generate options
+        GenerateConfig(**{k: v for k, v in spec.items() if k not in ("model", "model_args")})
     except ValidationError as err:
         problem = err.errors()[0]
         raise UserInputError(
             f"--model-role {name}: {problem['loc'][0]}: {problem['msg']}"
         ) from None
-    return RoleModel(model=model, args=dict(args))
-
-
-def role_models(
-    main: RoleModel, role_specs: Sequence[str], roles: Sequence[str]
-) -> dict[str, RoleModel]:
-    """The model of each called role: bound, else the trusted model."""
-    bound = {name: _role(name, spec) for name, spec in _pairs("--model-role", role_specs).items()}
-    return {role: main if role == TRUSTED_ROLE else bound.get(role, main) for role in roles}
+    return RoleModel(model=spec["model"], args=dict(spec.get("model_args") or {}))
 
 
 def selected(task: str, task_args: dict[str, Any]) -> tuple[Any, list[SampleInfo]]:
@@ -189,8 +179,9 @@ def report(
 ) -> list[str]:
     """The printed lines (`adaptive`: the run's attacker is the adaptive one)."""
     counting = sorted({tokenizer_for(m.model).name for m in models.values()})
+    samples = next(len(c.threads) for c in estimates if c.role == TRUSTED_ROLE)
     lines = [
-        f"{task}: {samples_of(estimates):,} samples; USD, sheets "
+        f"{task}: {samples:,} samples; USD, sheets "
         + ", ".join(f"{s.name} ({sheet_date(s)})" for s in sheets),
         f"tokens counted by: {'; '.join(counting)}",
     ]
@@ -203,13 +194,7 @@ def report(
 
 def wrapped(lines: Sequence[str]) -> str:
     """The lines folded at `WIDTH` columns between words (a number is never split)."""
-    folded: list[str] = []
-    for line in lines:
-        folded += textwrap.wrap(
-            line, WIDTH, subsequent_indent=INDENT, break_long_words=False,
-            break_on_hyphens=False, drop_whitespace=True,
-        ) or [""]  # fmt: skip
-    return "\n".join(folded)
+    return "\n".join(part for line in lines for part in FOLD.wrap(line) or [""])
 
 
 def plan(
@@ -221,9 +206,7 @@ def plan(
     assume: Assumptions,
     chosen: tuple[Any, list[SampleInfo]] | None = None,
 ) -> tuple[list[RoleCalls], dict[str, RoleModel]]:
-    """Every role's estimated calls and the model each runs on, from `inspect eval`'s
-    arguments (`-M`, `--model-role`, `-T` as NAME=VALUE strings); `chosen`: the setup and
-    samples `selected` already built for them."""
+    """Every role's estimated calls and model, from `inspect eval`'s arguments as strings."""
     setup, infos = chosen or selected(task, _pairs("-T", task_args))
     main_role = RoleModel(model, _pairs("-M", model_args))
     bound = {spec.partition("=")[0].strip() for spec in model_role}
@@ -232,7 +215,8 @@ def plan(
         if role not in bound:
             raise UserInputError(f"{why} needs a model on the {role!r} role: add --model-role")
     roles = called_roles(setup, ATTACKER_ROLE in bound)
-    models = role_models(main_role, model_role, roles)
+    bound_models = {n: _role(n, spec) for n, spec in _pairs("--model-role", model_role).items()}
+    models = {role: bound_models.get(role, main_role) for role in roles}
     counters = {role: tokenizer_for(models[role].model).count for role in roles}
     attacker = models[ATTACKER_ROLE].model if ATTACKER_ROLE in models else None
     return estimate(setup, infos, counters, assume, attacker), models
@@ -278,11 +262,10 @@ def cost_command(
     sheets = list(prices) or sorted(SHEETS.glob("*.json"))
     sheet = load_prices(*sheets)
     assume = Assumptions(reply_tokens, attacker_tokens, judge_tokens, copy_tokens)
-    chosen = selected(task, _pairs("-T", task_args))
-    estimates, models = plan(task, model, model_args, model_role, task_args, assume, chosen)
-    adaptive = chosen[0].attacker.name == "adaptive"
-    lines = report(task, estimates, models, sheet, sheets, adaptive)
-    cells = [(info.domain, info.policy, info.attack) for info in chosen[1]]
+    setup, infos = selected(task, _pairs("-T", task_args))
+    estimates, models = plan(task, model, model_args, model_role, task_args, assume, (setup, infos))
+    lines = report(task, estimates, models, sheet, sheets, setup.attacker.name == "adaptive")
+    cells = [(info.domain, info.policy, info.attack) for info in infos]
     click.echo(wrapped([*lines, *precision_lines(cells, half_width, pilot)]))
 
 

@@ -1,16 +1,17 @@
-"""Every role's requests a run would make, rebuilt from the data and templates it selects
-(docs/cost.md#the-cost-before-a-run-polar-cost; breakpoints: `dialogue.prompt_cache`)."""
+"""Every role's requests a run would make, rebuilt from the data and templates it selects, and
+their tokens (docs/cost.md#the-cost-before-a-run-polar-cost; marks: `dialogue.prompt_cache`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+import math
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import cast
 
 from inspect_ai.model import Model
 
-from polar_inspect.attackers import ATTACKER_ROLE, SampleAttacker
-from polar_inspect.cost.tokens import estimate_tokens
+from polar_inspect.attackers import ATTACKER_ROLE
 from polar_inspect.data.samples import SampleInfo
 from polar_inspect.defenses.base import DefenseContext
 from polar_inspect.defenses.guard import GUARD_ROLE
@@ -22,6 +23,45 @@ from polar_inspect.scorers.llm_judge import judge_prompt
 from polar_inspect.seeds import CallSeeds
 
 TRUSTED_ROLE = "trusted"
+Counter = Callable[[str], int]
+
+
+@dataclass(frozen=True)
+class Tokenizer:
+    """How a model's messages are counted."""
+
+    count: Counter
+    name: str
+
+
+def estimate_tokens(text: str) -> int:
+    """Tokens of a message by the documented rule: ceil(chars / 4), at least 1."""
+    return max(1, math.ceil(len(text) / 4))
+
+
+ESTIMATE = Tokenizer(count=estimate_tokens, name="estimate: characters / 4")
+
+
+@lru_cache(maxsize=8)
+def tokenizer_for(model: str) -> Tokenizer:
+    """`tiktoken`'s count for an OpenAI `provider/model` where its encoding loads, else ESTIMATE."""
+    provider, _, name = model.partition("/")
+    if provider != "openai":
+        return ESTIMATE
+    try:
+        import tiktoken
+
+        try:
+            encoding = tiktoken.encoding_for_model(name)
+        except KeyError:
+            encoding = tiktoken.get_encoding("o200k_base")
+    except Exception:  # noqa: BLE001 (not installed, or its encoding files cannot be loaded)
+        return ESTIMATE
+
+    def count(text: str) -> int:
+        return max(1, len(encoding.encode(text, disallowed_special=())))
+
+    return Tokenizer(count=count, name=f"tiktoken {encoding.name}")
 
 
 @dataclass(frozen=True)
@@ -38,8 +78,7 @@ class Request:
 
 @dataclass
 class RoleCalls:
-    """The requests of one role over the run, in threads (a thread's later requests extend its
-    earlier ones: the only reads a cache serves)."""
+    """One role's requests, in threads: a cache serves a request only from its own thread."""
 
     role: str
     threads: list[list[Request]] = field(default_factory=list)
@@ -61,9 +100,6 @@ class Assumptions:
     copy_tokens: int | None = None  # the minimiser's copy (None: the document, capped)
 
 
-Counter = Callable[[str], int]
-
-
 @dataclass
 class _Sample:
     """One sample's dialogue as the estimate plays it."""
@@ -76,8 +112,7 @@ class _Sample:
 
 
 class _StandIn:
-    """What an attacker reads of its model before calling it: the name (its layout depends on
-    the provider). Nothing is called."""
+    """The bound model's name, all an attacker reads of its model before calling it."""
 
     def __init__(self, name: str) -> None:
         self.name = name.split("/", 1)[-1]
@@ -85,22 +120,6 @@ class _StandIn:
 
     def __str__(self) -> str:
         return self._full
-
-
-def _started(setup: RunSetup, info: SampleInfo, attacker: str | None) -> SampleAttacker:
-    budget = setup.config.max_turns if setup.config.max_turns is not None else info.turn_budget
-    seeds = CallSeeds(sample_id="estimate", trusted_model="estimate", attacker_model=None, base=0)
-    live = attacker is not None and setup.attacker.calls_model
-    stand_in = cast(Model, _StandIn(attacker)) if live and attacker is not None else None
-    return setup.attacker.start(info, budget, stand_in, seeds)
-
-
-def _document(setup: RunSetup, info: SampleInfo, assume: Assumptions) -> str:
-    """The document in the trusted system prompt: the minimiser's copy under `minimize`."""
-    document = info.texts.source_document
-    if MINIMIZER_ROLE in defense_roles(setup):
-        return "x" * (4 * copy_tokens(document, assume))
-    return document
 
 
 def copy_tokens(document: str, assume: Assumptions) -> int:
@@ -113,22 +132,27 @@ def copy_tokens(document: str, assume: Assumptions) -> int:
 def play(setup: RunSetup, info: SampleInfo, attacker: str | None, assume: Assumptions) -> _Sample:
     """The sample's system prompt and attacker messages (`attacker`: the bound attacker model;
     a live attacker's messages are `attacker_tokens` long, a scripted one's its planned turns)."""
-    started = _started(setup, info, attacker)
+    budget = setup.config.max_turns if setup.config.max_turns is not None else info.turn_budget
+    seeds = CallSeeds(sample_id="estimate", trusted_model="estimate", attacker_model=None, base=0)
+    live = attacker is not None and setup.attacker.calls_model
+    stand_in = cast(Model, _StandIn(attacker)) if live and attacker is not None else None
+    started = setup.attacker.start(info, budget, stand_in, seeds)
     is_live = started.turn_source == "model"
+    document = info.texts.source_document  # under `minimize`, the minimiser's copy
+    if MINIMIZER_ROLE in defense_roles(setup):
+        document = "x" * (4 * copy_tokens(document, assume))
     guarded = setup.defenses.start(DefenseContext.for_sample(info, "estimate"))
     system = guarded.system_message(
         setup.trusted_template.render(
-            document=_document(setup, info, assume),
+            document=document,
             policy=info.texts.privacy_policy,
             task=info.texts.task_instruction,
             domain=info.domain,
         )
     )
-    said = []
-    for index in range(started.rounds):
-        planned = info.planned_turns[index] if index < len(info.planned_turns) else None
-        generated = f"{index}".ljust(4 * assume.attacker_tokens, "x")  # each round's its own
-        said.append(planned if planned is not None and not is_live else generated)
+    planned = [] if is_live else info.planned_turns[: started.rounds]
+    generated = [f"{i}".ljust(4 * assume.attacker_tokens, "x") for i in range(started.rounds)]
+    said = planned + generated[len(planned) :]  # a generated message: each round's its own
     return _Sample(
         info=info,
         system=system,
@@ -151,7 +175,9 @@ def trusted_thread(sample: _Sample, count: Counter, reply: int) -> list[Request]
     return thread
 
 
-def attacker_thread(sample: _Sample, count: Counter, assume: Assumptions) -> list[Request] | None:
+def attacker_threads(
+    sample: _Sample, count: Counter, assume: Assumptions
+) -> list[list[Request]] | None:
     """The live attacker's requests of one sample (sent without breakpoints); None: an
     attacker whose requests cannot be rebuilt (no `conversation(index, said, replies)`)."""
     if sample.live_attacker is None:
@@ -166,14 +192,13 @@ def attacker_thread(sample: _Sample, count: Counter, assume: Assumptions) -> lis
         sizes = [count(message.text) for message in messages]
         # the last message changes next round (it carries the round's instruction)
         thread.append(Request(sum(sizes), assume.attacker_tokens, sum(sizes[:-1])))
-    return thread
+    return [thread]
 
 
 def _single(text: str, count: Counter, output: int, marked: bool = False) -> list[Request]:
     """A one-message call that nothing reads back; `marked`: sent with Inspect's automatic
     breakpoints (the judge's calls), which write it when it reaches the cache minimum."""
-    tokens = count(text)
-    return [Request(tokens, output, 0, write_mark=marked)]
+    return [Request(count(text), output, 0, write_mark=marked)]
 
 
 def defense_threads(
@@ -219,8 +244,7 @@ def defense_roles(setup: RunSetup) -> list[str]:
 
 
 def called_roles(setup: RunSetup, attacker_bound: bool) -> list[str]:
-    """Every role the run would call: trusted, a bound attacker that calls a model, each
-    defense's roles, the judge with `-T judge=true`."""
+    """Every role the run would call, in the order polar-cost prints them."""
     roles = [TRUSTED_ROLE]
     if attacker_bound and setup.attacker.calls_model:
         roles.append(ATTACKER_ROLE)
@@ -242,8 +266,7 @@ def _role_threads(
     if role == TRUSTED_ROLE:
         return [trusted_thread(sample, count, assume.reply_tokens)]
     if role == ATTACKER_ROLE:
-        thread = attacker_thread(sample, count, assume)
-        return None if thread is None else [thread] if thread else []
+        return attacker_threads(sample, count, assume)
     if role in (GUARD_ROLE, MINIMIZER_ROLE):
         return defense_threads(role, sample, setup, count, assume)
     if role == JUDGE_ROLE:
@@ -258,8 +281,7 @@ def estimate(
     assume: Assumptions,
     attacker: str | None = None,
 ) -> list[RoleCalls]:
-    """Every called role's requests over the selected samples (`counters`: each called role's
-    tokenizer; `attacker`: the model bound to the attacker role)."""
+    """Each role's requests over the samples (`counters`: the called roles' token counters)."""
     roles = {role: RoleCalls(role) for role in counters}
     asked: set[str] = set()
     for info in infos:
@@ -271,9 +293,3 @@ def estimate(
             else:
                 calls.threads += threads
     return list(roles.values())
-
-
-def samples_of(roles: Sequence[RoleCalls]) -> int:
-    """Samples in the estimate (the trusted model's threads)."""
-    trusted = next((r for r in roles if r.role == TRUSTED_ROLE), None)
-    return len(trusted.threads) if trusted is not None else 0

@@ -1,5 +1,4 @@
-"""What a selection can tell apart, at worst and from a pilot run (docs/cost.md; arithmetic:
-`polar_inspect.precision`)."""
+"""What a selection can tell apart, at worst and from a pilot run (docs/cost.md, "Precision")."""
 
 from __future__ import annotations
 
@@ -102,8 +101,7 @@ def _pilot_lines(n: int, pilot: Path, target: float | None, strata: int) -> list
 def precision_lines(
     cells: Sequence[tuple[str, str, str]], target: float | None, pilot: Path | None = None
 ) -> list[str]:
-    """95% half-widths of `cells` (a sample's domain, policy, attack) at worst and from a
-    `pilot` log; for a `target` half-width (points), the stratified subset reaching it."""
+    """95% half-widths of `cells` (domain, policy, attack): at worst, from `pilot`, for `target`."""
     n = len(cells)
     if n == 0:
         return []

@@ -1,5 +1,4 @@
-"""A price sheet (`--prices FILE`, format: docs/cost.md#price-sheets), read as strictly as a
-record; a rule an entry does not give is unknown, never guessed."""
+"""A price sheet (`--prices FILE`), read as strictly as a record (docs/cost.md#price-sheets)."""
 
 from __future__ import annotations
 
@@ -30,29 +29,27 @@ class PricedUsage(Protocol):
     batched: bool
 
 
-class Source(BaseModel):
-    """Where a rule comes from: a page and the date it was read (or stated)."""
-
+class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class Source(_Strict):
+    """Where a rule comes from: a page and the date it was read (or stated)."""
 
     url: str = Field(min_length=1)
     date: str = Field(min_length=1)
 
 
-class CacheRules(BaseModel):
+class CacheRules(_Strict):
     """How a provider caches prompts for this model."""
-
-    model_config = ConfigDict(extra="forbid", strict=True)
 
     mode: Literal["breakpoints", "prefix", "none"]
     min_tokens: int = Field(default=1024, ge=1)
     step: int = Field(default=1, ge=1)  # `prefix`: cached lengths are min_tokens + k x step
 
 
-class ModelPrice(BaseModel):
+class ModelPrice(_Strict):
     """One model's prices in USD per million tokens and its provider's caching rules."""
-
-    model_config = ConfigDict(extra="forbid", strict=True)
 
     input: Rate
     output: Rate
@@ -141,14 +138,10 @@ def _no_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 class _StrictYaml(yaml.SafeLoader):
     """YAML that refuses a key given twice in one mapping."""
 
-
-def _yaml_mapping(loader: _StrictYaml, node: yaml.MappingNode) -> dict[Any, Any]:
-    pairs = [(loader.construct_object(k, deep=True), loader.construct_object(v, deep=True))
-             for k, v in node.value]  # fmt: skip
-    return _no_repeats([(str(k), v) for k, v in pairs])
-
-
-_StrictYaml.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _yaml_mapping)
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        """The mapping, its keys as strings, each key once."""
+        build = self.construct_object
+        return _no_repeats([(str(build(k, deep=True)), build(v, deep=True)) for k, v in node.value])
 
 
 def _parse(file: Path, text: str) -> object:
@@ -175,8 +168,7 @@ def _entry(file: Path, model: str, entry: object) -> ModelPrice:
 
 
 def load_prices(*paths: str | Path) -> dict[str, ModelPrice]:
-    """Read one or more sheets (JSON or YAML) into `model name -> ModelPrice`; a model named
-    twice, in one file or across files, is refused."""
+    """Read sheets (JSON or YAML) into `model -> ModelPrice`, a model in one sheet only."""
     prices: dict[str, ModelPrice] = {}
     origin: dict[str, Path] = {}
     for path in paths:
