@@ -146,13 +146,14 @@ def select_data(
     )
 
 
-def _task_identity(
-    setup: RunSetup, data: Selection, subset_name: str, version: str
-) -> TaskIdentity:
-    config = setup.config
-    return TaskIdentity(
+def run_metadata(
+    setup: RunSetup, data: Selection, subset_name: str, short: ShortValueSummary, version: str
+) -> RunMetadata:
+    """The run's metadata with its task identity (`RunMetadata`), as the task logs it."""
+    config, entry = setup.config, register_entry()
+    identity = TaskIdentity(
         package_version=version,
-        task_version=register_entry().version,
+        task_version=entry.version,
         detectors=dict(DETECTOR_VERSIONS),
         data_sha256=data.source.sha256,
         subset=subset_name,
@@ -166,19 +167,12 @@ def _task_identity(
         templates={name: t.sha256 for name, t in sorted(setup.templates().items())},
         code=plugin_code(config, setup),
     )
-
-
-def run_metadata(
-    setup: RunSetup, data: Selection, subset_name: str, short: ShortValueSummary, version: str
-) -> RunMetadata:
-    """The run's metadata with its task identity (`RunMetadata`), as the task logs it."""
-    config, entry = setup.config, register_entry()
     return RunMetadata(
         polar_inspect_version=version,
         full_task_version=entry.version,
         task_comparability_version=entry.comparability_version,
         task_interface_version=entry.interface_version,
-        identity=_task_identity(setup, data, subset_name, version),
+        identity=identity,
         data_source=data.source,
         subset=subset_name,
         samples_available=data.available,
