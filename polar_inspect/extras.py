@@ -1,6 +1,4 @@
-"""Optional extras: which one a command needs, and one line naming it when it is missing
-(docs/install.md).
-"""
+"""Optional extras: which one a command needs, named in one line if missing (docs/install.md)."""
 
 from __future__ import annotations
 

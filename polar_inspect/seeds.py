@@ -1,6 +1,4 @@
-"""Per-call seeds derived the way the authors' evaluator derives them
-(docs/paper-setting.md#per-call-seeds).
-"""
+"""Per-call seeds, derived as the authors' evaluator does (docs/paper-setting.md#per-call-seeds)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,4 @@
-"""A run's identity: one typed fingerprint of everything that can change a number (the task's
-half fixed at build, the run's half read from the log header); docs/large-runs.md#run-identity.
-"""
+"""A run's identity: everything that can change a number (docs/large-runs.md#run-identity)."""
 
 from __future__ import annotations
 
