@@ -23,8 +23,7 @@ def _help(ctx: click.Context, param: click.Parameter, value: bool) -> None:
 
 
 #: `-h/--help` for a command whose `main` runs click outside its standalone mode.
-help_option = click.option("-h", "--help", is_flag=True, expose_value=False, is_eager=True,
-                           callback=_help, help="Show this message and exit.")  # fmt: skip
+help_option = click.help_option("-h", "--help", callback=_help)
 
 
 class MissingExtraError(ImportError):

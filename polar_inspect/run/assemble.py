@@ -58,8 +58,7 @@ def settings_of(config: PolarConfig) -> dict[str, Any]:
 
 
 def plugin_code(config: PolarConfig, setup: RunSetup) -> dict[str, CodeIdentity]:
-    """The code identity of every plug-in and agent the run uses from outside the package
-    (a plug-in's distribution is the one its entry point came from)."""
+    """The code identity of every plug-in and agent the run uses from outside the package."""
     pieces: dict[str, tuple[object, tuple[str, str | None] | None]] = {
         f"attacker {config.attacker}": (
             config.attacker_class(),

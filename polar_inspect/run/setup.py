@@ -113,8 +113,7 @@ def known_roles() -> list[str]:
 
 
 def check_role_names(names: Iterable[str], setup: RunSetup | None = None) -> None:
-    """Refuse a `--model-role` name that no part of the run reads (a typo would be ignored);
-    the registry is scanned only for a name that is not the setup's own."""
+    """Refuse a `--model-role` name that no part of the run reads (a typo would be ignored)."""
     own = {ATTACKER_ROLE, JUDGE_ROLE}
     if setup is not None:
         own |= {role for defense in setup.defenses.defenses for role in defense.roles}
@@ -142,8 +141,7 @@ def _roles_known() -> bool:
 
 
 def check_roles_bound(setup: RunSetup) -> None:
-    """Refuse, when the task is built inside an eval, a role the run needs and nobody bound
-    (one line, exit status 1 under `inspect eval`, before any sample runs)."""
+    """Refuse, when the task is built inside an eval, a role the run needs and nobody bound."""
     if not _roles_known():
         return
     bound = model_roles()
