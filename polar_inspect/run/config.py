@@ -1,6 +1,4 @@
-"""The run configuration: every `-T` parameter validated once (`PolarConfig.from_task_args`), an
-attacker's own options by its `Options` model, an unknown name refused (docs/architecture.md).
-"""
+"""The run configuration: every `-T` parameter validated once (docs/hostile-checks.md)."""
 
 from __future__ import annotations
 

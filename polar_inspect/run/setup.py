@@ -1,6 +1,4 @@
-"""A run's setup (`RunSetup.prepare`): every template, the defense stack, the attacker and the
-trusted agent, built and checked once before any sample runs, and the model roles it needs.
-"""
+"""A run's pieces, built and checked once before any sample runs (docs/architecture.md)."""
 
 from __future__ import annotations
 
