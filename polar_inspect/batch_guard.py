@@ -1,6 +1,4 @@
-"""A deadline on every model call, so that a request whose batch result was lost fails
-(docs/large-runs.md#known-limits).
-"""
+"""A deadline on every model call, so that a lost batch result fails (docs/large-runs.md)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,4 @@
-"""One task per domain, `privacy_<domain>`: `privacy` restricted to that domain, written out as
-`@task` functions for Inspect's file-based discovery (docs/architecture.md, "task files").
-"""
+"""One written-out task per domain, `privacy_<domain>` (docs/architecture.md, "task files")."""
 
 from __future__ import annotations
 

@@ -9,8 +9,7 @@ import click
 
 
 class UserInputError(click.ClickException, ValueError):
-    """An error the user must fix (data, selection, template or parameter); the message says
-    what is wrong and what to do."""
+    """An error the user must fix; the message says what is wrong and what to do."""
 
     def __reduce__(self) -> tuple[object, ...]:
         # picklable (report workers, Inspect's subprocesses): rebuilt from the message alone

@@ -1,6 +1,4 @@
-"""Optional extras: which one a command needs, and one line naming it when it is missing
-(docs/install.md).
-"""
+"""Optional extras: which one a command needs, named in one line if missing (docs/install.md)."""
 
 from __future__ import annotations
 
@@ -25,8 +23,7 @@ def _help(ctx: click.Context, param: click.Parameter, value: bool) -> None:
 
 
 #: `-h/--help` for a command whose `main` runs click outside its standalone mode.
-help_option = click.option("-h", "--help", is_flag=True, expose_value=False, is_eager=True,
-                           callback=_help, help="Show this message and exit.")  # fmt: skip
+help_option = click.help_option("-h", "--help", callback=_help)
 
 
 class MissingExtraError(ImportError):

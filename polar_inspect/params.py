@@ -1,6 +1,4 @@
-"""The value types of task parameters (`-T` values arrive parsed as YAML: `true` is never 1) and
-`ParameterError`, one message naming each bad parameter (docs/hostile-checks.md).
-"""
+"""The value types of task parameters, and `ParameterError` (docs/hostile-checks.md)."""
 
 from __future__ import annotations
 

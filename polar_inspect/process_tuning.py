@@ -1,6 +1,4 @@
-"""Fewer garbage-collection pauses while a task is built and while a run's samples run
-(`-T gc_tuning`): docs/large-runs.md#garbage-collector-tuning-t-gc_tuning-on-by-default.
-"""
+"""`-T gc_tuning`: fewer collector pauses (docs/large-runs.md, "Garbage-collector tuning")."""
 
 from __future__ import annotations
 

@@ -1,6 +1,4 @@
-"""Secrets never reach an output: `redact` for everything the package writes or shows,
-`fingerprint` for a run's identity (the rules: docs/large-runs.md#run-identity, "Secrets").
-"""
+"""Secrets never reach an output (the rules: docs/large-runs.md#run-identity, "Secrets")."""
 
 from __future__ import annotations
 

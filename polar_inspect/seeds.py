@@ -1,6 +1,4 @@
-"""Per-call seeds derived the way the authors' evaluator derives them
-(docs/paper-setting.md#per-call-seeds).
-"""
+"""Per-call seeds, derived as the authors' evaluator does (docs/paper-setting.md#per-call-seeds)."""
 
 from __future__ import annotations
 
@@ -26,8 +24,7 @@ def request_model_name(model: Model) -> str:
     has one (OpenAI: what it sends), else `service_model_name()` (every Inspect provider)."""
     api = model.api
     sent = getattr(api, "api_model_name", None)
-    name = sent() if callable(sent) else api.service_model_name()
-    return str(name)
+    return str(sent() if callable(sent) else api.service_model_name())
 
 
 class CallSeeds(BaseModel):

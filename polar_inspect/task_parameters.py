@@ -1,6 +1,4 @@
-"""One list of task parameters: `privacy`'s signature. A variant takes it through
-`parameters_of`, which refuses a parameter the variant fixes (docs/architecture.md).
-"""
+"""A task variant takes `privacy`'s parameters through `parameters_of` (docs/architecture.md)."""
 
 from __future__ import annotations
 

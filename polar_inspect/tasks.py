@@ -20,7 +20,6 @@ from polar_inspect.redaction import redact
 from polar_inspect.register import register_entry
 from polar_inspect.run.assemble import TRUSTED_MODEL_CONFIG, run_metadata, select_data
 from polar_inspect.run.config import PolarConfig
-from polar_inspect.run.metadata import RunMetadata
 from polar_inspect.run.setup import RunSetup, check_roles_bound, models_in_use
 from polar_inspect.scorers import (
     agent_channel_scorer,
@@ -40,12 +39,6 @@ __all__ = ["TRUSTED_MODEL_CONFIG", "build_task", "privacy", "privacy_mini"]
 #: The parts of the run metadata a user's own strings reach (parameters, paths, options); the
 #: rest is the data's and the package's (a record's field may well be named `password`).
 USER_PARTS = ("config", "attacker", "data_source", "defense")
-
-
-def _redacted(metadata: RunMetadata) -> dict[str, Any]:
-    """The run metadata as the log gets it, with no secret in what the user wrote."""
-    dumped = metadata.model_dump(mode="json")
-    return {key: redact(value) if key in USER_PARTS else value for key, value in dumped.items()}
 
 
 class PolarTask(Task):
@@ -107,7 +100,10 @@ def build_task(
             cleanup=leave_sample,
             config=TRUSTED_MODEL_CONFIG,
             version=register_entry().comparability_version,
-            metadata=_redacted(metadata),
+            metadata={  # no secret in what the user wrote
+                key: redact(value) if key in USER_PARTS else value
+                for key, value in metadata.model_dump(mode="json").items()
+            },
             headline_metric=HEADLINE,
         )
 

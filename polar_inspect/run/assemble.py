@@ -58,8 +58,7 @@ def settings_of(config: PolarConfig) -> dict[str, Any]:
 
 
 def plugin_code(config: PolarConfig, setup: RunSetup) -> dict[str, CodeIdentity]:
-    """The code identity of every plug-in and agent the run uses from outside the package
-    (a plug-in's distribution is the one its entry point came from)."""
+    """The code identity of every plug-in and agent the run uses from outside the package."""
     pieces: dict[str, tuple[object, tuple[str, str | None] | None]] = {
         f"attacker {config.attacker}": (
             config.attacker_class(),
@@ -146,13 +145,14 @@ def select_data(
     )
 
 
-def _task_identity(
-    setup: RunSetup, data: Selection, subset_name: str, version: str
-) -> TaskIdentity:
-    config = setup.config
-    return TaskIdentity(
+def run_metadata(
+    setup: RunSetup, data: Selection, subset_name: str, short: ShortValueSummary, version: str
+) -> RunMetadata:
+    """The run's metadata with its task identity (`RunMetadata`), as the task logs it."""
+    config, entry = setup.config, register_entry()
+    identity = TaskIdentity(
         package_version=version,
-        task_version=register_entry().version,
+        task_version=entry.version,
         detectors=dict(DETECTOR_VERSIONS),
         data_sha256=data.source.sha256,
         subset=subset_name,
@@ -166,19 +166,12 @@ def _task_identity(
         templates={name: t.sha256 for name, t in sorted(setup.templates().items())},
         code=plugin_code(config, setup),
     )
-
-
-def run_metadata(
-    setup: RunSetup, data: Selection, subset_name: str, short: ShortValueSummary, version: str
-) -> RunMetadata:
-    """The run's metadata with its task identity (`RunMetadata`), as the task logs it."""
-    config, entry = setup.config, register_entry()
     return RunMetadata(
         polar_inspect_version=version,
         full_task_version=entry.version,
         task_comparability_version=entry.comparability_version,
         task_interface_version=entry.interface_version,
-        identity=_task_identity(setup, data, subset_name, version),
+        identity=identity,
         data_source=data.source,
         subset=subset_name,
         samples_available=data.available,

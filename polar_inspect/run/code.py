@@ -1,6 +1,4 @@
-"""The code identity of a plug-in or agent from outside the package: its distribution, version
-and the sha256 of its module's source (docs/large-runs.md#run-identity).
-"""
+"""An outside plug-in's or agent's code identity (docs/large-runs.md#run-identity)."""
 
 from __future__ import annotations
 

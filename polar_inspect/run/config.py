@@ -1,6 +1,4 @@
-"""The run configuration: every `-T` parameter validated once (`PolarConfig.from_task_args`), an
-attacker's own options by its `Options` model, an unknown name refused (docs/architecture.md).
-"""
+"""The run configuration: every `-T` parameter validated once (docs/hostile-checks.md)."""
 
 from __future__ import annotations
 
@@ -55,16 +53,6 @@ def _data(value: object) -> object:
     raise ValueError("expected 'official', 'bundled', a .json/.jsonl file or a dataset folder")
 
 
-#: Policy levels `P1`..`P5` (codes, numbers or privacy_type names); None: all five.
-PolicyCodes = Annotated[
-    tuple[str, ...], BeforeValidator(_codes("policy", POLICY_TYPES, policy_code))
-]
-#: Attack strategies `S1`..`S5` (codes, numbers or attack_type names); None: all five.
-AttackCodes = Annotated[
-    tuple[str, ...], BeforeValidator(_codes("attack", ATTACK_TYPES, attack_code))
-]
-
-
 class PolarConfig(BaseModel):
     """One run's task parameters, validated (field names are the `-T` names)."""
 
@@ -72,8 +60,14 @@ class PolarConfig(BaseModel):
 
     data: Annotated[str, BeforeValidator(_data)] = "official"
     domain: Names = None
-    policy: PolicyCodes = tuple(POLICY_TYPES)
-    attack: AttackCodes = tuple(ATTACK_TYPES)
+    #: Policy levels `P1`..`P5` (codes, numbers or privacy_type names); None: all five.
+    policy: Annotated[
+        tuple[str, ...], BeforeValidator(_codes("policy", POLICY_TYPES, policy_code))
+    ] = tuple(POLICY_TYPES)
+    #: Attack strategies `S1`..`S5` (codes, numbers or attack_type names); None: all five.
+    attack: Annotated[
+        tuple[str, ...], BeforeValidator(_codes("attack", ATTACK_TYPES, attack_code))
+    ] = tuple(ATTACK_TYPES)
     max_turns: PositiveWhole = None
     weight: Fraction = 0.5
     system_prompt: TemplatePath = None

@@ -1,6 +1,4 @@
-"""A run's identity: one typed fingerprint of everything that can change a number (the task's
-half fixed at build, the run's half read from the log header); docs/large-runs.md#run-identity.
-"""
+"""A run's identity: everything that can change a number (docs/large-runs.md#run-identity)."""
 
 from __future__ import annotations
 
@@ -44,10 +42,18 @@ def digest_of(value: Any) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-class TaskIdentity(BaseModel):
-    """What the task build fixes, of everything that can change a number."""
+class _Identity(BaseModel):
+    """An identity, frozen, with one digest of the whole."""
 
     model_config = ConfigDict(frozen=True)
+
+    def digest(self) -> str:
+        """The sha256 (hex) of the whole identity."""
+        return digest_of(self.model_dump(mode="json"))
+
+
+class TaskIdentity(_Identity):
+    """What the task build fixes, of everything that can change a number."""
 
     package_version: str
     task_version: str  # N-X from eval.yaml
@@ -77,25 +83,15 @@ class TaskIdentity(BaseModel):
             parts[f"code {name}"] = digest_of(code.model_dump(mode="json"))[:SHORT]
         return parts
 
-    def digest(self) -> str:
-        """One digest of the whole task identity."""
-        return digest_of(self.model_dump(mode="json"))
 
-
-class ModelIdentity(BaseModel):
+class ModelIdentity(_Identity):
     """A role's model as far as it changes what the model generates."""
-
-    model_config = ConfigDict(frozen=True)
 
     model: str
     args: dict[str, Any] = Field(default_factory=dict)
     base_url: str | None = None
     #: Every generation setting that can change a number (`generation_identity`).
     generation: dict[str, Any] = Field(default_factory=dict)
-
-    def digest(self) -> str:
-        """Short digest of this model's identity."""
-        return digest_of(self.model_dump(mode="json"))[:SHORT]
 
     def describe(self) -> str:
         """E.g. `openai/gpt-4o (base_url http://..., temperature=0)`, secrets redacted."""
@@ -123,8 +119,7 @@ def _fields_set(config: BaseModel, operational: dict[str, str]) -> dict[str, Any
         for name in type(config).model_fields
         if name not in operational and getattr(config, name, None) is not None
     }
-    jsonable: dict[str, Any] = _jsonable(found)
-    return jsonable
+    return dict(_jsonable(found))
 
 
 def generation_identity(config: GenerateConfig | None) -> dict[str, Any]:
@@ -159,7 +154,7 @@ def _model_digest(model: Model, defaults: GenerateConfig | None) -> str:
             args=_jsonable(dict(getattr(model, "model_args", {}) or {})),
             base_url=_jsonable(getattr(model.api, "base_url", None)),
             generation=generation_identity(config),
-        ).digest()
+        ).digest()[:SHORT]
     return known
 
 
@@ -187,10 +182,8 @@ def changed_components(first: dict[str, str], second: dict[str, str]) -> list[tu
     ]
 
 
-class RunIdentity(BaseModel):
+class RunIdentity(_Identity):
     """A finished run's full identity, from its log header."""
-
-    model_config = ConfigDict(frozen=True)
 
     task_name: str
     task: TaskIdentity | None  # None: a log written before identities (version 1-A)
@@ -202,10 +195,6 @@ class RunIdentity(BaseModel):
     limits: dict[str, Any]
     epochs: int
     samples: dict[str, Any]
-
-    def digest(self) -> str:
-        """One digest of the whole run identity."""
-        return digest_of(self.model_dump(mode="json"))
 
     def parts(self) -> dict[str, str]:
         """Readable parts, for saying what differs between two runs."""

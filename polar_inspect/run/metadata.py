@@ -1,6 +1,4 @@
-"""The log's `eval.metadata` as one typed model (`RunMetadata`): the task writes it, the report
-reads it back with `read_run_metadata`, logs of task version 1-A included.
-"""
+"""The log's `eval.metadata` as one typed model, 1-A logs included (docs/architecture.md)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,4 @@
-"""A run's setup (`RunSetup.prepare`): every template, the defense stack, the attacker and the
-trusted agent, built and checked once before any sample runs, and the model roles it needs.
-"""
+"""A run's pieces, built and checked once before any sample runs (docs/architecture.md)."""
 
 from __future__ import annotations
 
@@ -113,8 +111,7 @@ def known_roles() -> list[str]:
 
 
 def check_role_names(names: Iterable[str], setup: RunSetup | None = None) -> None:
-    """Refuse a `--model-role` name that no part of the run reads (a typo would be ignored);
-    the registry is scanned only for a name that is not the setup's own."""
+    """Refuse a `--model-role` name that no part of the run reads (a typo would be ignored)."""
     own = {ATTACKER_ROLE, JUDGE_ROLE}
     if setup is not None:
         own |= {role for defense in setup.defenses.defenses for role in defense.roles}
@@ -142,8 +139,7 @@ def _roles_known() -> bool:
 
 
 def check_roles_bound(setup: RunSetup) -> None:
-    """Refuse, when the task is built inside an eval, a role the run needs and nobody bound
-    (one line, exit status 1 under `inspect eval`, before any sample runs)."""
+    """Refuse, when the task is built inside an eval, a role the run needs and nobody bound."""
     if not _roles_known():
         return
     bound = model_roles()
