@@ -10,8 +10,9 @@ from polar_inspect.report import access, attribution, defenses, figures, log_tab
 from polar_inspect.report.board_section import BOARD_SECTION, BREAKDOWN_SECTION
 from polar_inspect.report.cross_section import CROSS_SECTION
 from polar_inspect.report.html import frame_table, render
-from polar_inspect.report.inventory import RunHeader
+from polar_inspect.report.inventory import ORACLE_TAG, RunHeader
 from polar_inspect.report.leakage import leakage_curves
+from polar_inspect.report.markdown import md_text
 from polar_inspect.report.paired_section import PAIRED_SECTION
 from polar_inspect.report.section import Planned, Section, SectionInputs, SectionOutput
 from polar_inspect.report.stats import Group
@@ -37,20 +38,29 @@ def _compared(
     name: str,
     frame: Callable[[pd.DataFrame, Sequence[RunHeader]], pd.DataFrame],
     compares: Callable[[Sequence[RunHeader], Group], bool],
-    markdown: Callable[[pd.DataFrame], str],
     rows: Callable[[pd.DataFrame], list[tuple[str, TextTable]]],
     title: str,
     note: str,
     lines: Callable[[pd.DataFrame], list[str]] = lambda mine: [],
+    tag: str = "",
     plan: Callable[[pd.DataFrame, SectionInputs], list[Planned]] = lambda frame, inputs: [],
 ) -> Section:
-    """A table of the groups whose runs it compares (differ in defense, or in access): each
-    group's fragment shows its table of `rows`, the `lines` below it and its figures."""
+    """A table of the groups whose runs differ in defense (or access): per group its table of
+    `rows`, the `lines` below it (`tag` first in Markdown) and its figures."""
 
     def compute(inputs: SectionInputs) -> pd.DataFrame:
         table = frame(inputs.summary, inputs.runs)
         kept = {g.name for g in inputs.groups if compares(inputs.runs, g)}
         return table if table.empty else table[table["group"].isin(kept)]
+
+    def markdown(table: pd.DataFrame) -> str:
+        parts = [f"# {title}\n", md_text(note) + "\n"]
+        for group, shown in rows(table):
+            parts += [f"## Group {md_text(group)}\n", shown.markdown()]
+            notes = lines(table[table["group"] == group])
+            parts += ["", *(f"- {tag}{md_text(line)}" for line in notes)] if notes else []
+            parts.append("")
+        return "\n".join(parts)
 
     def html(output: SectionOutput, inputs: SectionInputs, group: Group) -> str:
         mine = output.frame[output.frame["group"] == group.name]
@@ -79,13 +89,12 @@ def _compared(
 
 
 DEFENSE_SECTION = _compared(
-    "defenses", defenses.defense_frame, defenses.has_defenses, defenses.defense_markdown,
-    defenses.defense_rows, "Defenses", defenses.DEFENSE_NOTE, defenses.oracle_lines,
-    figures.defense_figures,
+    "defenses", defenses.defense_frame, defenses.has_defenses, defenses.defense_rows, "Defenses",
+    defenses.DEFENSE_NOTE, defenses.oracle_lines, f"{ORACLE_TAG}: ", figures.defense_figures,
 )  # fmt: skip
 ACCESS_SECTION = _compared(
-    "access", access.access_frame, access.has_access_modes, access.access_markdown,
-    access.access_rows, access.ACCESS_TITLE, access.ACCESS_NOTE,
+    "access", access.access_frame, access.has_access_modes, access.access_rows,
+    access.ACCESS_TITLE, access.ACCESS_NOTE,
 )  # fmt: skip
 
 
