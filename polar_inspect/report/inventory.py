@@ -245,17 +245,9 @@ def _metrics(log: EvalLog) -> tuple[dict[str, dict[str, float]], int]:
     return found, scored
 
 
-def _selection(meta: RunMetadata) -> dict[str, Any]:
-    """What decides which samples ran and how (not the trusted prompt: compared side by side)."""
-    return {
-        "subset": meta.subset,
-        "domains": list(meta.domains),
-        "policies": list(meta.policies),
-        "attacks": list(meta.attacks),
-        "max_turns": meta.max_turns,
-        "samples_selected": meta.samples_selected,
-        "samples_available": meta.samples_available,
-    }
+#: What decides which samples ran and how (not the trusted prompt: compared side by side).
+SELECTION = {"subset", "domains", "policies", "attacks", "max_turns", "samples_selected",
+             "samples_available"}  # fmt: skip
 
 
 def _flagged_samples(metrics: dict[str, dict[str, float]], flag: str, scored: int) -> int | None:
@@ -269,7 +261,7 @@ def _group_key(
 ) -> str:
     parts: dict[str, Any] = {
         "data": [data.kind, data.sha256, data.revision],
-        "selection": _selection(meta),
+        "selection": meta.model_dump(include=SELECTION),
         "samples": samples.key(),
         "comparability": meta.task_comparability_version,
     }
@@ -301,7 +293,8 @@ def classify(path: str, log: EvalLog) -> RunHeader | SkippedLog:
     if missing:
         return skip("no polar scores", f"results lack the mean of {', '.join(missing)}")
     data = DataInfo.model_validate(meta.data_source.model_dump())
-    selection, attacker, samples = _selection(meta), s5_attacker(log, meta), sample_set(log)
+    selection = meta.model_dump(include=SELECTION)
+    attacker, samples = s5_attacker(log, meta), sample_set(log)
     prompts, sampling = prompt_facts(meta), sampling_facts(log)
     results = log.results
     unfinished = (results.total_samples - results.completed_samples) if results else 0
