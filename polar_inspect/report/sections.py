@@ -111,15 +111,8 @@ def _usage(inputs: SectionInputs) -> pd.DataFrame:
 def _usage_html(output: SectionOutput, inputs: SectionInputs) -> str:
     if output.frame.empty:
         return ""
-    shown = usage.usage_display(output.frame)
-    numeric = [c for c in shown.columns if c not in usage.TEXT_TITLES]
-    priced = "cost_usd" in output.frame.columns
-    return render(
-        "tokens",
-        shown=frame_table(shown, numeric),
-        lines=usage.cost_lines(output.frame) if priced else None,
-        hint=usage.PRICES_HINT,
-    )
+    shown, numeric, lines = usage.usage_view(output.frame)
+    return render("tokens", shown=frame_table(shown, numeric), lines=lines, hint=usage.PRICES_HINT)
 
 
 USAGE_SECTION = Section(
