@@ -12,7 +12,7 @@ from polar_inspect.report.cross_section import CROSS_SECTION
 from polar_inspect.report.html import frame_table, render
 from polar_inspect.report.inventory import ORACLE_TAG, RunHeader
 from polar_inspect.report.leakage import leakage_curves
-from polar_inspect.report.markdown import md_text
+from polar_inspect.report.markdown import render_md
 from polar_inspect.report.paired_section import PAIRED_SECTION
 from polar_inspect.report.section import Planned, Section, SectionInputs, SectionOutput
 from polar_inspect.report.stats import Group
@@ -54,13 +54,9 @@ def _compared(
         return table if table.empty else table[table["group"].isin(kept)]
 
     def markdown(table: pd.DataFrame) -> str:
-        parts = [f"# {title}\n", md_text(note) + "\n"]
-        for group, shown in rows(table):
-            parts += [f"## Group {md_text(group)}\n", shown.markdown()]
-            notes = lines(table[table["group"] == group])
-            parts += ["", *(f"- {tag}{md_text(line)}" for line in notes)] if notes else []
-            parts.append("")
-        return "\n".join(parts)
+        shown = rows(table)
+        notes = {group: lines(table[table["group"] == group]) for group, _ in shown}
+        return render_md("compared", title=title, note=note, tables=shown, notes=notes, tag=tag)
 
     def html(output: SectionOutput, inputs: SectionInputs, group: Group) -> str:
         mine = output.frame[output.frame["group"] == group.name]
