@@ -36,8 +36,6 @@ USAGE_TITLES = {
 }
 USAGE_COLUMNS = [column for column in USAGE_TITLES if column != "cost_usd"]
 TOKEN_COLUMNS = [column for column in USAGE_COLUMNS if column.endswith("_tokens")]
-#: Columns of the tokens table that hold text (the others are numbers).
-TEXT_TITLES = ("Group", "Run", "Role", "Model in this role", "Batch API")
 
 
 class RoleUsage(BaseModel):
@@ -251,7 +249,7 @@ PRICES_HINT = TEXTS["prices_hint"]
 def usage_view(frame: pd.DataFrame) -> tuple[pd.DataFrame, list[str], list[str] | None]:
     """The tokens table as shown, its numeric columns and, when priced, `cost_lines`."""
     shown = usage_display(frame)
-    numeric = [c for c in shown.columns if c not in TEXT_TITLES]
+    numeric = [USAGE_TITLES[c] for c in (*TOKEN_COLUMNS, "cost_usd") if c in frame]
     return shown, numeric, cost_lines(frame) if "cost_usd" in frame.columns else None
 
 
