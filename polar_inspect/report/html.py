@@ -45,7 +45,7 @@ def _classes(table: TextTable, name: str) -> str:
     return " ".join(c for c, on in flags if on)
 
 
-def render_table(table: TextTable, sortable: bool = True) -> Markup:
+def render_table(table: TextTable) -> Markup:
     """A `TextTable` as a sortable HTML table in a scrolling box; every cell escaped."""
     head = [(_classes(table, c), Markup("_<wbr>").join(c.split("_"))) for c in table.header]
     rows = [
@@ -55,8 +55,8 @@ def render_table(table: TextTable, sortable: bool = True) -> Markup:
         ]
         for cells, keys in zip(table.rows, table.keys, strict=True)
     ]
-    kinds = [k for k, on in (("sortable", sortable), ("wide", len(table.header) > WIDE)) if on]
-    return _macro("table")(" ".join(kinds), head, rows)
+    kinds = "sortable wide" if len(table.header) > WIDE else "sortable"
+    return _macro("table")(kinds, head, rows)
 
 
 def frame_table(frame: pd.DataFrame, numeric: Sequence[str] = ()) -> TextTable:
