@@ -120,7 +120,6 @@ def _board_html(output: SectionOutput, inputs: SectionInputs, group: Group) -> s
 
 BOARD_SECTION = Section(
     name="leaderboard",
-    title="",
     compute=lambda inputs: inputs.once("board", _board),
     files=lambda frame, inputs: {
         "leaderboard.md": leaderboard_markdown(frame, inputs.groups, inputs.weight),
@@ -210,7 +209,6 @@ def _breakdown_html(output: SectionOutput, inputs: SectionInputs, group: Group) 
 
 BREAKDOWN_SECTION = Section(
     name="breakdowns",
-    title="",
     compute=lambda inputs: tables.breakdown_frame(inputs.rows, inputs.once("ranked", ranked)),
     files=lambda frame, inputs: {"surfaces.md": _surfaces(frame, inputs), "breakdown.csv": frame},
     figures=breakdown_figures,

@@ -25,7 +25,6 @@ def _figures(output: SectionOutput, inputs: SectionInputs, group: Group) -> str:
 
 EPOCHS_SECTION = Section(
     name="epochs",
-    title="",
     compute=lambda inputs: log_tables.epochs_frame(inputs.epochs, inputs.summary),
     files=lambda frame, inputs: {"epochs.csv": frame},
     figures=figures.epochs_figures,
@@ -75,7 +74,6 @@ def _compared(
 
     return Section(
         name=name,
-        title="",
         compute=compute,
         files=lambda frame, inputs: {f"{name}.md": markdown(frame), f"{name}.csv": frame},
         figures=plan,
@@ -141,7 +139,6 @@ LOGS_SECTION = Section(
 )
 ATTRIBUTION_SECTION = Section(
     name="attribution",
-    title="",
     compute=lambda inputs: attribution.attribution_frame(inputs.runs, inputs.samples),
     files=lambda frame, inputs: {"attribution.csv": frame},
     markdown=lambda frame, inputs: attribution.attribution_markdown(frame),
@@ -151,7 +148,6 @@ ATTRIBUTION_SECTION = Section(
 
 LEAKAGE_SECTION = Section(
     name="leakage",
-    title="",
     compute=lambda inputs: leakage_curves(inputs.runs, inputs.samples, inputs.groups),
     files=lambda frame, inputs: {"leakage_by_turn.csv": frame},
     figures=figures.leakage_figures,
