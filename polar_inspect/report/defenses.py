@@ -1,8 +1,6 @@
 """Defense comparison: each model's runs under different defense stacks against its `none` run
-(`defenses.md` / `defenses.csv` and `defense_frontier*.png`; docs/report/README.md).
-
-An oracle trusted agent is marked `[ORACLE]` on its model, as in the leaderboard's labels; an
-oracle defense stack `(ORACLE)` on its defense (`report.oracles`).
+(`defenses.md` / `defenses.csv` and `defense_frontier*.png`; docs/report/README.md, whose
+"ORACLE runs" says how oracle agents and oracle defense stacks are marked).
 """
 
 from __future__ import annotations
