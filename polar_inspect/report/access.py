@@ -10,7 +10,6 @@ from typing import Any
 
 import pandas as pd
 
-from polar_inspect.report.defenses import grouped_markdown
 from polar_inspect.report.inventory import RunHeader
 from polar_inspect.report.markdown import TEXTS
 from polar_inspect.report.oracles import marked_name
@@ -103,8 +102,3 @@ def access_rows(frame: pd.DataFrame) -> list[tuple[str, TextTable]]:
             lines.append([*setup, *score_cells(row), *channel, count(row["n"])])
         tables.append((str(group), TextTable(header, lines, header[4:], SCORE_TITLES)))
     return tables
-
-
-def access_markdown(frame: pd.DataFrame) -> str:
-    """The access table as Markdown, one section per comparison group."""
-    return grouped_markdown(ACCESS_TITLE, ACCESS_NOTE, access_rows(frame), lambda group: [])

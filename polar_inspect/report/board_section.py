@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import pandas as pd
 
@@ -10,7 +11,7 @@ from polar_inspect.report import tables
 from polar_inspect.report.figures import breakdown_figures, leaderboard_figures
 from polar_inspect.report.html import render
 from polar_inspect.report.inventory import ORACLE_TAG
-from polar_inspect.report.markdown import TEXTS, md_text
+from polar_inspect.report.markdown import TEXTS, md_text, render_md
 from polar_inspect.report.paired_section import neighbour_marks, paired_frame
 from polar_inspect.report.section import Section, SectionInputs, SectionOutput
 from polar_inspect.report.stats import Group
@@ -77,30 +78,27 @@ def leaderboard_notes(rows: pd.DataFrame, weight: float) -> list[str]:
     return notes
 
 
-def group_heading(group: Group, many: bool, shared: Sequence[tuple[str, str]] = ()) -> str:
-    """Markdown heading and setup bullets of one comparison group."""
-    title = f"### Group {group.name}" if many else "### Setup"
-    facts = [*tables.setup_facts(group), *shared]
-    return title + "\n\n" + "\n".join(f"- **{md_text(k)}**: {md_text(v)}" for k, v in facts)
-
-
 NOT_ONE_RANKING = TEXTS["not_one_ranking"]
+
+
+def _view(board: pd.DataFrame, group: Group, weight: float) -> dict[str, Any]:
+    """One group's leaderboard as shown: its setup facts, table of what differs and footnotes."""
+    rows = board[board["group"] == group.name]
+    shared, table = tables.leaderboard_view(rows, weight)
+    facts = [*tables.setup_facts(group), *shared]
+    return {
+        "name": group.name,
+        "facts": facts,
+        "board": table,
+        "notes": leaderboard_notes(rows, weight),
+    }
 
 
 def leaderboard_markdown(board: pd.DataFrame, groups: Sequence[Group], weight: float) -> str:
     """The leaderboard: per group its shared facts, a table of what differs, footnotes."""
-    parts = [
-        f"## Leaderboard (x100; overall at λ = {weight:g}; 95% confidence intervals)\n",
-        f"> **Not one ranking.** {NOT_ONE_RANKING.format(count=len(groups))}\n"
-        if len(groups) > 1
-        else "",
-    ]
-    for group in groups:
-        rows = board[board["group"] == group.name]
-        shared, table = tables.leaderboard_view(rows, weight)
-        parts += [group_heading(group, len(groups) > 1, shared), "", table.markdown(), ""]
-        parts += [md_text(note) + "\n" for note in leaderboard_notes(rows, weight)]
-    return "\n".join(parts)
+    warning = NOT_ONE_RANKING.format(count=len(groups)) if len(groups) > 1 else ""
+    shown = [_view(board, group, weight) for group in groups]
+    return render_md("leaderboard", weight=f"{weight:g}", warning=warning, groups=shown)
 
 
 def ranked(inputs: SectionInputs) -> pd.DataFrame:
@@ -115,21 +113,13 @@ def _board(inputs: SectionInputs) -> pd.DataFrame:
 
 
 def _board_html(output: SectionOutput, inputs: SectionInputs, group: Group) -> str:
-    rows = output.frame[output.frame["group"] == group.name]
-    shared, board = tables.leaderboard_view(rows, inputs.weight)
-    return render(
-        "leaderboard",
-        facts=[*tables.setup_facts(group), *shared],
-        board=board,
-        notes=leaderboard_notes(rows, inputs.weight),
-        figures=output.figures.get(group.name, []),
-        out=inputs.out,
-    )
+    figures = output.figures.get(group.name, [])
+    view = _view(output.frame, group, inputs.weight)
+    return render("leaderboard", **view, figures=figures, out=inputs.out)
 
 
 BOARD_SECTION = Section(
     name="leaderboard",
-    title="",
     compute=lambda inputs: inputs.once("board", _board),
     files=lambda frame, inputs: {
         "leaderboard.md": leaderboard_markdown(frame, inputs.groups, inputs.weight),
@@ -219,7 +209,6 @@ def _breakdown_html(output: SectionOutput, inputs: SectionInputs, group: Group) 
 
 BREAKDOWN_SECTION = Section(
     name="breakdowns",
-    title="",
     compute=lambda inputs: tables.breakdown_frame(inputs.rows, inputs.once("ranked", ranked)),
     files=lambda frame, inputs: {"surfaces.md": _surfaces(frame, inputs), "breakdown.csv": frame},
     figures=breakdown_figures,

@@ -174,7 +174,6 @@ def _build(paths: list[str], out: Path, settings: _Settings) -> tuple[ReportResu
             raise NoUsableLogsError(no_runs_message(inventory.skipped))
         inventory = inventory.model_copy(update={"runs": mark_oracles(inventory.runs)})
         logs = log_tables.inventory_frame(inventory)
-        logs.to_csv(out / "logs.csv", index=False)
         runs, weight = inventory.runs, settings.weight
         groups = comparison_groups(runs)
         with timings.step("sections (frames)"):

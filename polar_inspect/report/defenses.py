@@ -1,14 +1,12 @@
 """Defense comparison: each model's runs under different defense stacks against its `none` run
-(`defenses.md` / `defenses.csv` and `defense_frontier*.png`; docs/report/README.md).
-
-An oracle trusted agent is marked `[ORACLE]` on its model, as in the leaderboard's labels; an
-oracle defense stack `(ORACLE)` on its defense (`report.oracles`).
+(`defenses.md` / `defenses.csv` and `defense_frontier*.png`; docs/report/README.md, whose
+"ORACLE runs" says how oracle agents and oracle defense stacks are marked).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +25,7 @@ from polar_inspect.report.figstyle import (
     spread_offsets,
 )
 from polar_inspect.report.inventory import ORACLE_TAG, RunHeader
-from polar_inspect.report.markdown import TEXTS, md_text
+from polar_inspect.report.markdown import TEXTS
 from polar_inspect.report.oracles import (
     MARK,
     agent_is_oracle,
@@ -117,29 +115,6 @@ def oracle_lines(frame: pd.DataFrame) -> list[str]:
         f"{str(row['model']).removesuffix(' ' + MARK)} + {row['defense']}: {row['oracle_reason']}"
         for _, row in marked.iterrows()
     ]
-
-
-def grouped_markdown(
-    title: str, note: str, tables: list[tuple[str, TextTable]], notes: Callable[[str], list[str]]
-) -> str:
-    """A Markdown section of one table per comparison group, each followed by its `notes`."""
-    lines = [f"# {title}\n", md_text(note) + "\n"]
-    for group, table in tables:
-        lines += [f"## Group {md_text(group)}\n", table.markdown()]
-        marked = notes(group)
-        lines += ["", *(f"- {line}" for line in marked)] if marked else []
-        lines.append("")
-    return "\n".join(lines)
-
-
-def defense_markdown(frame: pd.DataFrame) -> str:
-    """The defense table as Markdown, one section per comparison group."""
-
-    def marked(group: str) -> list[str]:
-        lines = oracle_lines(frame[frame["group"] == group])
-        return [f"{ORACLE_TAG}: {md_text(line)}" for line in lines]
-
-    return grouped_markdown("Defenses", DEFENSE_NOTE, defense_rows(frame), marked)
 
 
 MARKERS = "os^Dv<>pPXhHd8"

@@ -11,11 +11,11 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
-from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup, escape
 
 from polar_inspect.report.figstyle import FigureFile
 from polar_inspect.report.inventory import ORACLE_TAG
+from polar_inspect.report.markdown import TEMPLATES
 from polar_inspect.report.tables import TextTable
 
 _NUMBER = r"-?\d+(?:\.\d+)?"
@@ -24,17 +24,9 @@ _CI = re.compile(rf"^({_NUMBER}) (\[{_NUMBER}, {_NUMBER}\])( \([+-]{_NUMBER}\))?
 #: A table with more columns than this (ten domains) is set tighter, to fit the page.
 WIDE = 9
 
-_ENV = Environment(
-    loader=PackageLoader("polar_inspect.report", "templates"),
-    autoescape=True,
-    trim_blocks=True,
-    lstrip_blocks=True,
-    undefined=StrictUndefined,
-)
-
 
 def _macro(name: str) -> Any:
-    return getattr(_ENV.get_template("macros.html.j2").module, name)
+    return getattr(TEMPLATES.get_template("macros.html.j2").module, name)
 
 
 def _cell_html(text: str) -> Markup:
@@ -53,7 +45,7 @@ def _classes(table: TextTable, name: str) -> str:
     return " ".join(c for c, on in flags if on)
 
 
-def render_table(table: TextTable, sortable: bool = True) -> Markup:
+def render_table(table: TextTable) -> Markup:
     """A `TextTable` as a sortable HTML table in a scrolling box; every cell escaped."""
     head = [(_classes(table, c), Markup("_<wbr>").join(c.split("_"))) for c in table.header]
     rows = [
@@ -63,8 +55,8 @@ def render_table(table: TextTable, sortable: bool = True) -> Markup:
         ]
         for cells, keys in zip(table.rows, table.keys, strict=True)
     ]
-    kinds = [k for k, on in (("sortable", sortable), ("wide", len(table.header) > WIDE)) if on]
-    return _macro("table")(" ".join(kinds), head, rows)
+    kinds = "sortable wide" if len(table.header) > WIDE else "sortable"
+    return _macro("table")(kinds, head, rows)
 
 
 def frame_table(frame: pd.DataFrame, numeric: Sequence[str] = ()) -> TextTable:
@@ -88,9 +80,9 @@ def figure_html(out_dir: Path, figure: FigureFile) -> Markup:
     return _macro("figure")(figure, Path(figure.path).stem, data)
 
 
-_ENV.globals.update(table=render_table, cell=_cell_html, code=_with_code, figure=figure_html)
+TEMPLATES.globals.update(table=render_table, cell=_cell_html, code=_with_code, figure=figure_html)
 
 
 def render(template: str, **context: object) -> Markup:
     """`templates/{template}.html.j2` rendered with `context` (autoescaped)."""
-    return Markup(_ENV.get_template(f"{template}.html.j2").render(**context))
+    return Markup(TEMPLATES.get_template(f"{template}.html.j2").render(**context))

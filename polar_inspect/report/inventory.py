@@ -18,9 +18,9 @@ from polar_inspect.axes import LIVE_ATTACK
 from polar_inspect.plugins import one_line
 from polar_inspect.redaction import fingerprint, redact
 from polar_inspect.register import register_entry
+from polar_inspect.report import setup
 from polar_inspect.report.read_cache import FRESH, is_uri, log_member
 from polar_inspect.report.run_facts import DataInfo, SampleSet, sample_set
-from polar_inspect.report.setup import attacker_configs, prompt_facts, sampling_facts
 from polar_inspect.report.usage import RoleUsage, role_usage
 from polar_inspect.run.agent_options import options_read
 from polar_inspect.run.identity import RunIdentity, run_identity
@@ -47,8 +47,8 @@ class ReportInputError(ValueError):
     """A path given to the report does not exist or cannot hold logs."""
 
 
-class RunHeader(BaseModel):
-    """One usable polar_inspect log, as read from its header."""
+class RunHeader(setup.PromptFacts, setup.SamplingFacts):
+    """One usable polar_inspect log, as read from its header (its prompts and sampling too)."""
 
     path: str
     model: str
@@ -67,13 +67,6 @@ class RunHeader(BaseModel):
     scored_samples: int
     unfinished_samples: int
     group_key: str
-    prompt: str = "default"  # the trusted model's system prompt: default/custom + hash
-    prompt_key: str = ""  # its hash: runs with different prompts are never duplicates
-    attacker_prompts: str = "default"
-    sampling: str = ""  # the trusted model's effective sampling settings
-    sampling_caveat: str | None = None  # why some requested settings were not sent
-    attacker_sampling: str | None = None
-    attacker_sampling_caveat: str | None = None
     truncated_samples: int | None = None  # samples with a reply cut by the token limit
     empty_samples: int | None = None  # samples with an empty visible reply
     usage: list[RoleUsage] = []
@@ -196,7 +189,7 @@ def s5_attacker(log: EvalLog, meta: RunMetadata) -> str:
     """How S5 turns were produced: `live: <model>`, `replayed`, or `not used`; for a run with
     another attacker (`-T attacker=scripted|adaptive|...`), the log's own note on it; from the
     selected attacks and the model bound to the `attacker` role (`eval.model_roles`)."""
-    configs = attacker_configs(log)
+    configs = setup.attacker_configs(log)
     if meta.attacker.name != "paper":
         note = meta.attacker.note or meta.attacker.name
         bound = ", ".join(c.model for c in configs)
@@ -245,17 +238,9 @@ def _metrics(log: EvalLog) -> tuple[dict[str, dict[str, float]], int]:
     return found, scored
 
 
-def _selection(meta: RunMetadata) -> dict[str, Any]:
-    """What decides which samples ran and how (not the trusted prompt: compared side by side)."""
-    return {
-        "subset": meta.subset,
-        "domains": list(meta.domains),
-        "policies": list(meta.policies),
-        "attacks": list(meta.attacks),
-        "max_turns": meta.max_turns,
-        "samples_selected": meta.samples_selected,
-        "samples_available": meta.samples_available,
-    }
+#: What decides which samples ran and how (not the trusted prompt: compared side by side).
+SELECTION = {"subset", "domains", "policies", "attacks", "max_turns", "samples_selected",
+             "samples_available"}  # fmt: skip
 
 
 def _flagged_samples(metrics: dict[str, dict[str, float]], flag: str, scored: int) -> int | None:
@@ -269,7 +254,7 @@ def _group_key(
 ) -> str:
     parts: dict[str, Any] = {
         "data": [data.kind, data.sha256, data.revision],
-        "selection": _selection(meta),
+        "selection": meta.model_dump(include=SELECTION),
         "samples": samples.key(),
         "comparability": meta.task_comparability_version,
     }
@@ -301,8 +286,9 @@ def classify(path: str, log: EvalLog) -> RunHeader | SkippedLog:
     if missing:
         return skip("no polar scores", f"results lack the mean of {', '.join(missing)}")
     data = DataInfo.model_validate(meta.data_source.model_dump())
-    selection, attacker, samples = _selection(meta), s5_attacker(log, meta), sample_set(log)
-    prompts, sampling = prompt_facts(meta), sampling_facts(log)
+    selection = meta.model_dump(include=SELECTION)
+    attacker, samples = s5_attacker(log, meta), sample_set(log)
+    prompts, sampling = setup.prompt_facts(meta), setup.sampling_facts(log)
     results = log.results
     unfinished = (results.total_samples - results.completed_samples) if results else 0
     defense, oracle = meta.defense.label or "none", meta.defense.oracle
@@ -334,7 +320,7 @@ def classify(path: str, log: EvalLog) -> RunHeader | SkippedLog:
         scored_samples=scored,
         unfinished_samples=max(0, unfinished),
         group_key=_group_key(meta, data, attacker, prompts.attacker_key, samples),
-        **prompts.model_dump(exclude={"attacker_key"}),
+        **prompts.model_dump(),
         **sampling.model_dump(),
         truncated_samples=_flagged_samples(metrics, "truncated", scored),
         empty_samples=_flagged_samples(metrics, "empty", scored),

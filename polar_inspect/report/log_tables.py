@@ -12,8 +12,6 @@ from polar_inspect.scorers.parity import SCORE_KEYS
 
 def epochs_frame(epochs: pd.DataFrame, summary: pd.DataFrame) -> pd.DataFrame:
     """Per-epoch means x100 with the model and group."""
-    if epochs.empty:
-        return pd.DataFrame(columns=["group", "model", "epoch", *SCORE_KEYS, "n"])
     labels = summary.set_index("run")[["group", "label"]]
     frame = epochs.join(labels, on="run").rename(columns={"label": "model"})
     for key in SCORE_KEYS:
@@ -23,8 +21,6 @@ def epochs_frame(epochs: pd.DataFrame, summary: pd.DataFrame) -> pd.DataFrame:
 
 def epochs_markdown(frame: pd.DataFrame) -> str:
     """Spread across epochs: per model, min / max / range of each score's epoch means."""
-    if frame.empty:
-        return ""
     lines = []
     for (group, model), part in frame.groupby(["group", "model"], sort=False):
         cells = [group, model, str(len(part))]

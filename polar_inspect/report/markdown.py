@@ -9,6 +9,8 @@ import tomllib
 from collections.abc import Collection, Sequence
 from importlib.resources import files
 
+from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+
 #: Characters with a meaning in CommonMark, GitHub-flavoured tables or GitHub math, escaped
 #: wherever they appear.
 _ALWAYS = re.compile(r"([\\`*<>|~&$])")
@@ -49,3 +51,20 @@ def md_table(
 def md_bullets(lines: Sequence[str]) -> str:
     """One escaped bullet per line."""
     return "\n".join(f"- {md_text(line)}" for line in lines)
+
+
+#: The report's templates: the page's (`.html.j2`) autoescaped, the Markdown ones (`.md.j2`)
+#: not: there every value from a log goes through the `md` filter.
+TEMPLATES = Environment(
+    loader=PackageLoader("polar_inspect.report", "templates"),
+    autoescape=select_autoescape(["html.j2"]),
+    trim_blocks=True,
+    lstrip_blocks=True,
+    undefined=StrictUndefined,
+)
+TEMPLATES.filters["md"] = md_text
+
+
+def render_md(template: str, **context: object) -> str:
+    """`templates/{template}.md.j2` rendered with `context`."""
+    return TEMPLATES.get_template(f"{template}.md.j2").render(**context)

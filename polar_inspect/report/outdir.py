@@ -13,6 +13,8 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 
+import psutil  # type: ignore[import-untyped]
+
 from polar_inspect.report.inventory import REPORT_MANIFEST, ReportInputError
 
 MANIFEST = REPORT_MANIFEST
@@ -61,22 +63,12 @@ def _staging_places(out: Path) -> list[tuple[Path, str]]:
     return [(resolved.parent, f".{resolved.name}{STAGING_INFIX}"), (resolved, STAGING_INFIX)]
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True  # another user's live process
-    return True
-
-
 def _is_stale(path: Path, prefix: str) -> bool:
     """A marked staging folder whose report process is gone (or is this process)."""
     pid_text = path.name[len(prefix) :].split("-", 1)[0]
     if not pid_text.isdigit() or not (path / STAGING_MARK).is_file():
         return False
-    return int(pid_text) == os.getpid() or not _alive(int(pid_text))
+    return int(pid_text) == os.getpid() or not psutil.pid_exists(int(pid_text))
 
 
 def remove_stale_staging(out: Path) -> list[Path]:

@@ -74,8 +74,8 @@ class Section:
     figures, Markdown, a fragment per group (`group_html`) and a part of its own (`html`)."""
 
     name: str
-    title: str
     compute: Callable[[SectionInputs], pd.DataFrame]
+    title: str = ""  # the page's link to its own part (`html`)
     files: Callable[[pd.DataFrame, SectionInputs], dict[str, pd.DataFrame | str]] = (
         lambda frame, inputs: {}
     )

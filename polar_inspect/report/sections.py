@@ -10,8 +10,9 @@ from polar_inspect.report import access, attribution, defenses, figures, log_tab
 from polar_inspect.report.board_section import BOARD_SECTION, BREAKDOWN_SECTION
 from polar_inspect.report.cross_section import CROSS_SECTION
 from polar_inspect.report.html import frame_table, render
-from polar_inspect.report.inventory import RunHeader
+from polar_inspect.report.inventory import ORACLE_TAG, RunHeader
 from polar_inspect.report.leakage import leakage_curves
+from polar_inspect.report.markdown import render_md
 from polar_inspect.report.paired_section import PAIRED_SECTION
 from polar_inspect.report.section import Planned, Section, SectionInputs, SectionOutput
 from polar_inspect.report.stats import Group
@@ -24,7 +25,6 @@ def _figures(output: SectionOutput, inputs: SectionInputs, group: Group) -> str:
 
 EPOCHS_SECTION = Section(
     name="epochs",
-    title="",
     compute=lambda inputs: log_tables.epochs_frame(inputs.epochs, inputs.summary),
     files=lambda frame, inputs: {"epochs.csv": frame},
     figures=figures.epochs_figures,
@@ -37,20 +37,25 @@ def _compared(
     name: str,
     frame: Callable[[pd.DataFrame, Sequence[RunHeader]], pd.DataFrame],
     compares: Callable[[Sequence[RunHeader], Group], bool],
-    markdown: Callable[[pd.DataFrame], str],
     rows: Callable[[pd.DataFrame], list[tuple[str, TextTable]]],
     title: str,
     note: str,
     lines: Callable[[pd.DataFrame], list[str]] = lambda mine: [],
+    tag: str = "",
     plan: Callable[[pd.DataFrame, SectionInputs], list[Planned]] = lambda frame, inputs: [],
 ) -> Section:
-    """A table of the groups whose runs it compares (differ in defense, or in access): each
-    group's fragment shows its table of `rows`, the `lines` below it and its figures."""
+    """A table of the groups whose runs differ in defense (or access): per group its table of
+    `rows`, the `lines` below it (`tag` first in Markdown) and its figures."""
 
     def compute(inputs: SectionInputs) -> pd.DataFrame:
         table = frame(inputs.summary, inputs.runs)
         kept = {g.name for g in inputs.groups if compares(inputs.runs, g)}
         return table if table.empty else table[table["group"].isin(kept)]
+
+    def markdown(table: pd.DataFrame) -> str:
+        shown = rows(table)
+        notes = {group: lines(table[table["group"] == group]) for group, _ in shown}
+        return render_md("compared", title=title, note=note, tables=shown, notes=notes, tag=tag)
 
     def html(output: SectionOutput, inputs: SectionInputs, group: Group) -> str:
         mine = output.frame[output.frame["group"] == group.name]
@@ -69,7 +74,6 @@ def _compared(
 
     return Section(
         name=name,
-        title="",
         compute=compute,
         files=lambda frame, inputs: {f"{name}.md": markdown(frame), f"{name}.csv": frame},
         figures=plan,
@@ -79,13 +83,12 @@ def _compared(
 
 
 DEFENSE_SECTION = _compared(
-    "defenses", defenses.defense_frame, defenses.has_defenses, defenses.defense_markdown,
-    defenses.defense_rows, "Defenses", defenses.DEFENSE_NOTE, defenses.oracle_lines,
-    figures.defense_figures,
+    "defenses", defenses.defense_frame, defenses.has_defenses, defenses.defense_rows, "Defenses",
+    defenses.DEFENSE_NOTE, defenses.oracle_lines, f"{ORACLE_TAG}: ", figures.defense_figures,
 )  # fmt: skip
 ACCESS_SECTION = _compared(
-    "access", access.access_frame, access.has_access_modes, access.access_markdown,
-    access.access_rows, access.ACCESS_TITLE, access.ACCESS_NOTE,
+    "access", access.access_frame, access.has_access_modes, access.access_rows,
+    access.ACCESS_TITLE, access.ACCESS_NOTE,
 )  # fmt: skip
 
 
@@ -102,15 +105,8 @@ def _usage(inputs: SectionInputs) -> pd.DataFrame:
 def _usage_html(output: SectionOutput, inputs: SectionInputs) -> str:
     if output.frame.empty:
         return ""
-    shown = usage.usage_display(output.frame)
-    numeric = [c for c in shown.columns if c not in usage.TEXT_TITLES]
-    priced = "cost_usd" in output.frame.columns
-    return render(
-        "tokens",
-        shown=frame_table(shown, numeric),
-        lines=usage.cost_lines(output.frame) if priced else None,
-        hint=usage.PRICES_HINT,
-    )
+    shown, numeric, lines = usage.usage_view(output.frame)
+    return render("tokens", shown=frame_table(shown, numeric), lines=lines, hint=usage.PRICES_HINT)
 
 
 USAGE_SECTION = Section(
@@ -143,7 +139,6 @@ LOGS_SECTION = Section(
 )
 ATTRIBUTION_SECTION = Section(
     name="attribution",
-    title="",
     compute=lambda inputs: attribution.attribution_frame(inputs.runs, inputs.samples),
     files=lambda frame, inputs: {"attribution.csv": frame},
     markdown=lambda frame, inputs: attribution.attribution_markdown(frame),
@@ -153,7 +148,6 @@ ATTRIBUTION_SECTION = Section(
 
 LEAKAGE_SECTION = Section(
     name="leakage",
-    title="",
     compute=lambda inputs: leakage_curves(inputs.runs, inputs.samples, inputs.groups),
     files=lambda frame, inputs: {"leakage_by_turn.csv": frame},
     figures=figures.leakage_figures,

@@ -18,19 +18,19 @@ TRUSTED_PROMPT = "system_prompt"
 
 
 class PromptFacts(BaseModel):
-    """A run's prompts as the report labels and groups them (named as `RunHeader` names them)."""
+    """A run's prompts as the report labels and groups them (part of `RunHeader`)."""
 
-    prompt: str  # e.g. "default 1a2b3c4d5e6f" or "custom mine.txt 9f8e7d6c5b4a"
-    prompt_key: str  # the trusted prompt's hash (or source for unhashed logs)
-    attacker_prompts: str
-    attacker_key: str  # the live attacker's templates, for the comparison group
+    prompt: str = "default"  # e.g. "default 1a2b3c4d5e6f" or "custom mine.txt 9f8e7d6c5b4a"
+    prompt_key: str = ""  # its hash (or source): runs with different prompts are never duplicates
+    attacker_prompts: str = "default"
+    attacker_key: str = ""  # the live attacker's templates, for the comparison group
 
 
 class SamplingFacts(BaseModel):
-    """Each role's effective sampling as text, and the provider caveats that apply."""
+    """Each role's effective sampling as text, and the provider caveats (part of `RunHeader`)."""
 
-    sampling: str
-    sampling_caveat: str | None = None
+    sampling: str = ""
+    sampling_caveat: str | None = None  # why some requested settings were not sent
     attacker_sampling: str | None = None
     attacker_sampling_caveat: str | None = None
 

@@ -13,7 +13,7 @@ from inspect_ai.model import ModelConfig, ModelUsage
 from pydantic import BaseModel
 
 from polar_inspect.cost.sheet import ModelPrice, PriceFileError, RoleTtl, load_prices
-from polar_inspect.report.markdown import TEXTS, md_table, md_text
+from polar_inspect.report.markdown import TEXTS, md_table, render_md
 
 __all__ = ["ModelPrice", "PriceFileError", "load_prices"]
 
@@ -36,8 +36,6 @@ USAGE_TITLES = {
 }
 USAGE_COLUMNS = [column for column in USAGE_TITLES if column != "cost_usd"]
 TOKEN_COLUMNS = [column for column in USAGE_COLUMNS if column.endswith("_tokens")]
-#: Columns of the tokens table that hold text (the others are numbers).
-TEXT_TITLES = ("Group", "Run", "Role", "Model in this role", "Batch API")
 
 
 class RoleUsage(BaseModel):
@@ -248,14 +246,15 @@ def cost_lines(frame: pd.DataFrame) -> list[str]:
 PRICES_HINT = TEXTS["prices_hint"]
 
 
+def usage_view(frame: pd.DataFrame) -> tuple[pd.DataFrame, list[str], list[str] | None]:
+    """The tokens table as shown, its numeric columns and, when priced, `cost_lines`."""
+    shown = usage_display(frame)
+    numeric = [USAGE_TITLES[c] for c in (*TOKEN_COLUMNS, "cost_usd") if c in frame]
+    return shown, numeric, cost_lines(frame) if "cost_usd" in frame.columns else None
+
+
 def usage_markdown(frame: pd.DataFrame) -> str:
     """The tokens table, with each run's total cost when priced, as a Markdown section."""
-    shown = usage_display(frame)
-    numeric = [c for c in shown.columns if c not in TEXT_TITLES]
-    lines = ["## Tokens and cost\n", md_table(list(shown.columns), shown.values.tolist(), numeric)]
-    if "cost_usd" in frame.columns:
-        lines.append("")
-        lines += [f"- {md_text(line)}" for line in cost_lines(frame)]
-    else:
-        lines.append("\n" + PRICES_HINT)
-    return "\n".join(lines) + "\n"
+    shown, numeric, lines = usage_view(frame)
+    table = md_table(list(shown.columns), shown.values.tolist(), numeric)
+    return render_md("tokens", table=table, lines=lines, hint=PRICES_HINT)

@@ -10,9 +10,10 @@ import pandas as pd
 import pytest
 
 from polar_inspect.report import build_report
-from polar_inspect.report.defenses import defense_frame, defense_markdown, defense_rows
+from polar_inspect.report.defenses import defense_frame, defense_rows
 from polar_inspect.report.figures import run_slug
 from polar_inspect.report.inventory import RunHeader
+from polar_inspect.report.sections import DEFENSE_SECTION
 from polar_inspect.scorers.parity import SCORE_KEYS
 from tests.conftest import make_record
 from tests.helpers import run
@@ -215,4 +216,5 @@ def test_an_oracle_agent_is_marked_on_its_model_and_an_oracle_defense_on_its_def
         ["polar/oracle [ORACLE]", "redact_oracle (ORACLE)"],
     ]
     assert list(frame["oracle"]) == [False, True, True, True]
-    assert "- ORACLE: polar/oracle + none: trusted role: polar/oracle" in defense_markdown(frame)
+    markdown = DEFENSE_SECTION.files(frame, None)["defenses.md"]  # type: ignore[arg-type]
+    assert "- ORACLE: polar/oracle + none: trusted role: polar/oracle" in markdown
