@@ -13,8 +13,7 @@ from polar_inspect.attackers import ATTACKER_ROLE, SampleAttacker
 from polar_inspect.cost.tokens import estimate_tokens
 from polar_inspect.data.samples import SampleInfo
 from polar_inspect.defenses.base import DefenseContext
-from polar_inspect.defenses.guard import GUARD_ROLE
-from polar_inspect.defenses.minimize import MINIMIZER_MAX_TOKENS, MINIMIZER_ROLE
+from polar_inspect.defenses.builtins import GUARD_ROLE, MINIMIZER_MAX_TOKENS, MINIMIZER_ROLE
 from polar_inspect.dialogue.prompt_cache import trusted_marks
 from polar_inspect.run.setup import JUDGE_ROLE, RunSetup
 from polar_inspect.scorers.judge import judged_values
