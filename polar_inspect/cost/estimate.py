@@ -14,6 +14,7 @@ from polar_inspect.cost.tokens import estimate_tokens
 from polar_inspect.data.samples import SampleInfo
 from polar_inspect.defenses.base import DefenseContext
 from polar_inspect.defenses.builtins import GUARD_ROLE, MINIMIZER_MAX_TOKENS, MINIMIZER_ROLE
+from polar_inspect.defenses.stack import SampleDefenses
 from polar_inspect.dialogue.prompt_cache import trusted_marks
 from polar_inspect.run.setup import JUDGE_ROLE, RunSetup
 from polar_inspect.scorers.judge import judged_values
@@ -114,7 +115,7 @@ def play(setup: RunSetup, info: SampleInfo, attacker: str | None, assume: Assump
     a live attacker's messages are `attacker_tokens` long, a scripted one's its planned turns)."""
     started = _started(setup, info, attacker)
     is_live = started.turn_source == "model"
-    guarded = setup.defenses.start(DefenseContext.for_sample(info, "estimate"))
+    guarded = SampleDefenses(setup.defenses, DefenseContext.for_sample(info, "estimate"))
     system = guarded.system_message(
         setup.trusted_template.render(
             document=_document(setup, info, assume),
