@@ -31,15 +31,14 @@ from polar_inspect.detectors.match import TextIndex
 from polar_inspect.errors import UserInputError, did_you_mean
 from polar_inspect.run.agent_options import REFERENCE_AGENTS, check_agent_options, option
 from polar_inspect.sample_context import SampleFacts, current_facts, round_index
-from polar_inspect.tool_agents import TOOL_AGENT_NAMES, tool_agent_turn
+from polar_inspect.tool_agents import NEEDED_PREFIX, TOOL_AGENT_NAMES, tool_agent_turn
 
-ORACLE_PREFIX = "Here are the details relevant to the task: "
 REFUSAL_TEXT = "I'm sorry, but I can't help with that request."
 
 
 def oracle_reply(allowed_values: Sequence[str]) -> str:
     """The oracle's reply: exactly the allowed values, nothing else of the document."""
-    return ORACLE_PREFIX + "; ".join(allowed_values) + "."
+    return NEEDED_PREFIX + "; ".join(allowed_values) + "."
 
 
 def _oracle(facts: SampleFacts, args: dict[str, Any], input: Sequence[ChatMessage]) -> str:

@@ -167,9 +167,11 @@ class AdaptiveSampleAttacker(SampleAttacker):
             source="polar_inspect attacker (private, not sent)",
         )
         message = reply.message.strip()
-        stop_now = _stop_for(reply.done, message)
-        if stop_now is not None:
-            return AttackerTurn(stop=stop_now, not_attacks=refused)
+        if reply.done:
+            return AttackerTurn(stop="attacker_done", not_attacks=refused)
+        if message in ("", STOP_TOKEN):
+            stop = "attacker_stop" if message else "attacker_empty"
+            return AttackerTurn(stop=stop, not_attacks=refused)
         self._said.append(reply.model_dump_json(exclude={"read_as"}))
         return AttackerTurn(message=message, not_attacks=refused)
 
@@ -180,17 +182,6 @@ class AdaptiveSampleAttacker(SampleAttacker):
     def plans(self) -> list[PlanEntry]:
         """The plan after each of the attacker's answers."""
         return list(self._plans)
-
-
-def _stop_for(done: bool, message: str) -> StopReason | None:
-    """Why a read reply ends the dialogue (None: its message is sent)."""
-    if done:
-        return "attacker_done"
-    if not message:
-        return "attacker_empty"
-    if message == STOP_TOKEN:
-        return "attacker_stop"
-    return None
 
 
 @builtin

@@ -144,16 +144,6 @@ def json_array(values: Sequence[str]) -> str:
 NEEDS_USER_FIRST = ("anthropic/",)
 
 
-def layout_for(model: Model, asked: str) -> tuple[str, str | None]:
-    """The layout this attacker model gets, and why it differs from the one asked for."""
-    if asked == "separate" and str(model).startswith(NEEDS_USER_FIRST):
-        return "merged", (
-            f"{model}: the provider refuses a conversation that opens with an assistant "
-            "message, so the merged layout was used"
-        )
-    return asked, None
-
-
 def merged_conversation(
     system: str, opening: str, said: Sequence[str], replies: Sequence[str], instruction: str
 ) -> list[ChatMessage]:
@@ -191,8 +181,14 @@ class PaperLiveS5(SampleAttacker):
         self._seeds = seeds
         self._templates = templates
         self._options = options
-        layout, self.layout_note = layout_for(model, options.attacker_messages)
-        self.layout: str | None = layout
+        self.layout: str | None = options.attacker_messages
+        self.layout_note: str | None = None
+        if self.layout == "separate" and str(model).startswith(NEEDS_USER_FIRST):
+            self.layout = "merged"
+            self.layout_note = (
+                f"{model}: the provider refuses a conversation that opens with an assistant "
+                "message, so the merged layout was used"
+            )
         self._info = info
         self._fields = templates.sample_fields(info)
         self._system = templates.system.render(**self._fields)

@@ -14,8 +14,8 @@ from inspect_ai.model import Model
 from polar_inspect.attackers import ATTACKER_ROLE
 from polar_inspect.data.samples import SampleInfo
 from polar_inspect.defenses.base import DefenseContext
-from polar_inspect.defenses.guard import GUARD_ROLE
-from polar_inspect.defenses.minimize import MINIMIZER_MAX_TOKENS, MINIMIZER_ROLE
+from polar_inspect.defenses.builtins import GUARD_ROLE, MINIMIZER_MAX_TOKENS, MINIMIZER_ROLE
+from polar_inspect.defenses.stack import SampleDefenses
 from polar_inspect.dialogue.prompt_cache import trusted_marks
 from polar_inspect.run.setup import JUDGE_ROLE, RunSetup
 from polar_inspect.scorers.judge import judged_values
@@ -141,7 +141,7 @@ def play(setup: RunSetup, info: SampleInfo, attacker: str | None, assume: Assump
     document = info.texts.source_document  # under `minimize`, the minimiser's copy
     if MINIMIZER_ROLE in defense_roles(setup):
         document = "x" * (4 * copy_tokens(document, assume))
-    guarded = setup.defenses.start(DefenseContext.for_sample(info, "estimate"))
+    guarded = SampleDefenses(setup.defenses, DefenseContext.for_sample(info, "estimate"))
     system = guarded.system_message(
         setup.trusted_template.render(
             document=document,

@@ -1,12 +1,21 @@
-"""The built-in defenses (docs/defenses.md): the prompt-only ones (a template added to the
-trusted model's messages, no model call) and `redact_oracle`; imports register the rest."""
+"""The built-in defenses (docs/defenses.md): prompt-only ones (a template added to the trusted
+model's messages, no model call), `spotlight`, `minimize`, `guard` and `redact_oracle`."""
 
 from __future__ import annotations
 
-from polar_inspect.defenses import guard, minimize, spotlight  # noqa: F401
 from polar_inspect.defenses.base import Defense, DefenseContext
 from polar_inspect.defenses.redaction import redact_values
 from polar_inspect.defenses.registry import builtin
+from polar_inspect.prompts import LoadedTemplate, load_template
+
+GUARD_ROLE = "guard"
+#: Sent when the guard returns nothing: a guard that fails must not pass the draft through.
+WITHHELD_REPLY = "I'm sorry, I can't share that."
+MINIMIZER_ROLE = "minimizer"
+MINIMIZER_MAX_TOKENS = 2000
+EMPTY_COPY = "(The working copy of the document is empty.)"
+OPEN_MARKER = "<<<UNTRUSTED THIRD-PARTY MESSAGE>>>"
+CLOSE_MARKER = "<<<END OF UNTRUSTED THIRD-PARTY MESSAGE>>>"
 
 
 @builtin
@@ -45,6 +54,79 @@ class HardenedPrompt(Defense):
     def system_addendum(self, ctx: DefenseContext) -> str:
         """The warnings."""
         return self.text()
+
+
+@builtin
+class Spotlight(Defense):
+    """`spotlight` (spotlighting by delimiting, Hines et al., 2024): a system note, replaceable
+    with `spotlight@file`, and each attacker message between markers."""
+
+    name = "spotlight"
+    kind = "input"
+    template_kind = "defense_spotlight_system"
+
+    def __init__(self, prompt: str | None = None) -> None:
+        super().__init__(prompt)
+        self.message = load_template("defense_spotlight_message")
+
+    def templates(self) -> list[LoadedTemplate]:
+        """The system note (replaceable) and the message wrapper."""
+        return [*super().templates(), self.message]
+
+    def system_addendum(self, ctx: DefenseContext) -> str:
+        """How to read the markers."""
+        return self.text(open_marker=OPEN_MARKER, close_marker=CLOSE_MARKER)
+
+    def wrap_message(self, ctx: DefenseContext, message: str) -> str:
+        """The message between the markers, with any marker it contained removed."""
+        clean = message.replace(OPEN_MARKER, "").replace(CLOSE_MARKER, "")
+        return self.message.render(
+            open_marker=OPEN_MARKER, message=clean, close_marker=CLOSE_MARKER
+        ).strip()
+
+
+@builtin
+class Minimize(Defense):
+    """`minimize` (AirGapAgent-style): one call on the `minimizer` role makes the working copy of
+    the document the trusted model gets. Template `defense_minimize.txt`."""
+
+    name = "minimize"
+    kind = "document"
+    roles = (MINIMIZER_ROLE,)
+    template_kind = "defense_minimize"
+    #: With `fields` the agent looks up typed fields, not a text this copy could replace.
+    document_access = ("prompt", "tool")
+
+    async def prepare_document(self, ctx: DefenseContext, document: str) -> str:
+        """The minimiser's working copy (a fixed note when it returns nothing)."""
+        prompt = self.text(document=document, policy=ctx.policy, task=ctx.task)
+        copy = await ctx.generate_on_role(MINIMIZER_ROLE, prompt, max_tokens=MINIMIZER_MAX_TOKENS)
+        return copy or EMPTY_COPY
+
+
+@builtin
+class Guard(Defense):
+    """`guard`: one call per reply on the `guard` role checks the draft against the policy and
+    rewrites it if needed. Template `defense_guard.txt`: `{policy}`, `{request}`, `{draft}`."""
+
+    name = "guard"
+    kind = "output"
+    roles = (GUARD_ROLE,)
+    template_kind = "defense_guard"
+
+    async def review_reply(self, ctx: DefenseContext, draft: str) -> str:
+        """The guard's version of the draft (a fixed refusal if it answers nothing)."""
+        prompt = self.text(policy=ctx.policy, request=ctx.last_attacker_message, draft=draft)
+        checked = await ctx.generate_on_role(GUARD_ROLE, prompt)
+        return _unwrap(checked) or WITHHELD_REPLY
+
+
+def _unwrap(text: str) -> str:
+    """Drop a `<draft>` wrapper the guard may have copied from its prompt."""
+    stripped = text.strip()
+    if stripped.startswith("<draft>") and stripped.endswith("</draft>"):
+        stripped = stripped[len("<draft>") : -len("</draft>")].strip()
+    return stripped
 
 
 @builtin

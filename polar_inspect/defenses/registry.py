@@ -45,14 +45,6 @@ def available_defenses() -> dict[str, type[Defense]]:
     return DEFENSES.available()
 
 
-def _entries(spec: str | Sequence[str]) -> list[str]:
-    """The stripped, non-empty entries of a comma-separated string or list of strings."""
-    specs = [spec] if isinstance(spec, str) else spec
-    if not isinstance(specs, Sequence) or not all(isinstance(s, str) for s in specs):
-        raise DefenseSpecError(f"defense must be a string or a list of strings, got {spec!r}")
-    return [item.strip() for s in specs for item in s.split(",") if item.strip()]
-
-
 def _parse_entry(entry: str, known: Sequence[str], spec: object) -> DefenseSpec:
     """One `name[@prompt.txt]` entry, checked against the registered names."""
     name, _, prompt = entry.partition(PROMPT_SEPARATOR)
@@ -85,7 +77,10 @@ def parse_defense(spec: str | Sequence[str] | None) -> list[DefenseSpec]:
     """`none`, or a comma-separated list (or list) of `name[@prompt.txt]` entries, in order."""
     if spec is None:
         return []
-    entries = _entries(spec)
+    specs = [spec] if isinstance(spec, str) else spec
+    if not isinstance(specs, Sequence) or not all(isinstance(s, str) for s in specs):
+        raise DefenseSpecError(f"defense must be a string or a list of strings, got {spec!r}")
+    entries = [item.strip() for s in specs for item in s.split(",") if item.strip()]
     if entries == [NO_DEFENSE] or not entries:
         return []
     known = list(available_defenses())

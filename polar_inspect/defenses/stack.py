@@ -33,7 +33,7 @@ class DefenseRecord(BaseModel):
 
 
 class DefenseStack:
-    """The defenses of a task, built once; `start` makes the per-sample context."""
+    """The defenses of a task, built once; `SampleDefenses(stack, ctx)` applies it to a sample."""
 
     def __init__(self, specs: Sequence[DefenseSpec]) -> None:
         self.specs = list(specs)
@@ -41,10 +41,6 @@ class DefenseStack:
         self.defenses: list[Defense] = [known[s.name](prompt=s.prompt) for s in self.specs]
         self.label = ",".join(spec.label() for spec in self.specs) or NO_DEFENSE
         self.oracle = any(d.oracle for d in self.defenses)
-
-    def start(self, ctx: DefenseContext) -> SampleDefenses:
-        """The stack applied to one sample."""
-        return SampleDefenses(self, ctx)
 
 
 class SampleDefenses:

@@ -26,7 +26,7 @@ from polar_inspect.text import visible_text
 def start_defenses(stack: DefenseStack, state: TaskState, info: SampleInfo) -> SampleDefenses:
     """The stack applied to this sample; its `before_dialogue` gives the document the trusted
     model is given."""
-    return stack.start(DefenseContext.for_sample(info, str(state.sample_id)))
+    return SampleDefenses(stack, DefenseContext.for_sample(info, str(state.sample_id)))
 
 
 async def defended_reply(state: TaskState, guarded: SampleDefenses) -> ChatMessageAssistant | None:

@@ -12,9 +12,9 @@ from inspect_ai.event import ModelEvent
 from inspect_ai.log import resolve_sample_attachments
 from inspect_ai.model import ChatMessageAssistant
 
+from polar_inspect.defenses.builtins import OPEN_MARKER
 from polar_inspect.defenses.redaction import MARKER
 from polar_inspect.defenses.registry import DEFENSES
-from polar_inspect.defenses.spotlight import OPEN_MARKER
 from tests.conftest import ALLOWED, fielded_record
 from tests.helpers import defense_of, run, score_of, state_of
 

@@ -10,8 +10,7 @@ from inspect_ai.event import SpanBeginEvent
 from inspect_ai.log import resolve_sample_attachments
 from inspect_ai.model import ChatMessageAssistant, ChatMessageSystem, ChatMessageUser
 
-from polar_inspect.defenses.guard import WITHHELD_REPLY
-from polar_inspect.defenses.spotlight import CLOSE_MARKER, OPEN_MARKER
+from polar_inspect.defenses.builtins import CLOSE_MARKER, OPEN_MARKER, WITHHELD_REPLY
 from tests.conftest import ALLOWED, PROTECTED, make_record
 from tests.helpers import (
     by_id,
