@@ -14,6 +14,8 @@ _SCALARS = (str, int, float, bool, bytes, type(None))
 _ADAPTERS: dict[type, dict[str, TypeAdapter[Any]]] = {}
 _INSPECT_FIELDS = frozenset({"store", "instance"})
 Model = TypeVar("Model", bound=StoreModel)
+#: Per class: each field (but `store`) -> its default (`recorded`).
+_DEFAULTS: dict[type, dict[str, Any]] = {}
 
 
 def _adapters(cls: type[StoreModel]) -> dict[str, TypeAdapter[Any]]:
@@ -97,14 +99,19 @@ class FastStoreModel(StoreModel):
 def recorded(model: StoreModel) -> dict[str, Any]:
     """The model's store keys and values but its fields' defaults, which a reader gets back
     without them: what the sample's store is given of a record (`steps.Dialogue.save`)."""
-    cls, data = type(model), model.store
+    cls, data, instance = type(model), model.store, model.instance
+    defaults = _DEFAULTS.get(cls)
+    if defaults is None:  # compared with, never handed out
+        defaults = _DEFAULTS[cls] = {
+            name: field.get_default(call_default_factory=True)
+            for name, field in cls.model_fields.items()
+            if name != "store"
+        }
     found = {}
-    for name, field in cls.model_fields.items():
-        key = store_key(cls, name, model.instance)
-        if name != "store" and key in data:
-            value = data.get(key)
-            if value != field.get_default(call_default_factory=True):
-                found[key] = value
+    for name, default in defaults.items():
+        key = store_key(cls, name, instance)
+        if key in data and data.get(key) != default:
+            found[key] = data.get(key)
     return found
 
 
