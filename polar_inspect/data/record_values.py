@@ -15,7 +15,6 @@ from pydantic import AfterValidator, BeforeValidator, Field
 
 from polar_inspect.detectors.match import normalize_text
 
-
 #: A character for which `str.isalnum()` is true: Unicode's `\w` but the underscore.
 _LETTER_OR_DIGIT = re.compile(r"[^\W_]")
 

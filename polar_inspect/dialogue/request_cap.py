@@ -59,10 +59,8 @@ _LIMITERS: dict[int, PriorityLimiter] = {}
 
 @asynccontextmanager
 async def request_slot(limit: int | None, remaining: int = 1) -> AsyncIterator[None]:
-    """Hold one of `limit` shared request slots for the enclosed model call (None: no cap).
-
-    `remaining` counts the model calls the dialogue still has to make, this one included.
-    """
+    """Hold one of `limit` shared slots around a model call (None: no cap); `remaining`: the
+    model calls the dialogue still has to make, this one included."""
     if limit is None:
         yield
         return

@@ -34,11 +34,8 @@ class UndeliveredRecordError(RuntimeError):
 
 
 def delivered_dialogue(state: TaskState) -> DialogueState:
-    """The sample's dialogue as delivered (`DialogueState`, from the sample's store).
-
-    A sample whose dialogue counted replies but recorded none as delivered was played by an
-    older version (`inspect score` on an old log): it is refused, never scored as silence.
-    """
+    """The sample's dialogue as delivered (`DialogueState`, read from its store); an older
+    log's record of replies without the delivered ones is refused, never scored as silence."""
     record = read_only(DialogueState, state.store)
     if record.replies and not record.delivered:
         raise UndeliveredRecordError(
