@@ -1,10 +1,5 @@
-"""The sample the reference agents answer about, in the sample's store while its dialogue runs.
-
-The dialogue solver writes `SampleFacts` once, at setup (`write_sample_facts`), and removes
-it when the dialogue ends (`drop_sample_facts`), so the logged store is the dialogue's record
-alone. What changes per round (the round, the replies delivered) the reference agents read
-from the messages they are given (`agents.py`).
-"""
+"""The sample the reference agents answer about, in the sample's store while its dialogue runs
+(docs/architecture.md, "Reference agents read the sample from its store")."""
 
 from __future__ import annotations
 

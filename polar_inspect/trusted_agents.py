@@ -1,11 +1,5 @@
-"""Agents that can play the trusted party: a built-in name, or a team's own `module:function`.
-
-`-T trusted_agent=<spec>` replaces the paper's single model call per trusted turn with an
-Inspect `Agent`: a built-in (`TRUSTED_AGENTS`: `react`, Inspect's `react()` without prompt or
-submit tool) or a function taking `tools` and returning an `Agent`, called once per sample
-(docs/agents.md). `resolve_agent` checks a spec when the configuration is validated;
-`agent_factory` returns the callable the solver calls.
-"""
+"""Agents that can play the trusted party (`-T trusted_agent=`): a built-in name, or a team's
+own `module:function` taking `tools` and returning an Inspect `Agent` (docs/agents.md)."""
 
 from __future__ import annotations
 

@@ -1,22 +1,21 @@
-"""Inspect's `StoreModel` at the cost of a dictionary access per field read or write.
-
-Inspect's `StoreModel` validates the whole model at each field written and builds a pydantic
-`TypeAdapter` at each read of a non-scalar field (docs/large-runs.md). `FastStoreModel` keeps
-its contract (same store keys and values, a field validated when written, a stored value
-coerced to the field's type when read) with one cached validator per field and class.
+"""Inspect's `StoreModel` at the cost of a dictionary access per field read or write: same
+store keys and values, one cached validator per field (docs/large-runs.md, "1-B against 1-A").
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
-from inspect_ai.util import StoreModel
+from inspect_ai.util import Store, StoreModel
 from pydantic import TypeAdapter, ValidationError
 
 _SCALARS = (str, int, float, bool, bytes, type(None))
 #: Per class: each field (but Inspect's `store` and `instance`) -> its validator.
 _ADAPTERS: dict[type, dict[str, TypeAdapter[Any]]] = {}
 _INSPECT_FIELDS = frozenset({"store", "instance"})
+Model = TypeVar("Model", bound=StoreModel)
+#: Per class: each field (but `store`) -> its default (`recorded`).
+_DEFAULTS: dict[type, dict[str, Any]] = {}
 
 
 def _adapters(cls: type[StoreModel]) -> dict[str, TypeAdapter[Any]]:
@@ -95,3 +94,32 @@ class FastStoreModel(StoreModel):
             return adapter.validate_python(value)
         except ValidationError:
             return value
+
+
+def recorded(model: StoreModel) -> dict[str, Any]:
+    """The model's store keys and values but its fields' defaults, which a reader gets back
+    without them: what the sample's store is given of a record (`steps.Dialogue.save`)."""
+    cls, data, instance = type(model), model.store, model.instance
+    defaults = _DEFAULTS.get(cls)
+    if defaults is None:  # compared with, never handed out
+        defaults = _DEFAULTS[cls] = {
+            name: field.get_default(call_default_factory=True)
+            for name, field in cls.model_fields.items()
+            if name != "store"
+        }
+    found = {}
+    for name, default in defaults.items():
+        key = store_key(cls, name, instance)
+        if key in data and data.get(key) != default:
+            found[key] = data.get(key)
+    return found
+
+
+def read_only(cls: type[Model], source: Store) -> Model:
+    """`cls` read from `source` without writing to it (a field `source` lacks reads as its
+    default): a scorer's span then logs no store change."""
+    prefix, copy = store_key(cls, ""), Store()  # Store(data) would deep-copy the values
+    for key, value in source.items():
+        if key.startswith(prefix):
+            copy.set(key, value)
+    return cls(store=copy)

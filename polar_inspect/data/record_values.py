@@ -15,10 +15,13 @@ from pydantic import AfterValidator, BeforeValidator, Field
 
 from polar_inspect.detectors.match import normalize_text
 
+#: A character for which `str.isalnum()` is true: Unicode's `\w` but the underscore.
+_LETTER_OR_DIGIT = re.compile(r"[^\W_]")
+
 
 def has_letter_or_digit(value: str) -> bool:
     """True if `value` holds at least one letter or digit (of any script)."""
-    return any(char.isalnum() for char in value)
+    return _LETTER_OR_DIGIT.search(value) is not None
 
 
 def is_number(value: Any) -> bool:

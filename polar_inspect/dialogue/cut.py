@@ -1,11 +1,5 @@
-"""A limit or a cancellation inside the dialogue: recorded as a cut at the call it hit, then
-re-raised for Inspect to handle.
-
-Inspect ends a sample early by `LimitExceededError` (message, token, cost limits, raised where
-checked) or by cancelling whatever the sample awaits (`--time-limit`, the working-time monitor,
-an operator, the eval). `recording_cut` catches either (also inside an exception group), writes
-`DialogueState.cut` and `stop_reason = "limit"`, and re-raises it: Inspect scores what the
-dialogue delivered before the cut, and the `cut` flag counts it.
+"""A limit or a cancellation inside the dialogue (also inside an exception group): recorded as
+a cut at the call it hit, then re-raised for Inspect (docs/architecture.md, "Scored = delivered").
 """
 
 from __future__ import annotations

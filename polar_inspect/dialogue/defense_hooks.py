@@ -30,12 +30,9 @@ def start_defenses(stack: DefenseStack, state: TaskState, info: SampleInfo) -> S
 
 
 async def defended_reply(state: TaskState, guarded: SampleDefenses) -> ChatMessageAssistant | None:
-    """Pass the trusted turn's draft through the defenses; the message the attacker is sent.
-
-    The conversation's last message becomes the sent reply (the original message, reasoning
-    included, when no defense changed its visible text); the defense record keeps the draft.
-    None when the turn ended on no assistant message (nothing to send).
-    """
+    """The message the attacker is sent once the defenses ran on the draft (None: no assistant
+    message to send): the conversation's last message, the original (reasoning included) when
+    no defense changed its visible text; the defense record keeps the draft."""
     last = state.messages[-1]
     if not isinstance(last, ChatMessageAssistant):
         return None

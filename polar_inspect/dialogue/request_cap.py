@@ -1,16 +1,5 @@
-"""One cap on model requests in flight across both roles (the trusted model and the attacker).
-
-Inspect limits requests per model (`--max-connections`, one pool per model name), so with an
-attacker bound to another model the two roles together can have twice that many requests in
-flight. `request_slot(n, remaining)` holds one of `n` eval-wide slots around every model call the
-dialogue makes, whichever role it is for: at most `n` requests are in flight in all.
-
-When more dialogues wait than there are slots, the dialogue with the most model calls still to
-make goes first (ties: first come, first served). A long dialogue that started late then does
-not hold up the end of the run: with every sample in flight (`--max-samples` >= samples) the
-run ends close to calls x delay / n, where first-come-first-served ends later by up to the
-longest dialogue.
-"""
+"""One cap on model requests in flight across both roles (`-T max_in_flight`), the dialogue
+with the most calls left first (docs/large-runs.md, "Concurrency")."""
 
 from __future__ import annotations
 
@@ -70,10 +59,8 @@ _LIMITERS: dict[int, PriorityLimiter] = {}
 
 @asynccontextmanager
 async def request_slot(limit: int | None, remaining: int = 1) -> AsyncIterator[None]:
-    """Hold one of `limit` shared request slots for the enclosed model call (None: no cap).
-
-    `remaining` counts the model calls the dialogue still has to make, this one included.
-    """
+    """Hold one of `limit` shared slots around a model call (None: no cap); `remaining`: the
+    model calls the dialogue still has to make, this one included."""
     if limit is None:
         yield
         return

@@ -1,10 +1,5 @@
-"""Model roles: which are bound, and the check that the ones a run needs are, before any call.
-
-Roles are bound only once the eval runs (`--model-role attacker=...`), so the check runs at the
-start of every sample, before its first model call: a run that needs an attacker or a judge and
-has none fails every sample at once with one message saying what to bind, and no tokens are
-spent. A role that is bound but that the run does not use (an attacker model with
-`-T attacker=scripted`, a judge without `-T judge=true`) is announced in the transcript.
+"""Model roles: which are bound, and the check, at each sample's start before any model call,
+that those the run needs are (docs/attackers.md); one bound but unused is noted in the transcript.
 """
 
 from __future__ import annotations

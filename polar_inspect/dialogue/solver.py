@@ -1,12 +1,5 @@
-"""The dialogue solver: the trusted model against the attacker, round by round.
-
-How each attacker message is produced is the attacker's business (`polar_inspect.attackers`),
-what the defenses do theirs (`defense_hooks.py`), and the steps of one dialogue are
-`steps.Dialogue`'s. This solver checks that the roles the run needs are bound before any model
-call, runs the steps, and records a limit or a cancellation anywhere inside them as the
-dialogue's cut (`cut.recording_cut`) before Inspect handles it. Every call carries the seed
-the authors' evaluator would give it (`polar_inspect.seeds`).
-"""
+"""The dialogue solver: checks that the roles the run needs are bound before any model call, then
+plays `steps.Dialogue`, a limit or a cancellation recorded as its cut (docs/architecture.md)."""
 
 from __future__ import annotations
 

@@ -1,15 +1,5 @@
-"""One sample's dialogue as named steps: `start` (setup), `open` (defenses, system prompt, the
-trusted turn), `play` (the rounds), `finish` (what only the end knows).
-
-Each round: the attacker's message (`_attacker_message`), given to the trusted model as the
-defenses let it through (`DialogueState.deliver_attacker`), the trusted turn (`TrustedTurn`, a
-model call or an agent, chosen once in `open`), the reply's limits, then every defense on the
-draft and the reply delivered to the attacker (`DialogueState.deliver_reply`). Only what was
-delivered is scored. The record (`DialogueState`) names the call in progress, so a limit or a
-cancellation anywhere is recorded where it hit (`cut.recording_cut`). It is kept off the
-sample's store while the rounds run (Inspect diffs the whole store at every span's end) and
-written to it once, by `save`, whatever ended the dialogue.
-"""
+"""One sample's dialogue as named steps: the setup, `open`, `play` (the rounds), `finish` and
+`save` (docs/architecture.md, "Scored = delivered" and "Reference agents read the sample")."""
 
 from __future__ import annotations
 
@@ -24,7 +14,7 @@ from inspect_ai.model import (
     get_model,
 )
 from inspect_ai.solver import Generate, TaskState
-from inspect_ai.util import Store, span, store, store_as
+from inspect_ai.util import Store, span, store
 
 from polar_inspect.attackers import (
     ATTACKER_DEFAULTS,
@@ -39,13 +29,14 @@ from polar_inspect.defenses import SampleDefenses
 from polar_inspect.dialogue.defense_hooks import defended_reply, start_defenses
 from polar_inspect.dialogue.request_cap import request_slot
 from polar_inspect.dialogue.sampling import RoleSampling, role_sampling
-from polar_inspect.dialogue.state import DefenseState, DialogueState, TrustedAgentState
+from polar_inspect.dialogue.state import DefenseState, DialogueState
 from polar_inspect.dialogue.trusted_turn import ModelTurn, TrustedTurn, agent_turn
 from polar_inspect.run.identity import sample_identity
 from polar_inspect.run.setup import RunSetup
 from polar_inspect.sample_context import drop_sample_facts, write_sample_facts
 from polar_inspect.seeds import PAPER_BASE_SEED, CallSeeds, request_model_name
 from polar_inspect.text import message_reasoning
+from polar_inspect.typed_store import recorded
 
 #: The record's name for the defenses' step, when no defense model call is in progress.
 DEFENSES_CALL = "defenses"
@@ -239,15 +230,15 @@ class Dialogue:
             sampling.attacker = attacker.without_per_call_seed()
             record.sampling = sampling
         if self.guarded is not None:
-            store_as(DefenseState).record = self.guarded.record()
+            DefenseState(store=self.record.store).record = self.guarded.record()
 
     def save(self) -> None:
-        """Write the record to the sample's store (its keys as `store_as(DialogueState)`)."""
+        """Write the record to the sample's store, but the fields left at their defaults."""
         drop_sample_facts()
         sample = store()
-        for key, value in self.record.store.items():
-            sample.set(key, value)
-        store_as(TrustedAgentState)  # its keys too: no scorer's span adds them (StoreEvents)
+        for model in (self.record, DefenseState(store=self.record.store)):
+            for key, value in recorded(model).items():
+                sample.set(key, value)
 
     def _stop_reason(self) -> StopReason:
         if self.ended is not None:

@@ -8,7 +8,6 @@ from typing import Literal
 
 from inspect_ai.scorer import Score, Scorer, Target, mean, scorer, stderr
 from inspect_ai.solver import TaskState
-from inspect_ai.util import store_as
 from pydantic import BaseModel
 
 from polar_inspect.detectors.attribution import DISCLOSED
@@ -20,6 +19,7 @@ from polar_inspect.scorers.strict import (
     dialogue_turns,
     strict_verdict,
 )
+from polar_inspect.typed_store import read_only
 
 #: Whole in `inspect eval`'s summary at 80 columns; older logs' names: `LEGACY_AGENT_KEYS`.
 AGENT_KEYS = ("fetch_protected", "fetch_allowed", "internal_leak")
@@ -148,7 +148,7 @@ def agent_channel_scorer() -> Scorer:
 
     async def score(state: TaskState, target: Target) -> Score:
         info, _ = scorable_dialogue(state)
-        record = store_as(TrustedAgentState)
+        record = read_only(TrustedAgentState, state.store)
         scores, verdict = agent_verdict(
             record,
             dialogue_turns(state),

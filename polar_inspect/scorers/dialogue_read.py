@@ -8,6 +8,7 @@ from inspect_ai.solver import TaskState
 
 from polar_inspect.data.samples import SampleInfo, sample_info
 from polar_inspect.dialogue.state import DialogueState
+from polar_inspect.typed_store import read_only
 
 #: What the user can do about each reason a dialogue never happened.
 _ADVICE = {
@@ -33,12 +34,9 @@ class UndeliveredRecordError(RuntimeError):
 
 
 def delivered_dialogue(state: TaskState) -> DialogueState:
-    """The sample's dialogue as delivered (`DialogueState`, from the sample's store).
-
-    A sample whose dialogue counted replies but recorded none as delivered was played by an
-    older version (`inspect score` on an old log): it is refused, never scored as silence.
-    """
-    record = state.store_as(DialogueState)
+    """The sample's dialogue as delivered (`DialogueState`, read from its store); an older
+    log's record of replies without the delivered ones is refused, never scored as silence."""
+    record = read_only(DialogueState, state.store)
     if record.replies and not record.delivered:
         raise UndeliveredRecordError(
             f"sample {state.sample_id}: its dialogue was played by an older polar_inspect that "

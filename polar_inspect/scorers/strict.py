@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from inspect_ai.scorer import Score, Scorer, Target, mean, scorer, stderr
 from inspect_ai.solver import TaskState
-from inspect_ai.util import store_as
+from inspect_ai.util import store
 from pydantic import BaseModel, Field
 
 from polar_inspect.detectors.attribution import DISCLOSED, ValueAttribution, attribute_dialogue
@@ -14,6 +14,7 @@ from polar_inspect.dialogue.state import DialogueState, TrustedAgentState
 from polar_inspect.scorers.dialogue_read import delivered_dialogue, scorable_dialogue
 from polar_inspect.scorers.parity import parity_scores
 from polar_inspect.text import visible_text
+from polar_inspect.typed_store import read_only
 
 #: The share of samples that met at least one real attack (docs/scoring.md).
 ATTACKED_KEY = "attacked"
@@ -168,7 +169,7 @@ def attack_counts(record: DialogueState, verdict: StrictVerdict) -> float:
 def fetched_turns() -> dict[str, int] | None:
     """With a trusted agent whose document is behind tools: each value -> the first turn its
     tools returned it; None when the trusted party had the whole document."""
-    agent = store_as(TrustedAgentState)
+    agent = read_only(TrustedAgentState, store())
     if agent.agent is None or agent.document_access == "prompt":
         return None
     return agent.first_fetched()
