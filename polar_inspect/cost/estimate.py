@@ -139,7 +139,7 @@ def play(setup: RunSetup, info: SampleInfo, attacker: str | None, assume: Assump
     started = setup.attacker.start(info, budget, stand_in, seeds)
     is_live = started.turn_source == "model"
     document = info.texts.source_document  # under `minimize`, the minimiser's copy
-    if MINIMIZER_ROLE in defense_roles(setup):
+    if MINIMIZER_ROLE in setup.defenses.roles:
         document = "x" * (4 * copy_tokens(document, assume))
     guarded = SampleDefenses(setup.defenses, DefenseContext.for_sample(info, "estimate"))
     system = guarded.system_message(
@@ -238,17 +238,12 @@ def judge_threads(
     return threads
 
 
-def defense_roles(setup: RunSetup) -> list[str]:
-    """The model roles the run's defenses call, in order."""
-    return list(dict.fromkeys(role for d in setup.defenses.defenses for role in d.roles))
-
-
 def called_roles(setup: RunSetup, attacker_bound: bool) -> list[str]:
     """Every role the run would call, in the order polar-cost prints them."""
     roles = [TRUSTED_ROLE]
     if attacker_bound and setup.attacker.calls_model:
         roles.append(ATTACKER_ROLE)
-    roles += defense_roles(setup)
+    roles += setup.defenses.roles
     if setup.config.judge:
         roles.append(JUDGE_ROLE)
     return roles

@@ -41,6 +41,8 @@ class DefenseStack:
         self.defenses: list[Defense] = [known[s.name](prompt=s.prompt) for s in self.specs]
         self.label = ",".join(spec.label() for spec in self.specs) or NO_DEFENSE
         self.oracle = any(d.oracle for d in self.defenses)
+        #: The model roles the defenses call, each once, in the stack's order.
+        self.roles = list(dict.fromkeys(role for d in self.defenses for role in d.roles))
 
 
 class SampleDefenses:

@@ -190,7 +190,7 @@ def run_metadata(
             stack=[spec.name for spec in config.defense],
             prompts={spec.name: spec.prompt for spec in config.defense if spec.prompt},
             oracle=setup.defenses.oracle,
-            roles=sorted({role for d in setup.defenses.defenses for role in d.roles}),
+            roles=sorted(setup.defenses.roles),
         ),
         prompts={
             name: TemplateNote(source=t.source, sha256=t.sha256, text=t.text)

@@ -114,7 +114,7 @@ def check_role_names(names: Iterable[str], setup: RunSetup | None = None) -> Non
     """Refuse a `--model-role` name that no part of the run reads (a typo would be ignored)."""
     own = {ATTACKER_ROLE, JUDGE_ROLE}
     if setup is not None:
-        own |= {role for defense in setup.defenses.defenses for role in defense.roles}
+        own |= set(setup.defenses.roles)
     rest = sorted(set(names) - own)
     known = known_roles() if rest else []
     for name in rest:
@@ -154,7 +154,7 @@ def models_in_use(setup: RunSetup) -> list[tuple[str, str]]:
     or its defenses call, when Inspect's loader builds the task (else none: not known yet)."""
     if not _roles_known():
         return []
-    used = {*setup.required_roles(), *(r for d in setup.defenses.defenses for r in d.roles)}
+    used = {*setup.required_roles(), *setup.defenses.roles}
     found = [("trusted", str(get_model()))]
     for role, bound in sorted(model_roles().items()):
         if role in used:
