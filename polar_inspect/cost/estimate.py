@@ -132,7 +132,7 @@ def copy_tokens(document: str, assume: Assumptions) -> int:
 def play(setup: RunSetup, info: SampleInfo, attacker: str | None, assume: Assumptions) -> _Sample:
     """The sample's system prompt and attacker messages (`attacker`: the bound attacker model;
     a live attacker's messages are `attacker_tokens` long, a scripted one's its planned turns)."""
-    budget = setup.config.max_turns if setup.config.max_turns is not None else info.turn_budget
+    budget = setup.config.turn_budget(info.turn_budget)
     seeds = CallSeeds(sample_id="estimate", trusted_model="estimate", attacker_model=None, base=0)
     live = attacker is not None and setup.attacker.calls_model
     stand_in = cast(Model, _StandIn(attacker)) if live and attacker is not None else None

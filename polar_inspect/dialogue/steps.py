@@ -65,7 +65,7 @@ class Dialogue:
         self.trusted = get_model()
         calls_model = setup.attacker.calls_model
         self.attacker_model = bound.get(ATTACKER_ROLE) if calls_model else None
-        budget = config.max_turns if config.max_turns is not None else self.info.turn_budget
+        budget = config.turn_budget(self.info.turn_budget)
         self.seeds = call_seeds(state, self.trusted, self.attacker_model)
         assert setup.identity is not None, "the task sets the identity"
         record = self.record

@@ -103,6 +103,10 @@ class PolarConfig(BaseModel):
                 )
         return self
 
+    def turn_budget(self, planned: int) -> int:
+        """A sample's turn budget: `max_turns` when set, else the record's own (`planned`)."""
+        return self.max_turns if self.max_turns is not None else planned
+
     @classmethod
     def parameter_names(cls) -> list[str]:
         """The task parameters every task takes (attackers add their own options)."""
