@@ -19,11 +19,11 @@ The baseline is a second worktree of commit 76fd57c (the last 1-A commit) with i
 
     python benchmarks/bench_eval_1a_vs_1b.py --baseline ../speed-1a [--limit 1500] [--repeats 3]
 
-Last measured 2026-11-26 on the merged code (`--limit 300 --repeats 3`, quiet machine, load
-1.1-1.7): CPU per sample x1.14 of 1-A (30.5 against 26.8 ms, medians), the whole run x1.15,
-start-up 8.0 against 6.9 s of CPU, peak RSS 422 against 431 MB. Later that day, at load 3-13,
-its ratios moved between x0.94 and x1.39 from one session to the next, too much to resolve a
-change: the figures, the changes measured item by item and where the time goes:
+Last measured 2026-11-26 on main (bc921c6), quiet machine, load 1.0: the whole set (`--limit 0
+--repeats 2`, one pair kept) 379.6 against 291.5 s of CPU, x1.30, peak RSS 1,114 against
+1,095 MB; `--limit 1500 --repeats 2`, x1.23 per sample (46.2 against 37.7 ms, medians). Short
+runs understate the gap, and at load 3-13 the ratios moved between x0.94 and x1.39 from one
+session to the next: the figures, the changes measured item by item and where the time goes:
 docs/large-runs.md ("1-B against 1-A"). A commit
 without a venv of its own can be the baseline through a `.venv/bin/inspect` wrapper that sets
 `PYTHONPATH` to its `polar_inspect` (and `POLAR_BUNDLED_PATH` to a built bundled set).

@@ -76,6 +76,8 @@ def channel_leaks(
     """Protected values stated in a channel the attacker does not read (`channel[i]`: turn i+1's
     text), not said first by the attacker, and never disclosed (`disclosed`) in a reply."""
     leaks: list[str] = []
+    if not any(channel):  # no text there: nothing can leak through it
+        return leaks
     for value in protected:
         if value in disclosed:
             continue

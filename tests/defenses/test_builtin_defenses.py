@@ -60,8 +60,8 @@ def test_none_leaves_the_dialogue_unchanged_and_leaky_leaks(one_sample: Path, tm
         "roles": [],
     }
     sample = next(iter(by_id(log).values()))
-    record = defense_of(sample)
-    assert record["replies_changed"] == 0
+    assert defense_of(sample) == {}  # no stack ran: no defense record in the store
+    assert "DefenseState:record" not in (sample.store or {})
     assert usage_of(sample)["trusted"]["calls"] == 2
     assert _spans(sample) == []
 
