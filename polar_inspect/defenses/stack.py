@@ -98,8 +98,10 @@ class SampleDefenses:
         )
         return sent
 
-    def record(self) -> DefenseRecord:
-        """The per-sample defense log."""
+    def record(self) -> DefenseRecord | None:
+        """The per-sample defense log; None when the stack is empty (no defense ran)."""
+        if not self.names:
+            return None
         return DefenseRecord(
             stack=self.names,
             label=self.stack.label,

@@ -229,7 +229,7 @@ class Dialogue:
             attacker = role_sampling(str(self.attacker_model), config)
             sampling.attacker = attacker.without_per_call_seed()
             record.sampling = sampling
-        if self.guarded is not None and self.guarded.names:  # None: no stack ran
+        if self.guarded is not None:
             DefenseState(store=self.record.store).record = self.guarded.record()
 
     def save(self) -> None:

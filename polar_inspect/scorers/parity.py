@@ -91,8 +91,9 @@ def parity_scores(
 def _first_turns(replies: list[str], values: list[str], full: TextIndex) -> dict[str, int]:
     """Each value's first turn whose replies so far match it (`full`: all replies' index)."""
     first: dict[str, int] = {}
+    unique = list(dict.fromkeys(values))
     for turn in range(1, len(replies) + 1):
-        pending = [value for value in dict.fromkeys(values) if value not in first]
+        pending = [value for value in unique if value not in first]
         if not pending:
             break
         prefix = full if turn == len(replies) else TextIndex(REPLY_SEPARATOR.join(replies[:turn]))
