@@ -18,13 +18,19 @@ The baseline is a second worktree of commit 76fd57c (the last 1-A commit) with i
         && python3 -m uv pip install -q --python .venv -e ".[dev]"
 
     python benchmarks/bench_eval_1a_vs_1b.py --baseline ../speed-1a [--limit 1500] [--repeats 3]
+        [--together]
 
-Last measured 2026-11-26 on main (bc921c6), quiet machine, load 1.0: the whole set (`--limit 0
---repeats 2`, one pair kept) 379.6 against 291.5 s of CPU, x1.30, peak RSS 1,114 against
-1,095 MB; `--limit 1500 --repeats 2`, x1.23 per sample (46.2 against 37.7 ms, medians). Short
-runs understate the gap, and at load 3-13 the ratios moved between x0.94 and x1.39 from one
-session to the next: the figures, the changes measured item by item and where the time goes:
-docs/large-runs.md ("1-B against 1-A"). A commit
+With `--together` each repeat runs the checkouts at the same time, each pinned to a core of its
+own and the cores swapped every repeat. This machine's speed drifts by a quarter within
+minutes even at load 1.0 (main's CPU per sample in two 1,500-sample runs of one bench, 2026-11-26
+12:40: 53.3, then 41.0 ms), so runs made one after the other compare the machine as much as the
+code; run together, both see the same drift. Read the figures of `--together`.
+
+Last measured 2026-11-26 13:09 on main (8a6c555), `--limit 0 --repeats 2 --together`, load
+1.6-1.8: the whole set 45.62 / 39.49 ms of CPU per sample (x1.16) and 41.68 / 37.89 ms (x1.10),
+x1.13 for the median, peak RSS 1,117 against 1,108 MB; `--limit 1500 --repeats 2 --together`
+the same morning, x1.13 too. Runs one after the other had given x1.30 (whole set) and x1.23
+(1,500): see docs/large-runs.md ("1-B against 1-A") for why those overstate it. A commit
 without a venv of its own can be the baseline through a `.venv/bin/inspect` wrapper that sets
 `PYTHONPATH` to its `polar_inspect` (and `POLAR_BUNDLED_PATH` to a built bundled set).
 
@@ -62,26 +68,45 @@ COMMAND = [
 
 def run_once(checkout: Path, limit: int | None, extra: list[str]) -> dict[str, Any]:
     """One `inspect eval` in `checkout` with its own venv: cpu, wall, peak RSS, log header."""
+    return _finish(_start(checkout, limit, extra, None))
+
+
+def _start(checkout: Path, limit: int | None, extra: list[str], cpu: int | None) -> dict[str, Any]:
+    """Start one run (pinned to `cpu` if given); `_finish` waits for it."""
     log_dir = tempfile.mkdtemp(prefix=f"bench-{checkout.name}-")
     command = [str(checkout / ".venv" / "bin" / "inspect"), *COMMAND, "--log-dir", log_dir]
     if limit:
         command += ["--limit", str(limit)]
+    errors = tempfile.TemporaryFile()  # noqa: SIM115 (closed by _finish)
+    pin = None if cpu is None else (lambda: os.sched_setaffinity(0, {cpu}))
     started = time.perf_counter()
     child = subprocess.Popen(
-        command + extra, cwd=checkout, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+        command + extra, cwd=checkout, stdout=subprocess.DEVNULL, stderr=errors, preexec_fn=pin
     )
-    assert child.stderr is not None
-    errors = child.stderr.read()
-    _, status, usage = os.wait4(child.pid, 0)
-    wall = time.perf_counter() - started
-    child.returncode = os.waitstatus_to_exitcode(status)
-    if child.returncode != 0:
-        sys.exit(f"{checkout}: inspect eval exited {child.returncode}:\n{errors.decode()[-2000:]}")
+    return {
+        "checkout": checkout,
+        "child": child,
+        "errors": errors,
+        "log_dir": log_dir,
+        "started": started,
+    }
+
+
+def _finish(run: dict[str, Any]) -> dict[str, Any]:
+    """Wait for a started run: cpu (user + sys), wall, peak RSS from the kernel, log header."""
+    _, status, usage = os.wait4(run["child"].pid, 0)
+    wall = time.perf_counter() - run["started"]
+    code = os.waitstatus_to_exitcode(status)
+    with run["errors"] as errors:
+        errors.seek(0)
+        tail = errors.read().decode()[-2000:]
+    if code != 0:
+        sys.exit(f"{run['checkout']}: inspect eval exited {code}:\n{tail}")
     return {
         "cpu_s": usage.ru_utime + usage.ru_stime,
         "wall_s": wall,
         "peak_rss_mb": usage.ru_maxrss / 1024,
-        **_log_summary(Path(log_dir)),
+        **_log_summary(Path(run["log_dir"])),
     }
 
 
@@ -138,6 +163,12 @@ def _arguments() -> argparse.Namespace:
         metavar="LABEL=DIR",
         help="one more checkout (with its .venv) in the rotation, e.g. main=../speed-main",
     )
+    parser.add_argument(
+        "--together",
+        action="store_true",
+        help="run each repeat's checkouts at the same time, one per core (cores swapped "
+        "every repeat): a change in the machine's speed then hits both alike",
+    )
     parser.add_argument("extra", nargs="*", help="more `inspect eval` options, after --")
     return parser.parse_args()
 
@@ -150,10 +181,20 @@ def _rotate(
     mismatch = False
     for repeat in range(args.repeats):
         order = list(checkouts) if repeat % 2 == 0 else list(reversed(checkouts))
+        if args.together:  # all at once, each on its own core, the cores swapped each repeat
+            cores = sorted(os.sched_getaffinity(0))
+            started = {
+                name: _start(checkouts[name], args.limit or None, args.extra, cores[i % len(cores)])
+                for i, name in enumerate(order)
+            }
+            done = {name: _finish(run) for name, run in started.items()}
+        else:
+            done = {
+                name: run_once(checkouts[name], args.limit or None, args.extra) for name in order
+            }
         for name in order:
-            run = run_once(checkouts[name], args.limit or None, args.extra)
-            runs[name].append(run)
-            print(_line(name, run, startup[name]), flush=True)
+            runs[name].append(done[name])
+            print(_line(name, done[name], startup[name]), flush=True)
         first = runs["1-A"][-1]
         for name in checkouts:
             differ = _differences(first, runs[name][-1])
