@@ -24,7 +24,8 @@ With `--together` each repeat runs the checkouts at the same time, each pinned t
 own and the cores swapped every repeat. This machine's speed drifts by a quarter within
 minutes even at load 1.0 (main's CPU per sample in two 1,500-sample runs of one bench, 2026-11-26
 12:40: 53.3, then 41.0 ms), so runs made one after the other compare the machine as much as the
-code; run together, both see the same drift. Read the figures of `--together`.
+code; run together, both see the same drift (the `--limit 1` runs too: pinned to a core, a run
+takes less CPU than one the kernel moves between cores). Read the figures of `--together`.
 
 Last measured 2026-11-26 13:09 on main (8a6c555), `--limit 0 --repeats 2 --together`, load
 1.6-1.8: the whole set 45.62 / 39.49 ms of CPU per sample (x1.16) and 41.68 / 37.89 ms (x1.10),
@@ -173,6 +174,21 @@ def _arguments() -> argparse.Namespace:
     return parser.parse_args()
 
 
+def _one_repeat(
+    checkouts: dict[str, Path], order: list[str], limit: int | None, args: argparse.Namespace
+) -> dict[str, dict[str, Any]]:
+    """Each checkout's run, one after the other or (`--together`) all at once, each on a core
+    of its own, the first in `order` on the first core."""
+    if not args.together:
+        return {name: run_once(checkouts[name], limit, args.extra) for name in order}
+    cores = sorted(os.sched_getaffinity(0))
+    started = {
+        name: _start(checkouts[name], limit, args.extra, cores[i % len(cores)])
+        for i, name in enumerate(order)
+    }
+    return {name: _finish(run) for name, run in started.items()}
+
+
 def _rotate(
     checkouts: dict[str, Path], args: argparse.Namespace, startup: dict[str, dict[str, Any]]
 ) -> tuple[dict[str, list[dict[str, Any]]], bool]:
@@ -181,17 +197,7 @@ def _rotate(
     mismatch = False
     for repeat in range(args.repeats):
         order = list(checkouts) if repeat % 2 == 0 else list(reversed(checkouts))
-        if args.together:  # all at once, each on its own core, the cores swapped each repeat
-            cores = sorted(os.sched_getaffinity(0))
-            started = {
-                name: _start(checkouts[name], args.limit or None, args.extra, cores[i % len(cores)])
-                for i, name in enumerate(order)
-            }
-            done = {name: _finish(run) for name, run in started.items()}
-        else:
-            done = {
-                name: run_once(checkouts[name], args.limit or None, args.extra) for name in order
-            }
+        done = _one_repeat(checkouts, order, args.limit or None, args)
         for name in order:
             runs[name].append(done[name])
             print(_line(name, done[name], startup[name]), flush=True)
@@ -238,7 +244,7 @@ def main() -> None:
     for other in args.other:
         label, _, path = other.partition("=")
         checkouts[label] = Path(path).resolve()
-    startup = {name: run_once(path, 1, args.extra) for name, path in checkouts.items()}
+    startup = _one_repeat(checkouts, list(checkouts), 1, args)  # measured as the runs are
     for name, run in startup.items():
         print(f"startup {name}: cpu {run['cpu_s']:.1f} s, wall {run['wall_s']:.1f} s (--limit 1)")
     runs, mismatch = _rotate(checkouts, args, startup)

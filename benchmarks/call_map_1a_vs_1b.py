@@ -14,7 +14,8 @@ side, largest difference first. The checkouts' runs go two at a time.
 
 Calls are not time: a C call to `json.dumps` counts one, like a Python frame. Read the table
 for where the extra work is, and `bench_eval_1a_vs_1b.py --together` for what it costs. With
-301 samples each run takes about 4 minutes (the hook slows Python about 5x). Figures for main
+301 samples the whole comparison takes about 8 minutes (the hook slows Python about 5x, the
+task build included). Figures for main
 at f58caec: docs/large-runs.md ("Calls per sample").
 """
 
