@@ -5,7 +5,7 @@ Each run is the issue-31 command (the zero-latency reference agent `polar/mixed`
     inspect eval polar_inspect/privacy --model polar/mixed -M leak_policies=P5 -T data=bundled
 
 run from each checkout with that checkout's own `.venv/bin/inspect`, in its own process, the
-two checkouts alternating (A B, B A, ...) so that a change in the machine's load hits both.
+two checkouts at the same time (below) so that a change in the machine's speed hits both.
 Each run's CPU time (user + sys) and peak RSS come from the kernel (`os.wait4`), its wall time
 from the clock; per-sample figures subtract a `--limit 1` run of the same checkout (imports,
 task build, dataset load), so they are what one more sample costs. On a shared machine, CPU
@@ -18,18 +18,20 @@ The baseline is a second worktree of commit 76fd57c (the last 1-A commit) with i
         && python3 -m uv pip install -q --python .venv -e ".[dev]"
 
     python benchmarks/bench_eval_1a_vs_1b.py --baseline ../speed-1a [--limit 1500] [--repeats 3]
-        [--together]
+        [--one-after-other]
 
-With `--together` each repeat runs the checkouts at the same time, each pinned to a core of its
-own and the cores swapped every repeat. This machine's speed drifts by a quarter within
-minutes even at load 1.0 (main's CPU per sample in two 1,500-sample runs of one bench, 2026-11-26
-12:40: 53.3, then 41.0 ms), so runs made one after the other compare the machine as much as the
-code; run together, both see the same drift (the `--limit 1` runs too: pinned to a core, a run
-takes less CPU than one the kernel moves between cores). Read the figures of `--together`.
+Each repeat runs the checkouts at the same time, each pinned to a core of its own, and swaps
+the cores every repeat (with more checkouts than cores, `--one-after-other` is required). This
+machine's speed drifts by a quarter within minutes even at load 1.0 (main's CPU per sample in
+two 1,500-sample runs of one bench, 2026-11-26 12:40: 53.3, then 41.0 ms), so runs made one
+after the other compare the machine as much as the code; run together, both see the same
+drift (the `--limit 1` runs too: pinned to a core, a run takes less CPU than one the kernel
+moves between cores). `--one-after-other` runs them in turn, as the figures of the first
+sessions were made.
 
-Last measured 2026-11-26 13:09 on main (8a6c555), `--limit 0 --repeats 2 --together`, load
+Last measured 2026-11-26 13:09 on main (8a6c555), `--limit 0 --repeats 2` (together), load
 1.6-1.8: the whole set 45.62 / 39.49 ms of CPU per sample (x1.16) and 41.68 / 37.89 ms (x1.10),
-x1.13 for the median, peak RSS 1,117 against 1,108 MB; `--limit 1500 --repeats 2 --together`
+x1.13 for the median, peak RSS 1,117 against 1,108 MB; `--limit 1500 --repeats 2` (together)
 the same morning, x1.13 too. Runs one after the other had given x1.30 (whole set) and x1.23
 (1,500): see docs/large-runs.md ("1-B against 1-A") for why those overstate it. A commit
 without a venv of its own can be the baseline through a `.venv/bin/inspect` wrapper that sets
@@ -165,10 +167,10 @@ def _arguments() -> argparse.Namespace:
         help="one more checkout (with its .venv) in the rotation, e.g. main=../speed-main",
     )
     parser.add_argument(
-        "--together",
+        "--one-after-other",
         action="store_true",
-        help="run each repeat's checkouts at the same time, one per core (cores swapped "
-        "every repeat): a change in the machine's speed then hits both alike",
+        help="run each repeat's checkouts in turn; by default they run at the same time, one "
+        "per core (cores swapped every repeat), so a change in the machine's speed hits both",
     )
     parser.add_argument("extra", nargs="*", help="more `inspect eval` options, after --")
     return parser.parse_args()
@@ -177,9 +179,9 @@ def _arguments() -> argparse.Namespace:
 def _one_repeat(
     checkouts: dict[str, Path], order: list[str], limit: int | None, args: argparse.Namespace
 ) -> dict[str, dict[str, Any]]:
-    """Each checkout's run, one after the other or (`--together`) all at once, each on a core
-    of its own, the first in `order` on the first core."""
-    if not args.together:
+    """Each checkout's run: all at once, each on a core of its own (the first in `order` on
+    the first core), or in turn with `--one-after-other`."""
+    if args.one_after_other:
         return {name: run_once(checkouts[name], limit, args.extra) for name in order}
     cores = sorted(os.sched_getaffinity(0))
     started = {
@@ -244,6 +246,12 @@ def main() -> None:
     for other in args.other:
         label, _, path = other.partition("=")
         checkouts[label] = Path(path).resolve()
+    cores = len(os.sched_getaffinity(0))
+    if len(checkouts) > cores and not args.one_after_other:
+        sys.exit(
+            f"{len(checkouts)} checkouts but {cores} cores: run them in turn with "
+            "--one-after-other, or compare fewer at once"
+        )
     startup = _one_repeat(checkouts, list(checkouts), 1, args)  # measured as the runs are
     for name, run in startup.items():
         print(f"startup {name}: cpu {run['cpu_s']:.1f} s, wall {run['wall_s']:.1f} s (--limit 1)")
