@@ -36,19 +36,11 @@ from types import FrameType
 from typing import Any
 
 HERE = Path(__file__).resolve().parent.parent
-COMMAND = [
-    "eval",
-    "polar_inspect/privacy",
-    "--model",
-    "polar/mixed",
-    "-M",
-    "leak_policies=P5",
-    "-T",
-    "data=bundled",
-    "--display",
-    "none",
-    "--no-score-display",
-]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_eval_1a_vs_1b import COMMAND as EVAL_COMMAND  # noqa: E402
+
+COMMAND = [*EVAL_COMMAND, "--no-score-display"]
 #: Inspect's functions a call is charged to (the innermost one on the stack wins).
 STEPS = {
     "track_store_changes": "inspect: store diff at span ends",
