@@ -98,6 +98,23 @@ def _start(checkout: Path, limit: int | None, extra: list[str], cpu: int | None)
 def _finish(run: dict[str, Any]) -> dict[str, Any]:
     """Wait for a started run: cpu (user + sys), wall, peak RSS from the kernel, log header."""
     _, status, usage = os.wait4(run["child"].pid, 0)
+    return _result(run, status, usage)
+
+
+def _finish_all(started: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Wait for runs started together, each as it ends, so that each wall time is its own."""
+    waiting = {run["child"].pid: name for name, run in started.items()}
+    done: dict[str, dict[str, Any]] = {}
+    while waiting:
+        pid, status, usage = os.wait4(-1, 0)
+        name = waiting.pop(pid, None)
+        if name is not None:
+            done[name] = _result(started[name], status, usage)
+    return {name: done[name] for name in started}
+
+
+def _result(run: dict[str, Any], status: int, usage: Any) -> dict[str, Any]:
+    """A run that has ended: its figures from the kernel and its log header."""
     wall = time.perf_counter() - run["started"]
     code = os.waitstatus_to_exitcode(status)
     with run["errors"] as errors:
@@ -188,7 +205,7 @@ def _one_repeat(
         name: _start(checkouts[name], limit, args.extra, cores[i % len(cores)])
         for i, name in enumerate(order)
     }
-    return {name: _finish(run) for name, run in started.items()}
+    return _finish_all(started)
 
 
 def _rotate(

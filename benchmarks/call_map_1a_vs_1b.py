@@ -13,10 +13,10 @@ side, largest difference first. The checkouts' runs go two at a time.
     python benchmarks/call_map_1a_vs_1b.py --baseline ../speed-1a [--limit 301]
 
 Calls are not time: a C call to `json.dumps` counts one, like a Python frame. Read the table
-for where the extra work is, and `bench_eval_1a_vs_1b.py --together` for what it costs. With
-301 samples the whole comparison takes about 8 minutes (the hook slows Python about 5x, the
-task build included). Figures for main
-at f58caec: docs/large-runs.md ("Calls per sample").
+for where the extra work is, and `bench_eval_1a_vs_1b.py` (both checkouts at once) for what it
+costs. With 301 samples the whole comparison takes about 8 minutes (the hook slows Python
+about 5x, the task build included). Figures for main at f58caec: docs/large-runs.md ("Calls
+per sample").
 """
 
 from __future__ import annotations
@@ -41,7 +41,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_eval_1a_vs_1b import COMMAND as EVAL_COMMAND  # noqa: E402
 
 COMMAND = [*EVAL_COMMAND, "--no-score-display"]
-#: Inspect's functions a call is charged to (the innermost one on the stack wins).
+#: Inspect's functions a call is charged to (the innermost one on the stack wins; a function of
+#: the same name elsewhere, such as the reference agents' `generate`, is not one of them).
 STEPS = {
     "track_store_changes": "inspect: store diff at span ends",
     "json_changes": "inspect: json diffs (store and state)",
@@ -68,7 +69,7 @@ def _charge(frame: FrameType | None) -> str:
     while frame is not None:
         code = frame.f_code
         step = STEPS.get(code.co_name)
-        if step is not None:
+        if step is not None and "inspect_ai/" in code.co_filename:
             return step if ours is None else f"{step} < {ours}"
         if ours is None and "polar_inspect/" in code.co_filename:
             part = code.co_filename.rsplit("polar_inspect/", 1)[1].split("/")[0]
@@ -124,6 +125,8 @@ def main() -> None:
     parser.add_argument("--current", type=Path, default=HERE, help="default: this checkout")
     parser.add_argument("--limit", type=int, default=301, help="samples of the large run")
     args = parser.parse_args()
+    if args.limit < 2:
+        parser.error("--limit must be 2 or more: the figures are per sample beyond the first")
     checkouts = {"1-A": args.baseline.resolve(), "current": args.current.resolve()}
     jobs = [(name, limit) for name in checkouts for limit in (1, args.limit)]
     with ThreadPoolExecutor(max_workers=2) as pool:
