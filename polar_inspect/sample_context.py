@@ -1,22 +1,20 @@
-"""The sample the reference agents answer about, in the sample's store while its dialogue runs
-(docs/architecture.md, "Reference agents read the sample from its store")."""
+"""The sample the reference agents answer about, set for the sample's dialogue (a context
+variable, never the store: docs/architecture.md, "Reference agents read the sample")."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextvars import ContextVar
 from typing import TYPE_CHECKING
 
 from inspect_ai.model import ChatMessage, ChatMessageAssistant, ChatMessageUser
-from inspect_ai.util import store, store_as
-from pydantic import Field
-
-from polar_inspect.typed_store import FastStoreModel, store_key
+from pydantic import BaseModel, Field
 
 if TYPE_CHECKING:
     from polar_inspect.data.samples import SampleInfo
 
 
-class SampleFacts(FastStoreModel):
+class SampleFacts(BaseModel):
     """The sample the current dialogue is about."""
 
     sample_id: str = ""
@@ -30,9 +28,14 @@ class SampleFacts(FastStoreModel):
     value_fields: dict[str, str] = Field(default_factory=dict)
 
 
+#: The facts of the sample whose dialogue runs in this context (each sample runs in a task of its
+#: own, and the model calls of its dialogue in that task or in tasks it starts).
+_FACTS: ContextVar[SampleFacts | None] = ContextVar("polar_sample_facts", default=None)
+
+
 def write_sample_facts(sample_id: str, info: SampleInfo) -> SampleFacts:
-    """Write the sample's facts to its store (the solver's setup)."""
-    return SampleFacts(
+    """Set the sample's facts for its dialogue (the solver's setup)."""
+    facts = SampleFacts(
         sample_id=sample_id,
         policy=info.policy,
         attack=info.attack,
@@ -42,21 +45,18 @@ def write_sample_facts(sample_id: str, info: SampleInfo) -> SampleFacts:
         planned_turns=info.planned_turns,
         value_fields=info.value_fields,
     )
+    _FACTS.set(facts)
+    return facts
 
 
 def drop_sample_facts() -> None:
-    """Remove the facts from the sample's store (the dialogue ended)."""
-    sample = store()
-    prefix = store_key(SampleFacts, "")  # where every field's key starts
-    for key in [key for key, _ in sample.items() if key.startswith(prefix)]:
-        sample.delete(key)
+    """Unset the facts (the dialogue ended)."""
+    _FACTS.set(None)
 
 
 def current_facts() -> SampleFacts | None:
     """The facts of the sample being played, or None outside a polar_inspect dialogue."""
-    if store_key(SampleFacts, "sample_id") not in store():
-        return None
-    return store_as(SampleFacts)
+    return _FACTS.get()
 
 
 def round_index(input: Sequence[ChatMessage], attacker: bool = False) -> int:
