@@ -1,0 +1,97 @@
+"""Instructions per sample, this checkout against 1-A: a cost figure that does not drift.
+
+This machine's speed drifts by a quarter within minutes, so CPU times resolve a change of 10 %
+at best (`bench_eval_1a_vs_1b.py`, both checkouts at once). The number of machine instructions
+a run executes does not drift: valgrind counts them (callgrind's `Ir`) the same to within 0.5 %
+from one run to the next (`PYTHONHASHSEED=0`). This script runs the issue-31 command (the
+zero-latency reference agent on the bundled set) from each checkout with its own venv under
+valgrind, at `--limit 1` and at `--limit N`, two runs at a time, and prints each checkout's
+start-up, its instructions per extra sample, their ratio, and the whole set's total projected
+from them (7,875 samples).
+
+    python benchmarks/instructions_1a_vs_1b.py --baseline ../speed-1a [--limit 101]
+
+`--no-score-display` is added: Inspect's live metric passes are timed (one after ten times its
+own duration), so their count changes from run to run; they take the same share of both
+checkouts' time. Valgrind runs the interpreter about 35x slower: at `--limit 101` the four runs
+take about 18 minutes on 2 cores. Instructions are not time either (a cache miss costs more than
+an addition), but here the two agreed: x1.127 in instructions against x1.13 in CPU, both
+checkouts at once. Figures: docs/large-runs.md ("Instructions per sample").
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_eval_1a_vs_1b import COMMAND as EVAL_COMMAND  # noqa: E402
+
+COMMAND = [*EVAL_COMMAND, "--no-score-display"]
+WHOLE_SET = 7875  # samples of the bundled set (`-T data=bundled`)
+_COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
+
+
+def instructions(checkout: Path, limit: int, valgrind: str) -> int:
+    """The instructions one `inspect eval --limit N` of `checkout` executes (its main process)."""
+    work = Path(tempfile.mkdtemp(prefix="instructions-"))
+    python, inspect_bin = checkout / ".venv/bin/python", checkout / ".venv/bin/inspect"
+    argv = [*COMMAND, "--limit", str(limit), "--log-dir", str(work / "logs")]
+    done = subprocess.run(
+        [valgrind, "--tool=callgrind", f"--callgrind-out-file={work / 'callgrind.out'}"]
+        + [str(python), str(inspect_bin), *argv],
+        cwd=checkout,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONHASHSEED": "0"},
+    )
+    found = _COLLECTED.search(done.stderr)
+    shutil.rmtree(work, ignore_errors=True)
+    if done.returncode != 0 or found is None:
+        sys.exit(f"{checkout}: the counted run (--limit {limit}) failed:\n{done.stderr[-2000:]}")
+    return int(found.group(1))
+
+
+def main() -> None:
+    """Count both checkouts at `--limit 1` and `--limit N`; print instructions per sample."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--baseline", required=True, type=Path, help="checkout of 76fd57c")
+    parser.add_argument("--current", type=Path, default=HERE, help="default: this checkout")
+    parser.add_argument("--limit", type=int, default=101, help="samples of the large run")
+    parser.add_argument("--valgrind", default="valgrind", help="the valgrind program")
+    args = parser.parse_args()
+    if args.limit < 2:
+        parser.error("--limit must be 2 or more: the figures are per sample beyond the first")
+    if shutil.which(args.valgrind) is None:
+        parser.error(f"{args.valgrind} not found: install valgrind (Debian: apt install valgrind)")
+    checkouts = {"1-A": args.baseline.resolve(), "current": args.current.resolve()}
+    jobs = [(name, limit) for name in checkouts for limit in (args.limit, 1)]
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        counted = pool.map(lambda job: instructions(checkouts[job[0]], job[1], args.valgrind), jobs)
+        counts = dict(zip(jobs, counted, strict=True))
+    extra = args.limit - 1
+    rows = {}
+    for name in checkouts:
+        start, per = counts[name, 1], (counts[name, args.limit] - counts[name, 1]) / extra
+        rows[name] = (start, per, start + (WHOLE_SET - 1) * per)
+    print(f"{'checkout':10s} {'start-up':>16s} {'per extra sample':>18s} {'whole set':>18s}")
+    for name, (start, per, whole) in rows.items():
+        print(f"{name:10s} {start:16,.0f} {per:18,.0f} {whole:18,.0f}")
+    (start_a, per_a, whole_a), (start_b, per_b, whole_b) = rows["1-A"], rows["current"]
+    print(
+        f"current / 1-A: per sample x{per_b / per_a:.3f}, start-up x{start_b / start_a:.3f}, "
+        f"whole set x{whole_b / whole_a:.3f} ({extra} extra samples counted)"
+    )
+
+
+if __name__ == "__main__":
+    main()
