@@ -83,9 +83,9 @@ def _run(
     from inspect_ai.model import ChatMessageSystem, ChatMessageUser
     from inspect_ai.solver import Generate, TaskState, solver
 
-    from polar_inspect.data.samples import records_to_dataset
+    from polar_inspect.data.samples import records_to_dataset, sample_info
     from polar_inspect.data.sources import load_source, resolve_source
-    from polar_inspect.sample_context import SampleFacts
+    from polar_inspect.sample_context import write_sample_facts
 
     log_dir = tempfile.mkdtemp(prefix=f"bench-{mode}-")
     cpu0, _ = _usage()
@@ -105,15 +105,7 @@ def _run(
                     ChatMessageSystem(content=meta["texts"]["source_document"]),
                     ChatMessageUser(content=turns[0]),
                 ]
-                SampleFacts(  # what the reference agents read
-                    sample_id=str(state.sample_id),
-                    policy=meta["policy"],
-                    attack=meta["attack"],
-                    source_document=meta["texts"]["source_document"],
-                    allowed_values=meta["allowed_values"],
-                    protected_values=meta["protected_values"],
-                    planned_turns=turns,
-                )
+                write_sample_facts(str(state.sample_id), sample_info(state))  # the agents read it
                 return await generate(state)
 
             return solve

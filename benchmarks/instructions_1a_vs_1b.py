@@ -6,17 +6,19 @@ a run executes does not drift: valgrind counts them (callgrind's `Ir`) the same 
 from one run to the next (`PYTHONHASHSEED=0`). This script runs the issue-31 command (the
 zero-latency reference agent on the bundled set) from each checkout with its own venv under
 valgrind, at `--limit 1` and at `--limit N`, two runs at a time, and prints each checkout's
-start-up, its instructions per extra sample, their ratio, and the whole set's total projected
-from them (7,875 samples).
+`--limit 1` run (start-up and one sample), its instructions per extra sample, their ratio, and
+the whole set's total projected from them (7,875 samples).
 
     python benchmarks/instructions_1a_vs_1b.py --baseline ../speed-1a [--limit 101]
 
-`--no-score-display` is added: Inspect's live metric passes are timed (one after ten times its
-own duration), so their count changes from run to run; they take the same share of both
-checkouts' time. Valgrind runs the interpreter about 35x slower: at `--limit 101` the four runs
-take about 18 minutes on 2 cores. Instructions are not time either (a cache miss costs more than
-an addition), but here the two agreed: x1.127 in instructions against x1.13 in CPU, both
-checkouts at once. Figures: docs/large-runs.md ("Instructions per sample").
+Two options are added to the command. `--sample-shuffle 1`: the counted samples are a mix of
+the set's domains, policies and attacks (the same ones for both checkouts), not the first N
+records (one domain, one policy). `--no-score-display`: Inspect's live metric passes are timed
+(one after ten times its own duration), so their count changes from run to run; they take the
+same share of both checkouts' time. Valgrind runs the interpreter about 35x slower: at
+`--limit 101` the four runs take about 18 minutes on 2 cores. Instructions are not time either
+(a cache miss costs more than an addition), but here the two agreed within the CPU figures'
+spread. Figures: docs/large-runs.md ("Instructions per sample").
 """
 
 from __future__ import annotations
@@ -35,29 +37,35 @@ HERE = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_eval_1a_vs_1b import COMMAND as EVAL_COMMAND  # noqa: E402
+from bench_eval_1a_vs_1b import _log_summary  # noqa: E402
 
-COMMAND = [*EVAL_COMMAND, "--no-score-display"]
+COMMAND = [*EVAL_COMMAND, "--sample-shuffle", "1", "--no-score-display"]
 WHOLE_SET = 7875  # samples of the bundled set (`-T data=bundled`)
 _COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
 
 
 def instructions(checkout: Path, limit: int, valgrind: str) -> int:
-    """The instructions one `inspect eval --limit N` of `checkout` executes (its main process)."""
-    work = Path(tempfile.mkdtemp(prefix="instructions-"))
+    """The instructions one `inspect eval --limit N` of `checkout` executes (its main process);
+    exits with the reason if the run failed or scored fewer samples."""
     python, inspect_bin = checkout / ".venv/bin/python", checkout / ".venv/bin/inspect"
-    argv = [*COMMAND, "--limit", str(limit), "--log-dir", str(work / "logs")]
-    done = subprocess.run(
-        [valgrind, "--tool=callgrind", f"--callgrind-out-file={work / 'callgrind.out'}"]
-        + [str(python), str(inspect_bin), *argv],
-        cwd=checkout,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "PYTHONHASHSEED": "0"},
-    )
-    found = _COLLECTED.search(done.stderr)
-    shutil.rmtree(work, ignore_errors=True)
-    if done.returncode != 0 or found is None:
-        sys.exit(f"{checkout}: the counted run (--limit {limit}) failed:\n{done.stderr[-2000:]}")
+    with tempfile.TemporaryDirectory(prefix="instructions-") as work:
+        argv = [*COMMAND, "--limit", str(limit), "--log-dir", str(Path(work) / "logs")]
+        done = subprocess.run(
+            [valgrind, "--tool=callgrind", f"--callgrind-out-file={Path(work) / 'callgrind.out'}"]
+            + [str(python), str(inspect_bin), *argv],
+            cwd=checkout,
+            capture_output=True,
+            text=True,
+            env={**os.environ, "PYTHONHASHSEED": "0"},
+        )
+        found = _COLLECTED.search(done.stderr)
+        failed = done.returncode != 0 or found is None
+        summary = {} if failed else _log_summary(Path(work) / "logs")
+    if failed or summary.get("samples") != limit:
+        message = f"{checkout}: the counted run (--limit {limit}) failed"
+        print(f"{message}:\n{done.stderr[-2000:]}", file=sys.stderr, flush=True)
+        sys.exit(f"{message}; its summary: {summary or 'none'}")
+    assert found is not None
     return int(found.group(1))
 
 
@@ -74,8 +82,11 @@ def main() -> None:
     if shutil.which(args.valgrind) is None:
         parser.error(f"{args.valgrind} not found: install valgrind (Debian: apt install valgrind)")
     checkouts = {"1-A": args.baseline.resolve(), "current": args.current.resolve()}
+    for name, checkout in checkouts.items():
+        if not (checkout / ".venv/bin/inspect").exists():
+            parser.error(f"{name}: {checkout}/.venv/bin/inspect not found: install its venv")
     jobs = [(name, limit) for name in checkouts for limit in (args.limit, 1)]
-    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+    with ThreadPoolExecutor(max_workers=2) as pool:
         counted = pool.map(lambda job: instructions(checkouts[job[0]], job[1], args.valgrind), jobs)
         counts = dict(zip(jobs, counted, strict=True))
     extra = args.limit - 1
@@ -83,12 +94,12 @@ def main() -> None:
     for name in checkouts:
         start, per = counts[name, 1], (counts[name, args.limit] - counts[name, 1]) / extra
         rows[name] = (start, per, start + (WHOLE_SET - 1) * per)
-    print(f"{'checkout':10s} {'start-up':>16s} {'per extra sample':>18s} {'whole set':>18s}")
+    print(f"{'checkout':10s} {'--limit 1':>16s} {'per extra sample':>18s} {'whole set':>18s}")
     for name, (start, per, whole) in rows.items():
         print(f"{name:10s} {start:16,.0f} {per:18,.0f} {whole:18,.0f}")
     (start_a, per_a, whole_a), (start_b, per_b, whole_b) = rows["1-A"], rows["current"]
     print(
-        f"current / 1-A: per sample x{per_b / per_a:.3f}, start-up x{start_b / start_a:.3f}, "
+        f"current / 1-A: per sample x{per_b / per_a:.3f}, --limit 1 x{start_b / start_a:.3f}, "
         f"whole set x{whole_b / whole_a:.3f} ({extra} extra samples counted)"
     )
 
