@@ -11,19 +11,24 @@ the whole set's total projected from them (7,875 samples).
 
     python benchmarks/instructions_1a_vs_1b.py --baseline ../speed-1a [--limit 101]
 
-Two options are added to the command. `--sample-shuffle 1`: the counted samples are a mix of
-the set's domains, policies and attacks (the same ones for both checkouts), not the first N
-records (one domain, one policy). `--no-score-display`: Inspect's live metric passes are timed
+The counted samples are named with `--sample-id`: every (7,875 / N)th record of the bundled
+set in id order, the same ones for both checkouts and a mix of its domains, policies and
+attacks (the first N records are one domain and one policy; `--sample-shuffle` would pick
+different samples in each checkout, whose datasets are in different orders). The `--limit 1`
+run is the first of them. `--no-score-display` is added: Inspect's live metric passes are timed
 (one after ten times its own duration), so their count changes from run to run; they take the
 same share of both checkouts' time. Valgrind runs the interpreter about 35x slower: at
 `--limit 101` the four runs take about 18 minutes on 2 cores. Instructions are not time either
-(a cache miss costs more than an addition), but here the two agreed within the CPU figures'
-spread. Figures: docs/large-runs.md ("Instructions per sample").
+(a cache miss costs more than an addition, and a whole run's heap grows to 1.1 GB): the count
+resolves changes to the work a sample does, and whole runs both at once
+(`bench_eval_1a_vs_1b.py --limit 0`) say what the run costs; on 2026-11-26 the first gave
+x1.065, the second x1.11. Figures: docs/large-runs.md ("Instructions per sample").
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import shutil
@@ -39,17 +44,36 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_eval_1a_vs_1b import COMMAND as EVAL_COMMAND  # noqa: E402
 from bench_eval_1a_vs_1b import _log_summary  # noqa: E402
 
-COMMAND = [*EVAL_COMMAND, "--sample-shuffle", "1", "--no-score-display"]
+COMMAND = [*EVAL_COMMAND, "--no-score-display"]
 WHOLE_SET = 7875  # samples of the bundled set (`-T data=bundled`)
 _COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
+_LIST_IDS = (
+    "import json; from polar_inspect.data.sources import load_source, resolve_source; "
+    "print(json.dumps([r.sample_id for r in load_source(resolve_source('bundled'))]))"
+)
 
 
-def instructions(checkout: Path, limit: int, valgrind: str) -> int:
-    """The instructions one `inspect eval --limit N` of `checkout` executes (its main process);
-    exits with the reason if the run failed or scored fewer samples."""
+def spread_ids(checkout: Path, count: int) -> list[str]:
+    """`count` sample ids spread evenly over the bundled set (in id order), read by `checkout`."""
+    listed = subprocess.run(
+        [str(checkout / ".venv/bin/python"), "-c", _LIST_IDS],
+        cwd=checkout,
+        capture_output=True,
+        text=True,
+    )
+    if listed.returncode != 0:
+        sys.exit(f"{checkout}: could not list the bundled set's ids:\n{listed.stderr[-2000:]}")
+    ids = sorted(json.loads(listed.stdout))
+    return [ids[index * len(ids) // count] for index in range(count)]
+
+
+def instructions(checkout: Path, ids: list[str], valgrind: str) -> int:
+    """The instructions one `inspect eval --sample-id ...` of `checkout` executes (its main
+    process); exits with the reason if the run failed or scored fewer samples."""
     python, inspect_bin = checkout / ".venv/bin/python", checkout / ".venv/bin/inspect"
+    limit = len(ids)
     with tempfile.TemporaryDirectory(prefix="instructions-") as work:
-        argv = [*COMMAND, "--limit", str(limit), "--log-dir", str(Path(work) / "logs")]
+        argv = [*COMMAND, "--sample-id", ",".join(ids), "--log-dir", str(Path(work) / "logs")]
         done = subprocess.run(
             [valgrind, "--tool=callgrind", f"--callgrind-out-file={Path(work) / 'callgrind.out'}"]
             + [str(python), str(inspect_bin), *argv],
@@ -85,9 +109,14 @@ def main() -> None:
     for name, checkout in checkouts.items():
         if not (checkout / ".venv/bin/inspect").exists():
             parser.error(f"{name}: {checkout}/.venv/bin/inspect not found: install its venv")
+    ids = spread_ids(checkouts["current"], args.limit)
+    if ids != spread_ids(checkouts["1-A"], args.limit):
+        sys.exit("the two checkouts' bundled sets differ: build both from the same data")
     jobs = [(name, limit) for name in checkouts for limit in (args.limit, 1)]
     with ThreadPoolExecutor(max_workers=2) as pool:
-        counted = pool.map(lambda job: instructions(checkouts[job[0]], job[1], args.valgrind), jobs)
+        counted = pool.map(
+            lambda job: instructions(checkouts[job[0]], ids[: job[1]], args.valgrind), jobs
+        )
         counts = dict(zip(jobs, counted, strict=True))
     extra = args.limit - 1
     rows = {}
