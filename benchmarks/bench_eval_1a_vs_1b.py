@@ -146,6 +146,18 @@ def _log_summary(log_dir: Path) -> dict[str, Any]:
     return {"samples": log.results.completed_samples, "metrics": metrics}
 
 
+def counted_run_problem(log_dir: Path, samples: int) -> str | None:
+    """Why a run whose cost is counted cannot be used (no log, not a success, fewer samples
+    scored than asked), or None; `call_map_1a_vs_1b` and `instructions_1a_vs_1b` check with it."""
+    try:
+        summary = _log_summary(log_dir)
+    except (AssertionError, ValueError) as exc:  # no single log, or its status not success
+        return f"its log: {exc or 'not a success'}"
+    if summary["samples"] != samples:
+        return f"{summary['samples']} samples scored of {samples}"
+    return None
+
+
 def _differences(first: dict[str, Any], other: dict[str, Any]) -> dict[str, Any]:
     """Sample count and metrics that differ between two runs (1-B adds metrics: `cut`)."""
     found = {

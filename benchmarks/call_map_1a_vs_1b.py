@@ -39,6 +39,7 @@ HERE = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_eval_1a_vs_1b import COMMAND as EVAL_COMMAND  # noqa: E402
+from bench_eval_1a_vs_1b import counted_run_problem  # noqa: E402
 
 COMMAND = [*EVAL_COMMAND, "--no-score-display"]
 #: Inspect's functions a call is charged to (the innermost one on the stack wins; a function of
@@ -98,19 +99,23 @@ def child(out: Path, inspect_bin: str, argv: list[str]) -> None:
 
 
 def _run(checkout: Path, limit: int) -> dict[str, int]:
-    out = Path(tempfile.mkdtemp(prefix="call-map-")) / "counts.json"
-    log_dir = out.parent / "logs"
     python, inspect_bin = checkout / ".venv/bin/python", checkout / ".venv/bin/inspect"
-    argv = [*COMMAND, "--limit", str(limit), "--log-dir", str(log_dir)]
-    done = subprocess.run(
-        [str(python), __file__, "--child", str(out), str(inspect_bin), "--", *argv],
-        cwd=checkout,
-        capture_output=True,
-        text=True,
-    )
-    if done.returncode != 0 or not out.exists():
-        sys.exit(f"{checkout}: the counted run failed:\n{done.stderr[-2000:]}")
-    counts: dict[str, int] = json.loads(out.read_text())
+    with tempfile.TemporaryDirectory(prefix="call-map-") as work:
+        out, log_dir = Path(work) / "counts.json", Path(work) / "logs"
+        argv = [*COMMAND, "--limit", str(limit), "--log-dir", str(log_dir)]
+        done = subprocess.run(
+            [str(python), __file__, "--child", str(out), str(inspect_bin), "--", *argv],
+            cwd=checkout,
+            capture_output=True,
+            text=True,
+        )
+        problem = "no counts written" if not out.exists() else None
+        if done.returncode != 0:
+            problem = f"exit status {done.returncode}"
+        problem = problem or counted_run_problem(log_dir, limit)
+        if problem is not None:
+            sys.exit(f"{checkout}: the counted run failed: {problem}\n{done.stderr[-2000:]}")
+        counts: dict[str, int] = json.loads(out.read_text())
     return counts
 
 

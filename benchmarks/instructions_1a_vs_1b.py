@@ -42,7 +42,7 @@ HERE = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_eval_1a_vs_1b import COMMAND as EVAL_COMMAND  # noqa: E402
-from bench_eval_1a_vs_1b import _log_summary  # noqa: E402
+from bench_eval_1a_vs_1b import counted_run_problem  # noqa: E402
 
 COMMAND = [*EVAL_COMMAND, "--no-score-display"]
 WHOLE_SET = 7875  # samples of the bundled set (`-T data=bundled`)
@@ -83,13 +83,14 @@ def instructions(checkout: Path, ids: list[str], valgrind: str) -> int:
             env={**os.environ, "PYTHONHASHSEED": "0"},
         )
         found = _COLLECTED.search(done.stderr)
-        failed = done.returncode != 0 or found is None
-        summary = {} if failed else _log_summary(Path(work) / "logs")
-    if failed or summary.get("samples") != limit:
-        message = f"{checkout}: the counted run (--limit {limit}) failed"
-        print(f"{message}:\n{done.stderr[-2000:]}", file=sys.stderr, flush=True)
-        sys.exit(f"{message}; its summary: {summary or 'none'}")
-    assert found is not None
+        problem = "no instruction count" if found is None else None
+        if done.returncode != 0:
+            problem = f"exit status {done.returncode}"
+        problem = problem or counted_run_problem(Path(work) / "logs", limit)
+    if problem is not None or found is None:
+        message = f"{checkout}: the counted run ({limit} samples) failed: {problem}"
+        print(f"{message}\n{done.stderr[-2000:]}", file=sys.stderr, flush=True)
+        sys.exit(message)
     return int(found.group(1))
 
 
