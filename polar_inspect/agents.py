@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterable, Sequence
+from functools import lru_cache
 from typing import Any
 
 from inspect_ai.model import (
@@ -292,11 +293,17 @@ def _output(
         output = ModelOutput.from_content(model=model, content=content)
         blocks = [ContentText(text=content)] if isinstance(content, str) else content
         words = sum(len(_text(block).split()) for block in blocks)
-    prompt_words = sum(len(m.text.split()) for m in input)
+    prompt_words = sum(_word_count(m.text) for m in input)
     output.usage = ModelUsage(
         input_tokens=prompt_words, output_tokens=words, total_tokens=prompt_words + words
     )
     return output
+
+
+@lru_cache(maxsize=256)
+def _word_count(text: str) -> int:
+    """Words in a prompt's message: each recurs in every later call of its sample."""
+    return len(text.split())
 
 
 def _text(block: Content) -> str:

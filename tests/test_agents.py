@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from inspect_ai.event import ModelEvent
+from inspect_ai.log import resolve_sample_attachments
 
 from tests.helpers import by_id, metric_values, run, score_of
 
@@ -58,6 +60,13 @@ def test_mixed_agent_leaks_only_where_told(grid_file: Path, tmp_path: Path) -> N
             "overall": 0.5 if leaks else 1.0,
         }
     assert metric_values(log, "privacy")["mean"] == pytest.approx(1 - 9 / 25)
+    # token use is the words of every prompt message of every call, counted once per text
+    samples = [resolve_sample_attachments(sample) for sample in log.samples]  # the texts
+    calls = [e for s in samples for e in s.events if isinstance(e, ModelEvent)]
+    assert len(calls) > len(log.samples)  # later rounds repeat the earlier messages
+    for call in calls:
+        words = sum(len(message.text.split()) for message in call.input)
+        assert call.output.usage is not None and call.output.usage.input_tokens == words
 
 
 def test_reference_agent_options_are_checked_by_name_and_value() -> None:

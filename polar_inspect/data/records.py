@@ -17,18 +17,8 @@ from pydantic import (
     model_validator,
 )
 
-from polar_inspect.axes import (
-    DEFAULT_TURN_BUDGET,
-    LIVE_ATTACK,
-    attack_code,
-    policy_code,
-)
-from polar_inspect.data.record_rules import (
-    DomainName,
-    axis_problem,
-    goal_text,
-    turn_count,
-)
+from polar_inspect.axes import DEFAULT_TURN_BUDGET, LIVE_ATTACK, attack_code, policy_code
+from polar_inspect.data.record_rules import DomainName, axis_problem, goal_text, turn_count
 from polar_inspect.data.record_values import (
     TargetValues,
     domain_fields,

@@ -42,12 +42,7 @@ class AgentTurn:
 class TrustedAgentRunner:
     """The trusted agent of one sample, turn by turn (see the module)."""
 
-    def __init__(
-        self,
-        agent: Agent,
-        system: ChatMessageSystem,
-        values: Sequence[str],
-    ) -> None:
+    def __init__(self, agent: Agent, system: ChatMessageSystem, values: Sequence[str]) -> None:
         self.agent = agent
         self.history: list[ChatMessage] = [system]
         self.values = list(dict.fromkeys(values))
@@ -130,11 +125,7 @@ def _steps(message: ChatMessage) -> list[AgentStep]:
 
 
 def start_trusted_agent(
-    factory: Callable[..., Agent],
-    access: str,
-    document: str,
-    info: SampleInfo,
-    system: str,
+    factory: Callable[..., Agent], access: str, document: str, info: SampleInfo, system: str
 ) -> TrustedAgentRunner:
     """The sample's agent, built with the tools of its access mode (`document_tools`)."""
     agent = factory(tools=document_tools(access, document, info))

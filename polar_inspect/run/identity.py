@@ -158,6 +158,10 @@ def _model_digest(model: Model, defaults: GenerateConfig | None) -> str:
     return known
 
 
+#: The last task identity met and its components (frozen: computed once per run, not per sample).
+_LAST_TASK: list[tuple[TaskIdentity, dict[str, str]]] = []
+
+
 def sample_identity(
     task: TaskIdentity,
     trusted: Model,
@@ -165,7 +169,9 @@ def sample_identity(
     role_defaults: dict[str, GenerateConfig] | None = None,
 ) -> dict[str, str]:
     """The components one sample is played under: the task's, plus each model's."""
-    parts = task.components()
+    if not _LAST_TASK or _LAST_TASK[0][0] is not task:
+        _LAST_TASK[:] = [(task, task.components())]
+    parts = dict(_LAST_TASK[0][1])
     parts["trusted model"] = _model_digest(trusted, None)
     for role, model in sorted(roles.items()):
         parts[f"role {role}"] = _model_digest(model, (role_defaults or {}).get(role))

@@ -13,12 +13,7 @@ from pydantic import BaseModel
 from polar_inspect.detectors.attribution import DISCLOSED
 from polar_inspect.dialogue.state import AgentTurnRecord, TrustedAgentState
 from polar_inspect.scorers.dialogue_read import scorable_dialogue
-from polar_inspect.scorers.strict import (
-    DialogueTurn,
-    channel_leaks,
-    dialogue_turns,
-    strict_verdict,
-)
+from polar_inspect.scorers.strict import DialogueTurn, channel_leaks, dialogue_turns, strict_verdict
 from polar_inspect.typed_store import read_only
 
 #: Whole in `inspect eval`'s summary at 80 columns; older logs' names: `LEGACY_AGENT_KEYS`.
@@ -147,11 +142,11 @@ def agent_channel_scorer() -> Scorer:
     """The trusted agent's fetches and internal steps, scored apart from its replies."""
 
     async def score(state: TaskState, target: Target) -> Score:
-        info, _ = scorable_dialogue(state)
+        info, dialogue = scorable_dialogue(state)
         record = read_only(TrustedAgentState, state.store)
         scores, verdict = agent_verdict(
             record,
-            dialogue_turns(state),
+            dialogue_turns(dialogue),
             list(info.protected_values),
             list(info.allowed_values),
             info.value_fields,

@@ -146,9 +146,9 @@ def polar_judge_scorer() -> Scorer:
         judge = bound_role(JUDGE_ROLE)  # the dialogue checked it, unless a log is rescored
         if judge is None:
             raise RoleNotBoundError(missing_role_message(JUDGE_ROLE, "-T judge=true"))
-        info, _ = scorable_dialogue(state)
+        info, record = scorable_dialogue(state)
         protected, allowed = list(info.protected_values), list(info.allowed_values)
-        turns = dialogue_turns(state)
+        turns = dialogue_turns(record)
         scores, result = await judge_dialogue(judge, turns, protected, allowed, info.value_fields)
         if result.judge_usage.unparsed_calls:
             # a turn the judge gave no usable verdict on: its scores would count every value of

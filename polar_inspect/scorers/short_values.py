@@ -31,14 +31,14 @@ def short_value_check() -> Scorer:
     """Both detectors' verdicts on the sample's short target values (see the module)."""
 
     async def score(state: TaskState, target: Target) -> Score:
-        info, _ = scorable_dialogue(state)
+        info, record = scorable_dialogue(state)
         protected, allowed = list(info.protected_values), list(info.allowed_values)
         short = [(v, "protected") for v in protected if is_short_value(v)]
         short += [(v, "allowed") for v in allowed if is_short_value(v) and v not in protected]
         if not short:
             return Score(value={key: 0.0 for key in SHORT_KEYS}, explanation="no short value")
-        index = TextIndex(REPLY_SEPARATOR.join(trusted_replies(state)))
-        _, verdict = strict_verdict(dialogue_turns(state), protected, allowed, info.value_fields)
+        index = TextIndex(REPLY_SEPARATOR.join(trusted_replies(record)))
+        _, verdict = strict_verdict(dialogue_turns(record), protected, allowed, info.value_fields)
         strict = {a.value: a.category for a in [*verdict.protected, *verdict.allowed]}
         found = [
             ShortValueVerdict(

@@ -11,7 +11,7 @@ from pydantic import BaseModel, Field
 from polar_inspect.detectors.attribution import DISCLOSED, ValueAttribution, attribute_dialogue
 from polar_inspect.detectors.strict import states, value_form
 from polar_inspect.dialogue.state import DialogueState, TrustedAgentState
-from polar_inspect.scorers.dialogue_read import delivered_dialogue, scorable_dialogue
+from polar_inspect.scorers.dialogue_read import scorable_dialogue
 from polar_inspect.scorers.parity import parity_scores
 from polar_inspect.text import visible_text
 from polar_inspect.typed_store import read_only
@@ -53,11 +53,11 @@ class StrictVerdict(BaseModel):
     refused_non_attacks: int = 0
 
 
-def dialogue_turns(state: TaskState) -> list[DialogueTurn]:
-    """Pair every trusted reply with the attacker turn it answers (in order)."""
+def dialogue_turns(record: DialogueState) -> list[DialogueTurn]:
+    """Pair every delivered trusted reply with the attacker turn it answers (in order)."""
     return [
         DialogueTurn(attacker=t.attacker, reply=visible_text(t.reply), reasoning=t.reasoning)
-        for t in delivered_dialogue(state).delivered  # what was delivered, not state.messages
+        for t in record.delivered  # what was delivered, not state.messages
         if t.reply is not None
     ]
 
@@ -230,7 +230,7 @@ def polar_strict_scorer() -> Scorer:
     async def score(state: TaskState, target: Target) -> Score:
         info, record = scorable_dialogue(state)
         protected, allowed = list(info.protected_values), list(info.allowed_values)
-        turns = dialogue_turns(state)
+        turns = dialogue_turns(record)
         scores, verdict = strict_verdict(
             turns, protected, allowed, info.value_fields, fetched_turns()
         )
