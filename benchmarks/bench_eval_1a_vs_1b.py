@@ -29,11 +29,12 @@ drift (the `--limit 1` runs too: pinned to a core, a run takes less CPU than one
 moves between cores). `--one-after-other` runs them in turn, as the figures of the first
 sessions were made.
 
-Last measured 2026-11-26 13:09 on main (8a6c555), `--limit 0 --repeats 2` (together), load
-1.6-1.8: the whole set 45.62 / 39.49 ms of CPU per sample (x1.16) and 41.68 / 37.89 ms (x1.10),
-x1.13 for the median, peak RSS 1,117 against 1,108 MB; `--limit 1500 --repeats 2` (together)
-the same morning, x1.13 too. Runs one after the other had given x1.30 (whole set) and x1.23
-(1,500): see docs/large-runs.md ("1-B against 1-A") for why those overstate it. A commit
+Last measured 2026-11-26 19:13 on main (7cd4608), `--limit 0 --repeats 2` (together), load
+1.5: the whole set 46.93 / 42.05 ms of CPU per sample (x1.116) and 47.67 / 42.59 ms (x1.119),
+x1.12 for the median, peak RSS 1,106 against 1,104 MB (x1.13 at 13:09 on 8a6c555, x1.11 at
+16:47 on bef3c4f; `--limit 1500 --repeats 2` (together) that morning, x1.13 too). Runs one
+after the other had given x1.30 (whole set) and x1.23 (1,500): see docs/large-runs.md ("1-B
+against 1-A") for why those overstate it. A commit
 without a venv of its own can be the baseline through a `.venv/bin/inspect` wrapper that sets
 `PYTHONPATH` to its `polar_inspect` (and `POLAR_BUNDLED_PATH` to a built bundled set).
 
