@@ -32,5 +32,7 @@ def test_the_facts_stay_off_the_store_and_inside_their_sample() -> None:
     async def two_samples() -> None:
         await asyncio.gather(dialogue(0), dialogue(1))
 
+    outside = current_facts()
     asyncio.run(two_samples())
     assert seen == {0: (True, True, None), 1: (True, True, None)}
+    assert current_facts() is outside  # nothing set inside the samples' tasks leaks out
