@@ -147,9 +147,16 @@ def _log_summary(log_dir: Path) -> dict[str, Any]:
     return {"samples": log.results.completed_samples, "metrics": metrics}
 
 
-def counted_run_problem(log_dir: Path, samples: int) -> str | None:
-    """Why a run whose cost is counted cannot be used (no log, not a success, fewer samples
-    scored than asked), or None; `call_map_1a_vs_1b` and `instructions_1a_vs_1b` check with it."""
+def counted_run_problem(
+    log_dir: Path, samples: int, returncode: int = 0, missing: str | None = None
+) -> str | None:
+    """Why a run whose cost is counted cannot be used (its exit status, `missing`: what it did
+    not write, no log, not a success, fewer samples scored than asked), or None;
+    `call_map_1a_vs_1b` and `instructions_1a_vs_1b` check with it."""
+    if returncode != 0:
+        return f"exit status {returncode}"
+    if missing is not None:
+        return missing
     try:
         summary = _log_summary(log_dir)
     except (AssertionError, ValueError) as exc:  # no single log, or its status not success

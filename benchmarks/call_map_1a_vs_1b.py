@@ -109,10 +109,8 @@ def _run(checkout: Path, limit: int) -> dict[str, int]:
             capture_output=True,
             text=True,
         )
-        problem = "no counts written" if not out.exists() else None
-        if done.returncode != 0:
-            problem = f"exit status {done.returncode}"
-        problem = problem or counted_run_problem(log_dir, limit)
+        missing = None if out.exists() else "no counts written"
+        problem = counted_run_problem(log_dir, limit, done.returncode, missing)
         if problem is not None:
             sys.exit(f"{checkout}: the counted run failed: {problem}\n{done.stderr[-2000:]}")
         counts: dict[str, int] = json.loads(out.read_text())

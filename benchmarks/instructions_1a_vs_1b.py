@@ -83,10 +83,8 @@ def instructions(checkout: Path, ids: list[str], valgrind: str) -> int:
             env={**os.environ, "PYTHONHASHSEED": "0"},
         )
         found = _COLLECTED.search(done.stderr)
-        problem = "no instruction count" if found is None else None
-        if done.returncode != 0:
-            problem = f"exit status {done.returncode}"
-        problem = problem or counted_run_problem(Path(work) / "logs", limit)
+        missing = "no instruction count" if found is None else None
+        problem = counted_run_problem(Path(work) / "logs", limit, done.returncode, missing)
     if problem is not None or found is None:
         message = f"{checkout}: the counted run ({limit} samples) failed: {problem}"
         print(f"{message}\n{done.stderr[-2000:]}", file=sys.stderr, flush=True)
