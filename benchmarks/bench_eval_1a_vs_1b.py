@@ -29,14 +29,18 @@ drift (the `--limit 1` runs too: pinned to a core, a run takes less CPU than one
 moves between cores). `--one-after-other` runs them in turn, as the figures of the first
 sessions were made.
 
-Last measured 2026-11-26 19:13 on main (7cd4608), `--limit 0 --repeats 2` (together), load
-1.5: the whole set 46.93 / 42.05 ms of CPU per sample (x1.116) and 47.67 / 42.59 ms (x1.119),
-x1.12 for the median, peak RSS 1,106 against 1,104 MB (x1.13 at 13:09 on 8a6c555, x1.11 at
-16:47 on bef3c4f; `--limit 1500 --repeats 2` (together) that morning, x1.13 too). Runs one
-after the other had given x1.30 (whole set) and x1.23 (1,500): see docs/large-runs.md ("1-B
-against 1-A") for why those overstate it. A commit
-without a venv of its own can be the baseline through a `.venv/bin/inspect` wrapper that sets
-`PYTHONPATH` to its `polar_inspect` (and `POLAR_BUNDLED_PATH` to a built bundled set).
+Last measured 2026-11-26 21:16 on main (2ea75cf, the code of 7cd4608), `--limit 0 --repeats 2
+--time-metrics` (together), load 1.6-1.7: the whole set 35.83 / 31.56 ms of CPU per sample
+(x1.135) and 37.48 / 34.25 ms (x1.094), x1.11 for the median, peak RSS 1,103 against 1,102 MB;
+the final metric pass 10.5 / 8.4 s and 10.0 / 9.0 s. A bench just before it gave x1.08
+(x1.087, x1.079); at 19:13 on 7cd4608, x1.12 (x1.13 at 13:09 on 8a6c555, x1.11 at 16:47 on
+bef3c4f; `--limit 1500 --repeats 2` (together) that morning, x1.13 too).
+`--time-metrics` adds each run's metric passes (`benchmarks/metric_passes`: Inspect's
+`eval_results` timed through a `sitecustomize` on `PYTHONPATH`), the live ones and the final.
+Runs one after the other had given x1.30 (whole set) and x1.23 (1,500): see docs/large-runs.md
+("1-B against 1-A") for why those overstate it. A commit without a venv of its own can be the
+baseline through a `.venv/bin/inspect` wrapper that sets `PYTHONPATH` to its `polar_inspect`
+(and `POLAR_BUNDLED_PATH` to a built bundled set).
 
 The runs of a repeat must give the same sample count and the same value for every metric they
 share (1-B adds some, e.g. `cut`), read from the logs' headers; a run that does not is reported
@@ -46,6 +50,7 @@ as a mismatch, and the script exits 1.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import subprocess
@@ -56,6 +61,8 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent.parent
+#: `--time-metrics`: the folder whose `sitecustomize` times Inspect's metric passes.
+PROBE = Path(__file__).resolve().parent / "metric_passes"
 COMMAND = [
     "eval",
     "polar_inspect/privacy",
@@ -70,22 +77,35 @@ COMMAND = [
 ]
 
 
-def run_once(checkout: Path, limit: int | None, extra: list[str]) -> dict[str, Any]:
+def run_once(checkout: Path, limit: int | None, extra: list[str], probe: bool) -> dict[str, Any]:
     """One `inspect eval` in `checkout` with its own venv: cpu, wall, peak RSS, log header."""
-    return _finish(_start(checkout, limit, extra, None))
+    return _finish(_start(checkout, limit, extra, None, probe))
 
 
-def _start(checkout: Path, limit: int | None, extra: list[str], cpu: int | None) -> dict[str, Any]:
-    """Start one run (pinned to `cpu` if given); `_finish` waits for it."""
+def _start(
+    checkout: Path, limit: int | None, extra: list[str], cpu: int | None, probe: bool
+) -> dict[str, Any]:
+    """Start one run (pinned to `cpu` if given; its metric passes timed if `probe`);
+    `_finish` waits for it."""
     log_dir = tempfile.mkdtemp(prefix=f"bench-{checkout.name}-")
     command = [str(checkout / ".venv" / "bin" / "inspect"), *COMMAND, "--log-dir", log_dir]
     if limit:
         command += ["--limit", str(limit)]
+    environment, passes = dict(os.environ), None
+    if probe:
+        passes = Path(log_dir) / "metric-passes.json"
+        path = os.pathsep.join(filter(None, [str(PROBE), environment.get("PYTHONPATH")]))
+        environment |= {"PYTHONPATH": path, "POLAR_METRIC_PASSES": str(passes)}
     errors = tempfile.TemporaryFile()  # noqa: SIM115 (closed by _finish)
     pin = None if cpu is None else (lambda: os.sched_setaffinity(0, {cpu}))
     started = time.perf_counter()
     child = subprocess.Popen(
-        command + extra, cwd=checkout, stdout=subprocess.DEVNULL, stderr=errors, preexec_fn=pin
+        command + extra,
+        cwd=checkout,
+        env=environment,
+        stdout=subprocess.DEVNULL,
+        stderr=errors,
+        preexec_fn=pin,
     )
     return {
         "checkout": checkout,
@@ -93,6 +113,7 @@ def _start(checkout: Path, limit: int | None, extra: list[str], cpu: int | None)
         "errors": errors,
         "log_dir": log_dir,
         "started": started,
+        "passes": passes,
     }
 
 
@@ -128,6 +149,24 @@ def _result(run: dict[str, Any], status: int, usage: Any) -> dict[str, Any]:
         "wall_s": wall,
         "peak_rss_mb": usage.ru_maxrss / 1024,
         **_log_summary(Path(run["log_dir"])),
+        **_metric_passes(run["passes"]),
+    }
+
+
+def _metric_passes(path: Path | None) -> dict[str, Any]:
+    """With `--time-metrics`: the run's metric passes, the last one (the log's results) apart."""
+    if path is None:
+        return {}
+    if not path.is_file():
+        sys.exit(f"{path}: the metric-pass probe wrote nothing (is {PROBE} on PYTHONPATH?)")
+    passes = json.loads(path.read_text())
+    if not passes:
+        sys.exit(f"{path}: the run made no metric pass (its log has no results?)")
+    *live, final = passes
+    return {
+        "live_passes": len(live),
+        "live_metrics_s": sum(one["cpu_s"] for one in live),
+        "final_metrics_s": final["cpu_s"],
     }
 
 
@@ -183,10 +222,16 @@ def _line(label: str, run: dict[str, Any], startup: dict[str, Any]) -> str:
     per_cpu = 1000 * (run["cpu_s"] - startup["cpu_s"]) / extra
     per_wall = 1000 * (run["wall_s"] - startup["wall_s"]) / extra
     run["cpu_ms_per_sample"], run["wall_ms_per_sample"] = per_cpu, per_wall
+    metrics = (
+        f"; metrics: {run['live_passes']} live passes {run['live_metrics_s']:.1f} s, final "
+        f"{run['final_metrics_s']:.1f} s"
+        if "final_metrics_s" in run
+        else ""
+    )
     return (
         f"{label:8s} samples {run['samples']:5d}  cpu {run['cpu_s']:7.1f} s  wall "
         f"{run['wall_s']:7.1f} s  peak RSS {run['peak_rss_mb']:6.0f} MB  per sample: cpu "
-        f"{per_cpu:6.2f} ms, wall {per_wall:6.2f} ms  (load {os.getloadavg()[0]:.1f})"
+        f"{per_cpu:6.2f} ms, wall {per_wall:6.2f} ms  (load {os.getloadavg()[0]:.1f}){metrics}"
     )
 
 
@@ -209,6 +254,12 @@ def _arguments() -> argparse.Namespace:
         help="run each repeat's checkouts in turn; by default they run at the same time, one "
         "per core (cores swapped every repeat), so a change in the machine's speed hits both",
     )
+    parser.add_argument(
+        "--time-metrics",
+        action="store_true",
+        help="also time Inspect's metric passes in each run, live and final (a sitecustomize "
+        "on PYTHONPATH: benchmarks/metric_passes)",
+    )
     parser.add_argument("extra", nargs="*", help="more `inspect eval` options, after --")
     return parser.parse_args()
 
@@ -219,10 +270,12 @@ def _one_repeat(
     """Each checkout's run: all at once, each on a core of its own (the first in `order` on
     the first core), or in turn with `--one-after-other`."""
     if args.one_after_other:
-        return {name: run_once(checkouts[name], limit, args.extra) for name in order}
+        return {
+            name: run_once(checkouts[name], limit, args.extra, args.time_metrics) for name in order
+        }
     cores = sorted(os.sched_getaffinity(0))
     started = {
-        name: _start(checkouts[name], limit, args.extra, cores[i % len(cores)])
+        name: _start(checkouts[name], limit, args.extra, cores[i % len(cores)], args.time_metrics)
         for i, name in enumerate(order)
     }
     return _finish_all(started)
