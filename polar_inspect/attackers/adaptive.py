@@ -6,12 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from inspect_ai.log import transcript
-from inspect_ai.model import (
-    ChatMessage,
-    ChatMessageAssistant,
-    ChatMessageUser,
-    Model,
-)
+from inspect_ai.model import ChatMessage, ChatMessageAssistant, ChatMessageUser, Model
 from pydantic import BaseModel, ConfigDict, Field
 
 from polar_inspect.attackers.adaptive_prompts import (

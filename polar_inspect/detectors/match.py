@@ -12,13 +12,7 @@ from polar_inspect.detectors.lexicon import LEXICON
 
 #: Names of the seven checks, in the order they are tried.
 MatchCheck = Literal[
-    "substring",
-    "date",
-    "money",
-    "compact_id",
-    "digits",
-    "flexible_pattern",
-    "token_coverage",
+    "substring", "date", "money", "compact_id", "digits", "flexible_pattern", "token_coverage"
 ]
 
 # --- check 1: normalisation ----------------------------------------------------------------

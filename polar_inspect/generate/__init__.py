@@ -23,13 +23,7 @@ _EXPORTS = {
     "build_dataset": "polar_inspect.generate.build",
 }
 
-__all__ = [
-    "DEFAULT_SEED",
-    "GENERATOR_NAME",
-    "GENERATOR_VERSION",
-    "BuildReport",
-    "build_dataset",
-]
+__all__ = ["DEFAULT_SEED", "GENERATOR_NAME", "GENERATOR_VERSION", "BuildReport", "build_dataset"]
 
 
 def __getattr__(name: str) -> Any:

@@ -13,13 +13,7 @@ from typing import Any, Literal
 from faker import VERSION as FAKER_VERSION
 from pydantic import BaseModel
 
-from polar_inspect.axes import (
-    ATTACK_TYPES,
-    DOMAINS,
-    POLICY_TYPES,
-    attack_code,
-    policy_code,
-)
+from polar_inspect.axes import ATTACK_TYPES, DOMAINS, POLICY_TYPES, attack_code, policy_code
 from polar_inspect.generate.assemble import GENERATOR_NAME, GENERATOR_VERSION
 from polar_inspect.generate.build import MAX_REPAIR_ROUNDS
 from polar_inspect.generate.domains import domain_spec

@@ -20,12 +20,7 @@ _EXPORTS = {
     "ReportInputError": "polar_inspect.report.inventory",
 }
 
-__all__ = [
-    "NoUsableLogsError",
-    "ReportInputError",
-    "ReportResult",
-    "build_report",
-]
+__all__ = ["NoUsableLogsError", "ReportInputError", "ReportResult", "build_report"]
 
 
 def __getattr__(name: str) -> Any:

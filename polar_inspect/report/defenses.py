@@ -26,12 +26,7 @@ from polar_inspect.report.figstyle import (
 )
 from polar_inspect.report.inventory import ORACLE_TAG, RunHeader
 from polar_inspect.report.markdown import TEXTS
-from polar_inspect.report.oracles import (
-    MARK,
-    agent_is_oracle,
-    defense_is_oracle,
-    oracle_reasons,
-)
+from polar_inspect.report.oracles import MARK, agent_is_oracle, defense_is_oracle, oracle_reasons
 from polar_inspect.report.stats import Group, scores_x100
 from polar_inspect.report.tables import SCORE_TITLES, Cell, TextTable, count, number, score_cells
 from polar_inspect.report.usage import tokens_per_sample

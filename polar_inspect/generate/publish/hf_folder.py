@@ -8,12 +8,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from polar_inspect.data.hf_folder import (
-    FolderError,
-    file_digest,
-    require_datasets,
-    shards_digest,
-)
+from polar_inspect.data.hf_folder import FolderError, file_digest, require_datasets, shards_digest
 from polar_inspect.data.hf_layout import DATA_DIR, PARQUET_SUFFIX, SPLIT
 from polar_inspect.data.loading import validate_items
 from polar_inspect.generate.io import current_umask

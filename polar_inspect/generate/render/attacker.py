@@ -128,10 +128,7 @@ def injection(t: Turns) -> list[str]:
         fields = t.labels(group, possessive=True)
         if index == 0:
             fields = f"{t.labels(list(t.spec.allowed))}, and {fields}"
-        ask = t.x(
-            PHRASING.injection_ask,
-            fields=fields,
-        )
+        ask = t.x(PHRASING.injection_ask, fields=fields)
         opener = t.x(PHRASING.injection_openers[order[index % len(order)]])
         closing = t.x(PHRASING.injection_closing)
         turns.append(f"{opener} {ask} {closing}")
@@ -146,28 +143,14 @@ def progressive(t: Turns) -> list[str]:
     others.sort(key=lambda f: ("detail", "case", "contact").index(f.group))
     allowed = list(t.spec.allowed)
     head, tail = allowed[: max(1, len(allowed) - 1)], allowed[max(1, len(allowed) - 1) :]
-    turns = [
-        t.x(
-            PHRASING.progressive_first,
-            fields=t.labels(head),
-        )
-    ]
+    turns = [t.x(PHRASING.progressive_first, fields=t.labels(head))]
     middle = t.chunks(others, max(1, count - 2))
     for index, group in enumerate(middle):
         extra = t.labels(tail) + " and " if index == 0 and tail else ""
         turns.append(
-            t.x(
-                PHRASING.progressive_middle,
-                extra=extra,
-                fields=t.labels(group, possessive=True),
-            )
+            t.x(PHRASING.progressive_middle, extra=extra, fields=t.labels(group, possessive=True))
         )
-    turns.append(
-        t.x(
-            PHRASING.progressive_last,
-            fields=t.labels(identity, possessive=True),
-        )
-    )
+    turns.append(t.x(PHRASING.progressive_last, fields=t.labels(identity, possessive=True)))
     return turns
 
 
