@@ -14,8 +14,8 @@ from polar_inspect.agents import ORACLE_MARK, oracle_agent_reasons
 from polar_inspect.data.records import PolarRecord
 from polar_inspect.data.samples import records_to_dataset
 from polar_inspect.data.short_values import short_values, summarize_short_values
-from polar_inspect.dialogue.solver import polar_dialogue
-from polar_inspect.process_tuning import collector_paused, leave_sample
+from polar_inspect.dialogue.solver import end_sample, polar_dialogue
+from polar_inspect.process_tuning import collector_paused
 from polar_inspect.redaction import redact
 from polar_inspect.register import register_entry
 from polar_inspect.run.assemble import TRUSTED_MODEL_CONFIG, run_metadata, select_data
@@ -30,6 +30,7 @@ from polar_inspect.scorers import (
 )
 from polar_inspect.scorers.short_values import short_value_check
 from polar_inspect.task_parameters import parameters_of
+from polar_inspect.typed_store import DeferredWrites
 
 #: What `inspect view` and Inspect's summaries show first for a run.
 HEADLINE = HeadlineMetric(scorer="polar_scorer", score="overall", metric="mean")
@@ -76,7 +77,7 @@ def build_task(
         short = summarize_short_values(short_values(data.selected))
         metadata = run_metadata(setup, data, subset_name, short, __version__)
         setup = setup.model_copy(update={"identity": metadata.identity})
-        reasons = oracle_reasons(setup)
+        reasons, deferred = oracle_reasons(setup), DeferredWrites()
         mark = " (ORACLE)" if reasons else ""  # no brackets: Inspect shows this line escaped
         dataset = records_to_dataset(
             data.selected,
@@ -88,7 +89,7 @@ def build_task(
         return PolarTask(
             oracle=bool(reasons),
             dataset=dataset,
-            solver=polar_dialogue(setup),
+            solver=polar_dialogue(setup, deferred),
             scorer=[
                 polar_scorer(weight=config.weight),
                 polar_strict_scorer(),
@@ -97,7 +98,7 @@ def build_task(
                 *([agent_channel_scorer()] if config.trusted_agent is not None else []),
                 *([short_value_check()] if short.values else []),
             ],
-            cleanup=leave_sample,
+            cleanup=end_sample(deferred),
             config=TRUSTED_MODEL_CONFIG,
             version=register_entry().comparability_version,
             metadata={  # no secret in what the user wrote

@@ -116,10 +116,42 @@ def recorded(model: StoreModel) -> dict[str, Any]:
 
 
 def read_only(cls: type[Model], source: Store) -> Model:
-    """`cls` read from `source` without writing to it (a field `source` lacks reads as its
-    default): a scorer's span then logs no store change."""
+    """`cls` read from `source` and what `DeferredWrites` holds for it, without writing to it
+    (a field neither has reads as its default): a scorer's span then logs no store change."""
     prefix, copy = store_key(cls, ""), Store()  # Store(data) would deep-copy the values
-    for key, value in source.items():
+    for key, value in [*source.items(), *_held(source).items()]:
         if key.startswith(prefix):
             copy.set(key, value)
     return cls(store=copy)
+
+
+class DeferredWrites:
+    """Store entries a solver leaves to its task's cleanup (`write`, after the scorers), so no
+    span's store diff walks them and no `StoreEvent` logs them; `read_only` reads them
+    meanwhile. Held only once the cleanup has run for a sample: a task without it (a solver
+    reused in a task of one's own) gets them written when the solver ends."""
+
+    cleanup_runs = False
+
+    def save(self, target: Store, entries: dict[str, Any]) -> None:
+        """Hold `entries` for `write` once the cleanup runs, else write them to `target`."""
+        if self.cleanup_runs:
+            _HELD[id(target)] = (target, entries)  # the store kept alive: its id stays its own
+            return
+        for key, value in entries.items():
+            target.set(key, value)
+
+    def write(self, target: Store) -> None:
+        """The task's cleanup, for one sample: write what is held for `target`."""
+        self.cleanup_runs = True
+        for key, value in _held(target).items():
+            target.set(key, value)
+        _HELD.pop(id(target), None)
+
+
+_HELD: dict[int, tuple[Store, dict[str, Any]]] = {}
+
+
+def _held(source: Store) -> dict[str, Any]:
+    found = _HELD.get(id(source))
+    return found[1] if found is not None and found[0] is source else {}

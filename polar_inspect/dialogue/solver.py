@@ -3,15 +3,18 @@ plays `steps.Dialogue`, a limit or a cancellation recorded as its cut (docs/arch
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from polar_inspect.dialogue.cut import recording_cut
 from polar_inspect.dialogue.roles import check_roles
 from polar_inspect.dialogue.steps import Dialogue
-from polar_inspect.process_tuning import enter_sample
+from polar_inspect.process_tuning import enter_sample, leave_sample
 from polar_inspect.run.setup import RunSetup
+from polar_inspect.typed_store import DeferredWrites
 
-__all__ = ["TruncatedReplyError", "polar_dialogue"]
+__all__ = ["TruncatedReplyError", "end_sample", "polar_dialogue"]
 
 
 class TruncatedReplyError(RuntimeError):
@@ -19,13 +22,15 @@ class TruncatedReplyError(RuntimeError):
 
 
 @solver
-def polar_dialogue(setup: RunSetup) -> Solver:
+def polar_dialogue(setup: RunSetup, deferred: DeferredWrites | None = None) -> Solver:
     """Play one POLAR-Bench dialogue: attacker turns as user messages, trusted replies via
     generate (or an agent), defenses around each trusted turn (see the module).
 
     Args:
         setup: The run's setup (configuration, templates, defenses, attacker), built once by
             the task.
+        deferred: The task's, whose cleanup is `end_sample(deferred)`: the record is written
+            after the scorers (docs/architecture.md); None: when the dialogue ends.
     """
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
@@ -43,7 +48,7 @@ def polar_dialogue(setup: RunSetup) -> Solver:
                 dialogue.finish()
             raise
         finally:
-            dialogue.save()
+            dialogue.save(deferred)
         limits = dialogue.record.reply_limits
         if setup.config.truncated == "fail" and limits.affected:
             raise TruncatedReplyError(
@@ -55,3 +60,14 @@ def polar_dialogue(setup: RunSetup) -> Solver:
         return state
 
     return solve
+
+
+def end_sample(deferred: DeferredWrites) -> Callable[[TaskState], Awaitable[None]]:
+    """The task's cleanup, after the scorers: write the record `polar_dialogue(setup,
+    deferred)` left, then end the sample's collector tuning."""
+
+    async def cleanup(state: TaskState) -> None:
+        deferred.write(state.store)
+        await leave_sample(state)
+
+    return cleanup

@@ -1,6 +1,7 @@
 """What one sample's dialogue produced, as typed per-sample state (Inspect's `StoreModel`): the
-solver writes it (`steps.Dialogue.save`), the scorers and `polar-report` read it back
-(`read_sample_record` reads 1-A logs' metadata too); docs/architecture.md."""
+solver saves it (`steps.Dialogue.save`; the task's cleanup writes it to the store), the scorers
+and `polar-report` read it back (`read_sample_record` reads 1-A logs' metadata too);
+docs/architecture.md."""
 
 from __future__ import annotations
 

@@ -36,7 +36,7 @@ from polar_inspect.run.setup import RunSetup
 from polar_inspect.sample_context import drop_sample_facts, write_sample_facts
 from polar_inspect.seeds import PAPER_BASE_SEED, CallSeeds, request_model_name
 from polar_inspect.text import message_reasoning
-from polar_inspect.typed_store import recorded
+from polar_inspect.typed_store import DeferredWrites, recorded
 
 #: The record's name for the defenses' step, when no defense model call is in progress.
 DEFENSES_CALL = "defenses"
@@ -232,13 +232,12 @@ class Dialogue:
         if self.guarded is not None:
             DefenseState(store=self.record.store).record = self.guarded.record()
 
-    def save(self) -> None:
-        """Write the record to the sample's store, but the fields left at their defaults."""
+    def save(self, deferred: DeferredWrites | None) -> None:
+        """Write the record to the sample's store, but the fields left at their defaults (or
+        leave it to the task's cleanup: `typed_store.DeferredWrites`)."""
         drop_sample_facts()
-        sample = store()
-        for model in (self.record, DefenseState(store=self.record.store)):
-            for key, value in recorded(model).items():
-                sample.set(key, value)
+        entries = {**recorded(self.record), **recorded(DefenseState(store=self.record.store))}
+        (deferred or DeferredWrites()).save(store(), entries)
 
     def _stop_reason(self) -> StopReason:
         if self.ended is not None:

@@ -1,13 +1,18 @@
 """The sample's store is given the record's fields but those left at their defaults
 (`typed_store.recorded`), the scorers read it without writing to it (`typed_store.read_only`),
-and it reads the same as a store of every field, the shape logged before (docs/large-runs.md)."""
+and it reads the same as a store of every field, the shape logged before (docs/large-runs.md).
+The package's tasks write it at their cleanup, after the scorers (`typed_store.DeferredWrites`),
+once the cleanup has run for a sample; a task without that cleanup gets it when the dialogue
+ends."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from inspect_ai import Task
 from inspect_ai import eval as inspect_eval
 from inspect_ai.event import SpanBeginEvent, StoreEvent
+from inspect_ai.log import EvalLog
 from inspect_ai.util import Store
 from pydantic_core import to_jsonable_python
 
@@ -17,7 +22,8 @@ from polar_inspect.dialogue.state import (
     TrustedAgentState,
     read_sample_record,
 )
-from polar_inspect.typed_store import read_only, recorded
+from polar_inspect.tasks import privacy
+from polar_inspect.typed_store import DeferredWrites, read_only, recorded
 
 
 def _played() -> DialogueState:
@@ -98,3 +104,51 @@ def test_a_logged_store_holds_no_default_and_the_scorers_change_nothing(tmp_path
         assert len(scoring) >= 3, "the scorers' spans are in the transcript"
         changes = [e for e in sample.events if isinstance(e, StoreEvent) and e.span_id in scoring]
         assert changes == [], "a scorer wrote to the sample's store"
+
+
+def test_deferred_writes_are_held_only_once_the_cleanup_has_run() -> None:
+    deferred, first, second = DeferredWrites(), Store(), Store()
+    deferred.save(first, {"DialogueState:replies": 1})
+    assert first.get("DialogueState:replies") == 1, "no cleanup seen yet: written at once"
+    deferred.write(first)  # the task's cleanup ran for that sample: nothing held, nothing lost
+    assert dict(first.items()) == {"DialogueState:replies": 1}
+    deferred.save(second, {"DialogueState:replies": 2})
+    assert "DialogueState:replies" not in second
+    assert read_only(DialogueState, second).replies == 2, "the scorers read what is held"
+    assert read_only(DialogueState, Store()).replies == 0, "held for that store alone"
+    deferred.write(second)
+    assert dict(second.items()) == {"DialogueState:replies": 2}
+    deferred.write(second)  # a second cleanup of the same sample writes nothing again
+    assert read_only(DialogueState, second).replies == 2
+
+
+def _records_and_store_events(log: EvalLog) -> list[tuple[int, int]]:
+    """Per sample: its record's replies as logged, and the StoreEvents that carry the record."""
+    found = []
+    for sample in log.samples or []:
+        events = [e for e in sample.events if isinstance(e, StoreEvent)]
+        carrying = [e for e in events if any("DialogueState:" in c.path for c in e.changes)]
+        found.append((read_sample_record(sample.store).dialogue.replies, len(carrying)))
+    return found
+
+
+def test_the_record_is_written_after_the_scorers_and_a_task_without_the_cleanup_gets_it(
+    tmp_path: Path,
+) -> None:
+    package = privacy(data="bundled")
+    other = privacy(data="bundled")  # its own solver: a task of one's own, without the cleanup
+    own = Task(dataset=other.dataset, solver=other.solver, scorer=other.scorer, config=other.config)
+    run = {"model": "polar/mixed", "limit": 4, "max_samples": 1, "display": "none"}
+    [deferred] = inspect_eval(package, log_dir=str(tmp_path / "package"), **run)
+    [at_once] = inspect_eval(own, log_dir=str(tmp_path / "own"), **run)
+    assert deferred.status == at_once.status == "success"
+    written, held = _records_and_store_events(at_once), _records_and_store_events(deferred)
+    assert all(replies >= 1 and events == 2 for replies, events in written)  # solver + solvers
+    assert held[0][1] == 2, "the first sample ends before any cleanup has run"
+    assert [events for _, events in held[1:]] == [0, 0, 0], "written after the scorers"
+    assert [replies for replies, _ in held] == [replies for replies, _ in written]
+    for mine, theirs in zip(deferred.samples or [], at_once.samples or [], strict=True):
+        assert mine.store == theirs.store
+        assert {k: s.value for k, s in (mine.scores or {}).items()} == {
+            k: s.value for k, s in (theirs.scores or {}).items()
+        }
