@@ -29,12 +29,14 @@ drift (the `--limit 1` runs too: pinned to a core, a run takes less CPU than one
 moves between cores). `--one-after-other` runs them in turn, as the figures of the first
 sessions were made.
 
-Last measured 2026-11-26 21:16 on main (2ea75cf, the code of 7cd4608), `--limit 0 --repeats 2
---time-metrics` (together), load 1.6-1.7: the whole set 35.83 / 31.56 ms of CPU per sample
-(x1.135) and 37.48 / 34.25 ms (x1.094), x1.11 for the median, peak RSS 1,103 against 1,102 MB;
-the final metric pass 10.5 / 8.4 s and 10.0 / 9.0 s. A bench just before it gave x1.08
-(x1.087, x1.079); at 19:13 on 7cd4608, x1.12 (x1.13 at 13:09 on 8a6c555, x1.11 at 16:47 on
-bef3c4f; `--limit 1500 --repeats 2` (together) that morning, x1.13 too).
+Last measured 2026-11-26 22:14 on main (9039b9a: the record written after the scorers),
+`--limit 0 --repeats 2 --time-metrics` (together), load 1.8-1.9: the whole set 36.83 / 34.65 ms
+of CPU per sample (x1.063) and 40.60 / 39.42 ms (x1.030), x1.05 for the median, peak RSS 1,078
+against 1,106 MB; an experiment with the same change, just before, x0.968 and x1.022 (x0.99).
+Before the change, on 2ea75cf (the code of 7cd4608): x1.135 and x1.094 at 21:16 (x1.11; the
+final metric pass 10.5 / 8.4 s and 10.0 / 9.0 s), x1.087 and x1.079 at 21:00 (x1.08); at 19:13
+on 7cd4608, x1.12 (x1.13 at 13:09 on 8a6c555, x1.11 at 16:47 on bef3c4f; `--limit 1500
+--repeats 2` (together) that morning, x1.13 too).
 `--time-metrics` adds each run's metric passes (`benchmarks/metric_passes`: Inspect's
 `eval_results` timed through a `sitecustomize` on `PYTHONPATH`), the live ones and the final.
 Runs one after the other had given x1.30 (whole set) and x1.23 (1,500): see docs/large-runs.md

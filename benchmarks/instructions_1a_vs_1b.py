@@ -22,7 +22,8 @@ same share of both checkouts' time. Valgrind runs the interpreter about 35x slow
 (a cache miss costs more than an addition, and a whole run's heap grows to 1.1 GB): the count
 resolves changes to the work a sample does, and whole runs both at once
 (`bench_eval_1a_vs_1b.py --limit 0`) say what the run costs; on 2026-11-26 the first gave
-x1.058-1.065, the second x1.08-1.12. Figures: docs/large-runs.md ("Instructions per sample").
+x1.058-1.065, the second x1.08-1.12, and x1.001 and x0.99-1.05 once the record was written
+after the scorers. Figures: docs/large-runs.md ("Instructions per sample").
 """
 
 from __future__ import annotations
