@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any, TypeVar
 
+from anyio.lowlevel import EventLoopToken, current_token
 from inspect_ai.util import Store, StoreModel
 from pydantic import TypeAdapter, ValidationError
 
@@ -46,6 +47,7 @@ class FastStoreModel(StoreModel):
             return
         cls, values = type(self), object.__getattribute__(self, "__dict__")
         store = values["store"]
+        write_held(store)  # user code reading the record before the task's cleanup writes it
         for name in cls.model_fields:  # `instance` too, as Inspect's
             key = store_key(cls, name, values["instance"])
             if name != "store" and key not in store:
@@ -127,15 +129,16 @@ def read_only(cls: type[Model], source: Store) -> Model:
 
 class DeferredWrites:
     """Store entries a solver leaves to its task's cleanup (`write`, after the scorers), so no
-    span's store diff walks them and no `StoreEvent` logs them; `read_only` reads them
-    meanwhile. Held only once the cleanup has run for a sample: a task without it (a solver
+    span's store diff walks them and no `StoreEvent` logs them; `read_only` reads them, and a
+    model bound to the store (`store_as`) writes them first. Held only once the cleanup has run
+    for a sample in the same event loop (the same `eval` call): a task without it (the solver
     reused in a task of one's own) gets them written when the solver ends."""
 
-    cleanup_runs = False
+    cleanup_loop: EventLoopToken | None = None
 
     def save(self, target: Store, entries: dict[str, Any]) -> None:
-        """Hold `entries` for `write` once the cleanup runs, else write them to `target`."""
-        if self.cleanup_runs:
+        """Hold `entries` for `write` if the cleanup has run in this loop, else write them."""
+        if self.cleanup_loop is not None and self.cleanup_loop == _current_loop():
             _HELD[id(target)] = (target, entries)  # the store kept alive: its id stays its own
             return
         for key, value in entries.items():
@@ -143,10 +146,8 @@ class DeferredWrites:
 
     def write(self, target: Store) -> None:
         """The task's cleanup, for one sample: write what is held for `target`."""
-        self.cleanup_runs = True
-        for key, value in _held(target).items():
-            target.set(key, value)
-        _HELD.pop(id(target), None)
+        self.cleanup_loop = _current_loop()
+        write_held(target)
 
 
 _HELD: dict[int, tuple[Store, dict[str, Any]]] = {}
@@ -155,3 +156,16 @@ _HELD: dict[int, tuple[Store, dict[str, Any]]] = {}
 def _held(source: Store) -> dict[str, Any]:
     found = _HELD.get(id(source))
     return found[1] if found is not None and found[0] is source else {}
+
+
+def write_held(target: Store) -> None:
+    """Write what is held for `target` into it; nothing is held for it afterwards."""
+    for key, value in _HELD.pop(id(target), (target, {}))[1].items():
+        target.set(key, value)
+
+
+def _current_loop() -> EventLoopToken | None:
+    try:
+        return current_token()
+    except RuntimeError:  # no event loop runs: nothing is held
+        return None

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import anyio
 from inspect_ai import Task
 from inspect_ai import eval as inspect_eval
 from inspect_ai.event import SpanBeginEvent, StoreEvent
@@ -106,20 +107,43 @@ def test_a_logged_store_holds_no_default_and_the_scorers_change_nothing(tmp_path
         assert changes == [], "a scorer wrote to the sample's store"
 
 
-def test_deferred_writes_are_held_only_once_the_cleanup_has_run() -> None:
-    deferred, first, second = DeferredWrites(), Store(), Store()
-    deferred.save(first, {"DialogueState:replies": 1})
-    assert first.get("DialogueState:replies") == 1, "no cleanup seen yet: written at once"
-    deferred.write(first)  # the task's cleanup ran for that sample: nothing held, nothing lost
-    assert dict(first.items()) == {"DialogueState:replies": 1}
-    deferred.save(second, {"DialogueState:replies": 2})
-    assert "DialogueState:replies" not in second
-    assert read_only(DialogueState, second).replies == 2, "the scorers read what is held"
-    assert read_only(DialogueState, Store()).replies == 0, "held for that store alone"
-    deferred.write(second)
-    assert dict(second.items()) == {"DialogueState:replies": 2}
-    deferred.write(second)  # a second cleanup of the same sample writes nothing again
-    assert read_only(DialogueState, second).replies == 2
+def test_deferred_writes_are_held_only_once_the_cleanup_has_run_in_that_loop() -> None:
+    deferred, first, second, third = DeferredWrites(), Store(), Store(), Store()
+
+    async def one_eval() -> None:
+        deferred.save(first, {"DialogueState:replies": 1})
+        assert first.get("DialogueState:replies") == 1, "no cleanup seen yet: written at once"
+        deferred.write(first)  # the task's cleanup ran for that sample: nothing held, nothing lost
+        assert dict(first.items()) == {"DialogueState:replies": 1}
+        deferred.save(second, {"DialogueState:replies": 2})
+        assert "DialogueState:replies" not in second
+        assert read_only(DialogueState, second).replies == 2, "the scorers read what is held"
+        assert read_only(DialogueState, Store()).replies == 0, "held for that store alone"
+        deferred.write(second)
+        assert dict(second.items()) == {"DialogueState:replies": 2}
+        deferred.write(second)  # a second cleanup of the same sample writes nothing again
+        assert read_only(DialogueState, second).replies == 2
+
+    async def another_eval() -> None:  # the same solver in a task without the cleanup
+        deferred.save(third, {"DialogueState:replies": 3})
+        assert third.get("DialogueState:replies") == 3, "a new event loop: written at once"
+
+    anyio.run(one_eval)
+    anyio.run(another_eval)
+
+
+def test_a_model_bound_to_the_store_writes_what_is_held_first() -> None:
+    deferred, first, sample = DeferredWrites(), Store(), Store()
+
+    async def run() -> None:
+        deferred.write(first)
+        deferred.save(sample, {"DialogueState:replies": 2})
+        assert DialogueState(store=sample).replies == 2  # e.g. a scorer's store_as(...)
+        assert sample.get("DialogueState:replies") == 2
+        deferred.write(sample)  # the cleanup then writes nothing more
+        assert sample.get("DialogueState:replies") == 2
+
+    anyio.run(run)
 
 
 def _records_and_store_events(log: EvalLog) -> list[tuple[int, int]]:
@@ -135,9 +159,12 @@ def _records_and_store_events(log: EvalLog) -> list[tuple[int, int]]:
 def test_the_record_is_written_after_the_scorers_and_a_task_without_the_cleanup_gets_it(
     tmp_path: Path,
 ) -> None:
-    package = privacy(data="bundled")
-    other = privacy(data="bundled")  # its own solver: a task of one's own, without the cleanup
-    own = Task(dataset=other.dataset, solver=other.solver, scorer=other.scorer, config=other.config)
+    # no collector tuning: the task without the cleanup would leave it on for later tests
+    package = privacy(data="bundled", gc_tuning=False)
+    # a task of one's own without the cleanup, reusing the package task's solver after its run
+    own = Task(
+        dataset=package.dataset, solver=package.solver, scorer=package.scorer, config=package.config
+    )
     run = {"model": "polar/mixed", "limit": 4, "max_samples": 1, "display": "none"}
     [deferred] = inspect_eval(package, log_dir=str(tmp_path / "package"), **run)
     [at_once] = inspect_eval(own, log_dir=str(tmp_path / "own"), **run)
