@@ -159,16 +159,13 @@ def _scripted_guard(facts: SampleFacts, args: dict[str, Any], input: Sequence[Ch
     return redact_values(found.group(1).strip(), facts.protected_values)
 
 
-def _scripted_minimizer(
-    facts: SampleFacts, args: dict[str, Any], input: Sequence[ChatMessage]
-) -> str:
+def _minimizer(facts: SampleFacts, args: dict[str, Any], input: Sequence[ChatMessage]) -> str:
     return "\n".join(facts.allowed_values)
 
 
+ScriptedAgent = Callable[[SampleFacts, dict[str, Any], Sequence[ChatMessage]], str | list[Content]]
 #: Agents that answer from the sample's facts (the scripted guard: and the draft in its prompt).
-AGENTS: dict[
-    str, Callable[[SampleFacts, dict[str, Any], Sequence[ChatMessage]], str | list[Content]]
-] = {
+AGENTS: dict[str, ScriptedAgent] = {
     "oracle": _oracle,
     "leaky": _leaky,
     "refuse": _refuse,
@@ -178,7 +175,7 @@ AGENTS: dict[
     "replay-attacker": _replay_attacker,
     "adaptive-attacker": _adaptive_attacker,
     "guard": _scripted_guard,
-    "minimizer": _scripted_minimizer,
+    "minimizer": _minimizer,
 }
 
 

@@ -36,10 +36,7 @@ def _refuse_fixed(task_name: str, names: list[str]) -> None:
 
 
 def parameters_of(
-    base: Callable[..., Any],
-    *,
-    drop: Iterable[str] = (),
-    defaults: Mapping[str, Any] | None = None,
+    base: Callable[..., Any], *, drop: Iterable[str] = (), defaults: Mapping[str, Any] | None = None
 ) -> Callable[[F], F]:
     """Give a `**task_args` function `base`'s parameters minus `drop`, with other `defaults`;
     it is called with every kept parameter, defaults filled in (an unknown name: TypeError)."""

@@ -121,18 +121,16 @@ def read_only(cls: type[Model], source: Store) -> Model:
     """`cls` read from `source` and what `DeferredWrites` holds for it, without writing to it
     (a field neither has reads as its default): a scorer's span then logs no store change."""
     prefix, copy = store_key(cls, ""), Store()  # Store(data) would deep-copy the values
-    for key, value in [*source.items(), *_held(source).items()]:
+    for key, value in [*source.items(), *_HELD.get(id(source), (source, {}))[1].items()]:
         if key.startswith(prefix):
             copy.set(key, value)
     return cls(store=copy)
 
 
 class DeferredWrites:
-    """Store entries a solver leaves to its task's cleanup (`write`, after the scorers), so no
-    span's store diff walks them and no `StoreEvent` logs them; `read_only` reads them, and a
-    model bound to the store (`store_as`) writes them first. Held only once the cleanup has run
-    for a sample in the same event loop (the same `eval` call): a task without it (the solver
-    reused in a task of one's own) gets them written when the solver ends."""
+    """Store entries a solver leaves to its task's cleanup (`write`, after the scorers): no span's
+    store diff walks them, no `StoreEvent` logs them; `read_only` and `store_as` see them. Held
+    only once the cleanup has run in this event loop (`eval` call), else written at once."""
 
     cleanup_loop: EventLoopToken | None = None
 
@@ -151,11 +149,6 @@ class DeferredWrites:
 
 
 _HELD: dict[int, tuple[Store, dict[str, Any]]] = {}
-
-
-def _held(source: Store) -> dict[str, Any]:
-    found = _HELD.get(id(source))
-    return found[1] if found is not None and found[0] is source else {}
 
 
 def write_held(target: Store) -> None:

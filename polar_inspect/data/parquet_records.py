@@ -43,20 +43,14 @@ class JsonCells:
         return value
 
 
+#: Arrow types whose values are JSON values as Arrow gives them (numbers, texts), and lists.
+_SCALARS = (pa.types.is_null, pa.types.is_boolean, pa.types.is_integer, pa.types.is_float64)
+_TEXTS = (pa.types.is_string, pa.types.is_large_string, pa.types.is_string_view)
+_LISTS = (pa.types.is_list, pa.types.is_large_list, pa.types.is_fixed_size_list)
+
+
 def _is_json(arrow_type: pa.DataType) -> bool:
     return getattr(arrow_type, "extension_name", None) == "arrow.json"
-
-
-def _scalar_ok(arrow_type: pa.DataType) -> bool:
-    return (
-        pa.types.is_null(arrow_type)
-        or pa.types.is_boolean(arrow_type)
-        or pa.types.is_integer(arrow_type)
-        or pa.types.is_float64(arrow_type)
-        or pa.types.is_string(arrow_type)
-        or pa.types.is_large_string(arrow_type)
-        or pa.types.is_string_view(arrow_type)
-    )
 
 
 def column_decoder(arrow_type: pa.DataType, where: str, cells: JsonCells) -> Decoder | None:
@@ -65,21 +59,13 @@ def column_decoder(arrow_type: pa.DataType, where: str, cells: JsonCells) -> Dec
         return lambda text: None if text is None else cells.parse(text, where)
     if pa.types.is_struct(arrow_type):
         return _struct_decoder(arrow_type, where, cells)
-    if _is_list(arrow_type):
+    if any(is_list(arrow_type) for is_list in _LISTS):
         return _list_decoder(arrow_type, where, cells)
-    if _scalar_ok(arrow_type):
+    if any(is_scalar(arrow_type) for is_scalar in (*_SCALARS, *_TEXTS)):
         return None
     raise ArrowShapeError(
         f"{where}: Arrow type {arrow_type} has no exact JSON form; store such values as text "
         "(or as 64-bit floats, whole numbers, booleans, lists or structs of those)"
-    )
-
-
-def _is_list(arrow_type: pa.DataType) -> bool:
-    return bool(
-        pa.types.is_list(arrow_type)
-        or pa.types.is_large_list(arrow_type)
-        or pa.types.is_fixed_size_list(arrow_type)
     )
 
 

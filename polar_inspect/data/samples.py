@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from polar_inspect.data.records import AttackSetup, PolarRecord
 from polar_inspect.data.sources import DataSource
 from polar_inspect.data.value_fields import ValueFields, value_fields
+from polar_inspect.frozen_json import freeze_values
 
 
 class SampleTexts(BaseModel):
@@ -120,7 +121,7 @@ def record_to_sample(
         id=record.sample_id,
         input=record.generated_texts.task_instruction_text,
         target=info.allowed_values,
-        metadata=info.model_dump(),
+        metadata=freeze_values(info.model_dump()),
     )
 
 

@@ -16,13 +16,6 @@ from polar_inspect.dialogue.reply_limits import ReplyLimits
 from polar_inspect.dialogue.sampling import RoleSampling
 from polar_inspect.typed_store import FastStoreModel
 
-#: Stop reasons that mean the attacker produced nothing the trusted model could answer.
-ATTACKER_FAILURES: tuple[StopReason, ...] = (
-    "attacker_unparsable",
-    "attacker_empty",
-    "attacker_no_attack",
-)
-
 
 class DialogueSampling(BaseModel):
     """The generation settings each role's calls were made with in this sample."""

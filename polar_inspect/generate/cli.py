@@ -133,12 +133,7 @@ def _check_hf_output(args: Options) -> None:
 
 
 def _write_hf(
-    args: Options,
-    records: list[dict],
-    digest: str,
-    console: Console,
-    argv: list[str],
-    out: str,
+    args: Options, records: list[dict], digest: str, console: Console, argv: list[str], out: str
 ) -> int:
     """Write the dataset folder and, with --push, upload it; returns an exit code."""
     from polar_inspect.generate.publish.hf_folder import write_folder

@@ -131,7 +131,7 @@ def _count(n: int, noun: str) -> str:
 def _summary(result: ReportResult) -> str:
     lines = [
         f"Read {_count(result.files_seen, 'file')}: {_count(len(result.models), 'run')} used, "
-        f"{len(result.skipped)} skipped.",
+        f"{len(result.skipped)} skipped."
     ]
     for reason, count in Counter(s.reason for s in result.skipped).most_common():
         lines.append(f"  skipped ({reason}): {count}")

@@ -10,7 +10,6 @@ import matplotlib
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
-from matplotlib.colors import Colormap
 from matplotlib.image import AxesImage
 
 from polar_inspect.axes import ATTACK_LABELS, POLICY_LABELS
@@ -32,16 +31,13 @@ ATTACKS = list(ATTACK_LABELS)
 AXIS_TITLES = {"domain": "domain", "attack": "attack strategy", "policy": "policy level"}
 
 
-def _cmap() -> Colormap:
-    return matplotlib.colormaps[HEATMAP_CMAP].with_extremes(bad=MISSING_COLOUR)
-
-
 def _shown(value: float) -> str:
     return "–" if np.isnan(value) else f"{value:.1f}"
 
 
 def _draw(ax: Axes, values: np.ndarray, texts: list[list[str]], fontsize: float) -> AxesImage:
-    image = ax.imshow(np.ma.masked_invalid(values), cmap=_cmap(), vmin=0, vmax=100, aspect="auto")
+    cmap = matplotlib.colormaps[HEATMAP_CMAP].with_extremes(bad=MISSING_COLOUR)
+    image = ax.imshow(np.ma.masked_invalid(values), cmap=cmap, vmin=0, vmax=100, aspect="auto")
     for (i, j), value in np.ndenumerate(values):
         colour = "black" if np.isnan(value) else text_colour(value)
         ax.text(j, i, texts[i][j], ha="center", va="center", fontsize=fontsize, color=colour)

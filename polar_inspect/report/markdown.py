@@ -37,9 +37,7 @@ def md_text(value: object) -> str:
 
 
 def md_table(
-    header: Sequence[str],
-    rows: Sequence[Sequence[object]],
-    numeric: Collection[str] = (),
+    header: Sequence[str], rows: Sequence[Sequence[object]], numeric: Collection[str] = ()
 ) -> str:
     """A GitHub-flavoured table, every cell escaped; `numeric` columns right-aligned."""
     rule = "|" + "|".join("---:" if name in numeric else "---" for name in header) + "|"

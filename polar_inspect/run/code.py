@@ -76,8 +76,5 @@ def code_identity(
         return None  # the package's own code is versioned with the package
     name, dist_version = distribution or _distribution(module)
     return CodeIdentity(
-        module=module,
-        distribution=name,
-        version=dist_version,
-        source_sha256=source_sha256(module),
+        module=module, distribution=name, version=dist_version, source_sha256=source_sha256(module)
     )

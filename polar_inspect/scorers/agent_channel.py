@@ -12,6 +12,7 @@ from pydantic import BaseModel
 
 from polar_inspect.detectors.attribution import DISCLOSED
 from polar_inspect.dialogue.state import AgentTurnRecord, TrustedAgentState
+from polar_inspect.frozen_json import freeze_values
 from polar_inspect.scorers.dialogue_read import scorable_dialogue
 from polar_inspect.scorers.strict import DialogueTurn, channel_leaks, dialogue_turns, strict_verdict
 from polar_inspect.typed_store import read_only
@@ -154,7 +155,7 @@ def agent_channel_scorer() -> Scorer:
         return Score(
             value=scores,
             explanation=explain_agent(scores, verdict),
-            metadata=verdict.model_dump(mode="json"),
+            metadata=freeze_values(verdict.model_dump(mode="json")),
         )
 
     return score

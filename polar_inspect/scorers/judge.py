@@ -10,6 +10,7 @@ from pydantic import BaseModel
 
 from polar_inspect.detectors.attribution import DISCLOSED
 from polar_inspect.dialogue.roles import RoleNotBoundError, bound_role
+from polar_inspect.frozen_json import freeze_values
 from polar_inspect.run.setup import JUDGE_ROLE, missing_role_message
 from polar_inspect.scorers.dialogue_read import scorable_dialogue
 from polar_inspect.scorers.llm_judge import JudgeTurn, JudgeUsage, JudgeVerdict, judge_turn
@@ -163,7 +164,7 @@ def polar_judge_scorer() -> Scorer:
         return Score(
             value=scores,
             explanation=explain_judge(scores, result, protected),
-            metadata=result.model_dump(mode="json"),
+            metadata=freeze_values(result.model_dump(mode="json")),
         )
 
     return score

@@ -21,6 +21,7 @@ from pydantic import BaseModel
 
 from polar_inspect.detectors.match import TextIndex
 from polar_inspect.dialogue.state import DialogueState
+from polar_inspect.frozen_json import freeze_values
 from polar_inspect.run.identity import changed_components
 from polar_inspect.scorers.dialogue_read import scorable_dialogue
 from polar_inspect.text import visible_text
@@ -183,7 +184,7 @@ def polar_scorer(weight: float = 0.5) -> Scorer:
             value=scores,
             answer=REPLY_SEPARATOR.join(replies)[:2000],
             explanation=explanation,
-            metadata={**verdict.model_dump(), IDENTITY_KEY: record.identity},
+            metadata=freeze_values({**verdict.model_dump(), IDENTITY_KEY: record.identity}),
         )
 
     return score

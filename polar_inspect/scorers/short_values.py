@@ -10,6 +10,7 @@ from pydantic import BaseModel
 from polar_inspect.data.short_values import is_short_value
 from polar_inspect.detectors.attribution import DISCLOSED
 from polar_inspect.detectors.match import TextIndex
+from polar_inspect.frozen_json import freeze_values
 from polar_inspect.scorers.dialogue_read import scorable_dialogue
 from polar_inspect.scorers.parity import REPLY_SEPARATOR, trusted_replies
 from polar_inspect.scorers.strict import dialogue_turns, strict_verdict
@@ -60,7 +61,7 @@ def short_value_check() -> Scorer:
                 "short_strict": float(sum(v.strict in DISCLOSED for v in found)),
             },
             explanation="short values (too short to match reliably):\n\n" + "\n".join(lines),
-            metadata={"short_values": [v.model_dump() for v in found]},
+            metadata=freeze_values({"short_values": [v.model_dump() for v in found]}),
         )
 
     return score

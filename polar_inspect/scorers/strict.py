@@ -11,6 +11,7 @@ from pydantic import BaseModel, Field
 from polar_inspect.detectors.attribution import DISCLOSED, ValueAttribution, attribute_dialogue
 from polar_inspect.detectors.strict import states, value_form
 from polar_inspect.dialogue.state import DialogueState, TrustedAgentState
+from polar_inspect.frozen_json import freeze_values
 from polar_inspect.scorers.dialogue_read import scorable_dialogue
 from polar_inspect.scorers.parity import parity_scores
 from polar_inspect.text import visible_text
@@ -238,7 +239,7 @@ def polar_strict_scorer() -> Scorer:
         return Score(
             value=scores,
             explanation=explain_strict(scores, verdict),
-            metadata=verdict.model_dump(mode="json"),
+            metadata=freeze_values(verdict.model_dump(mode="json")),
         )
 
     return score

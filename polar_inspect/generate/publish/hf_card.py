@@ -85,10 +85,7 @@ def card_data(
     splits = SplitDict()
     splits.add(SplitInfo(name=SPLIT, num_bytes=arrow_bytes, num_examples=len(records)))
     info = DatasetInfo(
-        features=features,
-        splits=splits,
-        download_size=download_size,
-        dataset_size=arrow_bytes,
+        features=features, splits=splits, download_size=download_size, dataset_size=arrow_bytes
     )
     DatasetInfosDict({"default": info}).to_dataset_card_data(data)
     return data

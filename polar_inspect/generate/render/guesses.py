@@ -10,11 +10,7 @@ from polar_inspect.generate.domains import common_knowledge
 from polar_inspect.generate.domains.schema import FieldSpec
 from polar_inspect.generate.symbolic import SymbolicRecord
 from polar_inspect.generate.textgen import expand
-from polar_inspect.generate.values import (
-    LISTS,
-    REFERENCE_YEAR,
-    faker_for,
-)
+from polar_inspect.generate.values import LISTS, REFERENCE_YEAR, faker_for
 
 if TYPE_CHECKING:
     from faker import Faker
