@@ -38,7 +38,7 @@ class FrozenList(_Shared, list[Any]):
 
 
 def freeze(value: Any) -> Any:
-    """`value` with every dict and list in it, nested too, made read-only."""
+    """JSON `value` with every dict and list in it made read-only (other values as they are)."""
     if isinstance(value, dict):
         return FrozenDict({key: freeze(item) for key, item in value.items()})
     if isinstance(value, list | tuple):
