@@ -29,10 +29,11 @@ drift (the `--limit 1` runs too: pinned to a core, a run takes less CPU than one
 moves between cores). `--one-after-other` runs them in turn, as the figures of the first
 sessions were made.
 
-Last measured 2026-11-27 00:03-00:42 on main (c8412ba-35abb95: read-only metadata that copies
-share), `--limit 0 --repeats 2 --time-metrics` twice, load 1.8-2.3: CPU per sample x0.971,
-x0.994, x1.004 and x1.083 (median x1.00), the final metric pass 4.5-4.9 / 8.2-9.3 s, peak RSS
-1,052-1,073 against 1,098-1,102 MB (docs/large-runs.md, "Where it stands").
+Last measured 2026-11-27 00:03-01:21 on main (c8412ba-28ab7cc: read-only metadata that copies
+share), `--limit 0 --repeats 2 --time-metrics` three times, load 1.8-2.3: CPU per sample
+x0.971, x0.994, x1.004, x1.083, x1.104 and x0.901 (median x0.999; the two cores differ by up to
+a tenth, so read a bench's two pairs together), the final metric pass 4.5-5.0 / 8.2-9.5 s, peak
+RSS 1,051-1,073 against 1,093-1,102 MB (docs/large-runs.md, "Where it stands").
 Before, 2026-11-26 22:14 on main (9039b9a: the record written after the scorers),
 `--limit 0 --repeats 2 --time-metrics` (together), load 1.8-1.9: the whole set 36.83 / 34.65 ms
 of CPU per sample (x1.063) and 40.60 / 39.42 ms (x1.030), x1.05 for the median, peak RSS 1,078
