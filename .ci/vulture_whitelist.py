@@ -31,3 +31,9 @@ FastStoreModel._coerce_value  # overrides Inspect's StoreModel hook, which Inspe
 from polar_inspect.dialogue import state  # noqa: E402
 
 state.read_sample_record  # public: how users read a sample's record from a log (docs/results.md)
+
+from polar_inspect.process_tuning import CollectorTuning  # noqa: E402
+
+CollectorTuning.on_task_start  # Inspect calls its registered hooks (inspect_ai.hooks.Hooks)
+CollectorTuning.on_task_end
+CollectorTuning.on_run_end

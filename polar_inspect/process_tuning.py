@@ -5,19 +5,17 @@ from __future__ import annotations
 import atexit
 import gc
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
-import anyio
-from inspect_ai.solver import TaskState
+from inspect_ai.hooks import Hooks, RunEnd, TaskEnd, TaskStart, hooks
 
 PYTHON_DEFAULT_THRESHOLDS = (700, 10, 10)
 #: The young and middle thresholds Python starts with (3.11-3.12: 700; 3.13 and later: 2000).
 _PYTHON_DEFAULTS = {PYTHON_DEFAULT_THRESHOLDS[:2], (2000, 10)}
 TUNED_THRESHOLDS = (50_000, 20, 10)
-#: How long the last sample out waits for another one to start before the tuning is put back.
-RESTORE_GRACE_S = 0.1
 
 
 class _Tuning:
@@ -27,6 +25,7 @@ class _Tuning:
         self.replaced: tuple[int, ...] | None = None  # the thresholds before tuning
         self.froze = False
         self.until_exit = False  # under the inspect command: kept, and frozen again at exit
+        self.tasks: set[str] = set()  # the eval ids of the running tasks that asked for it
 
     def tune(self) -> None:
         """Freeze and raise the thresholds if the process runs with Python's defaults."""
@@ -63,7 +62,11 @@ def running_inspect_command() -> bool:
 
 @contextmanager
 def collector_paused(enabled: bool) -> Iterator[None]:
-    """The cyclic collector off inside (a task's build), if `enabled` and it was on."""
+    """The cyclic collector off inside (a task's build), if `enabled` and it was on; `enabled`
+    also registers `CollectorTuning` (once), which tunes only when a task that asks starts."""
+    if enabled and not _REGISTERED:  # once: Inspect prints the hooks it has before each eval
+        hooks(name="gc_tuning", description="fewer GC pauses (-T gc_tuning)")(CollectorTuning)
+        _REGISTERED.append(CollectorTuning)
     paused = enabled and gc.isenabled()
     if paused:
         gc.disable()
@@ -75,28 +78,34 @@ def collector_paused(enabled: bool) -> Iterator[None]:
 
 
 _TUNING = _Tuning()
-#: The samples (id, epoch) running under the tuning; the last one out restores it.
-_RUNNING: set[tuple[str, int]] = set()
+_REGISTERED: list[type] = []  # `CollectorTuning`, once a task build registered it with Inspect
 
 
-def enter_sample(state: TaskState) -> None:
-    """A sample of a run with `gc_tuning` on starts: tune if it is the first one running."""
-    if not _RUNNING:
-        _TUNING.tune()
-    _RUNNING.add((str(state.sample_id), state.epoch))
+def asks_for_tuning(metadata: Mapping[str, Any] | None) -> bool:
+    """Whether a task's metadata is a polar_inspect run's with `gc_tuning` on."""
+    config = (metadata or {}).get("config") if "polar_inspect_version" in (metadata or {}) else None
+    return isinstance(config, Mapping) and config.get("gc_tuning") is True
 
 
-async def leave_sample(state: TaskState) -> None:
-    """A sample is done (the task's cleanup): restore once no tuned sample has run for
-    `RESTORE_GRACE_S` (at once if the wait is cancelled)."""
-    key = (str(state.sample_id), state.epoch)
-    if key not in _RUNNING:
-        return
-    _RUNNING.discard(key)
-    if _RUNNING:
-        return
-    try:
-        await anyio.sleep(RESTORE_GRACE_S)  # a sample that starts meanwhile keeps the tuning
-    finally:
-        if not _RUNNING:
+class CollectorTuning(Hooks):
+    """Tunes when the first task that asks for it starts; puts back when the last one ends (or
+    the eval does: a task that failed ends without its end hook)."""
+
+    async def on_task_start(self, data: TaskStart) -> None:
+        """Tune, for a task whose metadata asks for it."""
+        if asks_for_tuning(data.spec.metadata):
+            _TUNING.tasks.add(data.eval_id)
+            _TUNING.tune()
+
+    async def on_task_end(self, data: TaskEnd) -> None:
+        """Put back once no task that asked for it runs."""
+        self._end({data.eval_id})
+
+    async def on_run_end(self, data: RunEnd) -> None:
+        """Put back: every task of the eval has ended."""
+        self._end(set(_TUNING.tasks))
+
+    def _end(self, ended: set[str]) -> None:
+        if _TUNING.tasks and not _TUNING.tasks - ended:
             _TUNING.restore()
+        _TUNING.tasks -= ended

@@ -14,7 +14,7 @@ from polar_inspect.agents import ORACLE_MARK, oracle_agent_reasons
 from polar_inspect.data.records import PolarRecord
 from polar_inspect.data.samples import records_to_dataset
 from polar_inspect.data.short_values import short_values, summarize_short_values
-from polar_inspect.dialogue.solver import end_sample, polar_dialogue
+from polar_inspect.dialogue.solver import polar_dialogue
 from polar_inspect.process_tuning import collector_paused
 from polar_inspect.redaction import redact
 from polar_inspect.register import register_entry
@@ -98,7 +98,7 @@ def build_task(
                 *([agent_channel_scorer()] if config.trusted_agent is not None else []),
                 *([short_value_check()] if short.values else []),
             ],
-            cleanup=end_sample(deferred),
+            cleanup=deferred.cleanup,
             config=TRUSTED_MODEL_CONFIG,
             version=register_entry().comparability_version,
             metadata={  # no secret in what the user wrote

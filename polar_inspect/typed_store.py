@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any, TypeVar
 
 from anyio.lowlevel import EventLoopToken, current_token
+from inspect_ai.solver import TaskState
 from inspect_ai.util import Store, StoreModel
 from pydantic import TypeAdapter, ValidationError
 
@@ -128,24 +129,24 @@ def read_only(cls: type[Model], source: Store) -> Model:
 
 
 class DeferredWrites:
-    """Store entries a solver leaves to its task's cleanup (`write`, after the scorers): no span's
+    """Store entries a solver leaves to the task's cleanup (`cleanup`, after the scorers): no span's
     store diff walks them, no `StoreEvent` logs them; `read_only` and `store_as` see them. Held
     only once the cleanup has run in this event loop (`eval` call), else written at once."""
 
     cleanup_loop: EventLoopToken | None = None
 
     def save(self, target: Store, entries: dict[str, Any]) -> None:
-        """Hold `entries` for `write` if the cleanup has run in this loop, else write them."""
+        """Hold `entries` for `cleanup` if it has run in this loop, else write them."""
         if self.cleanup_loop is not None and self.cleanup_loop == _current_loop():
             _HELD[id(target)] = (target, entries)  # the store kept alive: its id stays its own
             return
         for key, value in entries.items():
             target.set(key, value)
 
-    def write(self, target: Store) -> None:
-        """The task's cleanup, for one sample: write what is held for `target`."""
+    async def cleanup(self, state: TaskState) -> None:
+        """The task's cleanup (`Task(cleanup=...)`): write what is held for the sample's store."""
         self.cleanup_loop = _current_loop()
-        write_held(target)
+        write_held(state.store)
 
 
 _HELD: dict[int, tuple[Store, dict[str, Any]]] = {}

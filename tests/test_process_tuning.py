@@ -12,11 +12,12 @@ from types import SimpleNamespace
 
 import pytest
 
+import polar_inspect.process_tuning as tuning
 from polar_inspect.process_tuning import (
     PYTHON_DEFAULT_THRESHOLDS,
     TUNED_THRESHOLDS,
-    enter_sample,
-    leave_sample,
+    CollectorTuning,
+    asks_for_tuning,
 )
 from polar_inspect.tasks import privacy
 from tests.conftest import make_record
@@ -24,8 +25,10 @@ from tests.helpers import run
 
 
 @pytest.fixture
-def python_defaults() -> Iterator[None]:
-    """Run a test from Python's own collector settings and put the caller's back afterwards."""
+def python_defaults(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Run a test from Python's own collector settings, with nothing tuned yet, and put the
+    caller's back afterwards."""
+    monkeypatch.setattr(tuning, "_TUNING", tuning._Tuning())
     saved = gc.get_threshold()
     gc.unfreeze()
     gc.set_threshold(*PYTHON_DEFAULT_THRESHOLDS)
@@ -34,12 +37,16 @@ def python_defaults() -> Iterator[None]:
     gc.set_threshold(*saved)
 
 
-def _state(sample_id: str, epoch: int = 1) -> SimpleNamespace:
-    return SimpleNamespace(sample_id=sample_id, epoch=epoch)
+def _start(eval_id: str, metadata: dict | None = None) -> None:
+    data = SimpleNamespace(eval_id=eval_id, spec=SimpleNamespace(metadata=metadata or _ASKS))
+    asyncio.run(CollectorTuning().on_task_start(data))  # type: ignore[arg-type]
 
 
-def _leave(sample_id: str) -> None:
-    asyncio.run(leave_sample(_state(sample_id)))  # type: ignore[arg-type]
+def _end(eval_id: str) -> None:
+    asyncio.run(CollectorTuning().on_task_end(SimpleNamespace(eval_id=eval_id)))  # type: ignore[arg-type]
+
+
+_ASKS = {"polar_inspect_version": "x", "config": {"gc_tuning": True}}
 
 
 @pytest.mark.usefixtures("python_defaults")
@@ -59,25 +66,56 @@ def test_building_every_task_leaves_the_process_as_it_was(write_records) -> None
 
 
 @pytest.mark.usefixtures("python_defaults")
-def test_the_first_sample_tunes_and_the_last_one_out_puts_everything_back() -> None:
-    enter_sample(_state("a"))  # type: ignore[arg-type]
-    enter_sample(_state("b"))  # type: ignore[arg-type]
+def test_the_first_task_that_asks_tunes_and_the_last_one_to_end_puts_everything_back() -> None:
+    _start("a")
+    _start("b")
     assert gc.get_threshold() == TUNED_THRESHOLDS
     assert gc.get_freeze_count() > 0
-    _leave("a")
+    _end("a")
     assert gc.get_threshold() == TUNED_THRESHOLDS  # "b" still runs
-    _leave("unknown")  # a sample that never entered (it failed before) changes nothing
-    _leave("b")
+    _end("unknown")  # a task that did not ask (another package's) changes nothing
+    _end("b")
     assert gc.get_threshold() == PYTHON_DEFAULT_THRESHOLDS
     assert gc.get_freeze_count() == 0
 
 
 @pytest.mark.usefixtures("python_defaults")
+def test_the_eval_s_end_puts_back_what_a_task_that_failed_left() -> None:
+    _start("a")
+    asyncio.run(CollectorTuning().on_run_end(SimpleNamespace()))  # type: ignore[arg-type]
+    assert gc.get_threshold() == PYTHON_DEFAULT_THRESHOLDS and gc.get_freeze_count() == 0
+    asyncio.run(CollectorTuning().on_run_end(SimpleNamespace()))  # type: ignore[arg-type]
+    assert gc.get_threshold() == PYTHON_DEFAULT_THRESHOLDS
+
+
+@pytest.mark.parametrize(
+    ("metadata", "asks"),
+    [
+        (_ASKS, True),
+        ({"polar_inspect_version": "x", "config": {"gc_tuning": False}}, False),
+        ({"config": {"gc_tuning": True}}, False),  # another package's task
+        ({"polar_inspect_version": "x", "config": "gc_tuning"}, False),
+        ({}, False),
+        (None, False),
+    ],
+)
+def test_only_a_polar_task_with_gc_tuning_asks(metadata: dict | None, asks: bool) -> None:
+    assert asks_for_tuning(metadata) is asks
+
+
+@pytest.mark.usefixtures("python_defaults")
+def test_a_task_that_does_not_ask_changes_nothing() -> None:
+    _start("a", {"polar_inspect_version": "x", "config": {"gc_tuning": False}})
+    assert gc.get_threshold() == PYTHON_DEFAULT_THRESHOLDS and gc.get_freeze_count() == 0
+    _end("a")
+
+
+@pytest.mark.usefixtures("python_defaults")
 def test_a_program_with_its_own_settings_keeps_them(monkeypatch: pytest.MonkeyPatch) -> None:
     gc.set_threshold(2_000, 15, 15)
-    enter_sample(_state("a"))  # type: ignore[arg-type]
+    _start("a")
     assert gc.get_threshold() == (2_000, 15, 15)
-    _leave("a")
+    _end("a")
     assert gc.get_threshold() == (2_000, 15, 15)
     gc.set_threshold(*PYTHON_DEFAULT_THRESHOLDS)
     gc.freeze()  # the program froze objects of its own: they stay frozen after the run
@@ -86,9 +124,9 @@ def test_a_program_with_its_own_settings_keeps_them(monkeypatch: pytest.MonkeyPa
     calls: list[str] = []
     monkeypatch.setattr(gc, "freeze", lambda: calls.append("freeze"))
     monkeypatch.setattr(gc, "unfreeze", lambda: calls.append("unfreeze"))
-    enter_sample(_state("a"))  # type: ignore[arg-type]
+    _start("a")
     assert gc.get_freeze_count() > 0
-    _leave("a")
+    _end("a")
     assert gc.get_freeze_count() > 0 and calls == []
 
 
@@ -112,29 +150,3 @@ def test_an_eval_tunes_while_it_runs_and_leaves_the_process_as_it_found_it(
     run("polar_inspect/privacy", "polar/oracle", tmp_path / "b", data=data, gc_tuning=False)
     assert gc.get_threshold() == PYTHON_DEFAULT_THRESHOLDS
     assert seen == [TUNED_THRESHOLDS] * 2 + [PYTHON_DEFAULT_THRESHOLDS] * 2
-
-
-@pytest.mark.usefixtures("python_defaults")
-def test_a_sample_that_starts_while_the_last_one_leaves_keeps_the_tuning(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """With a fast model the running set is empty for an instant between samples: no put-back
-    (a full collection and a new freeze) then, only once no sample has started for the grace."""
-    import polar_inspect.process_tuning as tuning
-
-    restores: list[int] = []
-    original = tuning._TUNING.restore
-    monkeypatch.setattr(tuning._TUNING, "restore", lambda: restores.append(1) or original())
-
-    async def two_samples_back_to_back() -> None:
-        enter_sample(_state("a"))  # type: ignore[arg-type]
-        leaving = asyncio.create_task(leave_sample(_state("a")))  # type: ignore[arg-type]
-        await asyncio.sleep(0)  # "a" is out and waits; nothing runs
-        enter_sample(_state("b"))  # type: ignore[arg-type]
-        await leaving
-        assert restores == [] and gc.get_threshold() == TUNED_THRESHOLDS
-        await leave_sample(_state("b"))  # type: ignore[arg-type]
-
-    asyncio.run(two_samples_back_to_back())
-    assert restores == [1]
-    assert gc.get_threshold() == PYTHON_DEFAULT_THRESHOLDS and gc.get_freeze_count() == 0

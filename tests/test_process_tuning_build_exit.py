@@ -5,18 +5,32 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import subprocess
 import sys
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from inspect_ai import eval as inspect_eval
 
 import polar_inspect.process_tuning as tuning
 import polar_inspect.run.assemble as assemble
 from polar_inspect.errors import UserInputError
-from polar_inspect.process_tuning import enter_sample, leave_sample
 from polar_inspect.tasks import privacy
 from tests.conftest import make_record
 from tests.helpers import run
+
+
+def _start_and_end(eval_id: str) -> None:
+    """A polar task with gc_tuning starts and ends, as Inspect's hooks report it."""
+    metadata = {"polar_inspect_version": "x", "config": {"gc_tuning": True}}
+    hook = tuning.CollectorTuning()
+    asyncio.run(
+        hook.on_task_start(
+            SimpleNamespace(eval_id=eval_id, spec=SimpleNamespace(metadata=metadata))
+        )
+    )  # type: ignore[arg-type]
+    asyncio.run(hook.on_task_end(SimpleNamespace(eval_id=eval_id)))  # type: ignore[arg-type]
 
 
 def _spy_on_the_load(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
@@ -75,10 +89,8 @@ def test_only_the_inspect_command_freezes_at_exit_once(
     saved = gc.get_threshold()
     gc.set_threshold(*tuning.PYTHON_DEFAULT_THRESHOLDS)
     try:
-        for sample in ("a", "b"):  # two runs one after the other: one handler
-            state = SimpleNamespace(sample_id=sample, epoch=1)
-            enter_sample(state)  # type: ignore[arg-type]
-            asyncio.run(leave_sample(state))  # type: ignore[arg-type]
+        for eval_id in ("a", "b"):  # two runs one after the other: one handler
+            _start_and_end(eval_id)
     finally:
         gc.unfreeze()
         gc.set_threshold(*saved)
@@ -112,10 +124,67 @@ def test_under_the_command_a_build_changes_nothing_and_the_run_keeps_its_tuning(
         privacy(data=data)  # building a task leaves the process as it was, even here
         assert gc.get_threshold() == tuning.PYTHON_DEFAULT_THRESHOLDS
         assert gc.get_freeze_count() == 0
-        state = SimpleNamespace(sample_id="a", epoch=1)
-        enter_sample(state)  # type: ignore[arg-type]
-        asyncio.run(leave_sample(state))  # type: ignore[arg-type]
+        _start_and_end("a")
         assert gc.get_threshold() == tuning.TUNED_THRESHOLDS and gc.get_freeze_count() > 0
     finally:
         gc.unfreeze()
         gc.set_threshold(*saved)
+
+
+def test_an_eval_that_fails_puts_everything_back(
+    write_records, tmp_path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import polar_inspect.dialogue.steps as steps
+
+    def broken(state):
+        raise RuntimeError("a sample that fails")
+
+    monkeypatch.setattr(steps, "sample_info", broken)
+    monkeypatch.setattr(tuning, "_TUNING", tuning._Tuning())
+    saved = gc.get_threshold()
+    gc.unfreeze()
+    gc.set_threshold(*tuning.PYTHON_DEFAULT_THRESHOLDS)
+    try:
+        data = str(write_records([make_record(0)]))
+        logs = inspect_eval(
+            "polar_inspect/privacy",
+            model="polar/oracle",
+            task_args={"data": data},
+            log_dir=str(tmp_path),
+            display="none",
+            fail_on_error=True,
+        )
+        assert logs[0].status == "error"
+        assert gc.get_threshold() == tuning.PYTHON_DEFAULT_THRESHOLDS
+        assert gc.get_freeze_count() == 0
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*saved)
+
+
+_OTHER_TASK = """
+from inspect_ai import Task, task
+from inspect_ai.dataset import Sample
+from inspect_ai.solver import generate
+
+@task
+def other():
+    return Task(dataset=[Sample(input="hi", target="hi")], solver=generate())
+"""
+
+
+def test_an_inspect_eval_of_another_task_lists_no_hook(tmp_path) -> None:
+    """The hook is registered by a polar task's build, not by the package's import (Inspect
+    prints every hook it has before each eval, polar_inspect's tasks or not)."""
+    (tmp_path / "other.py").write_text(_OTHER_TASK)
+    inspect = Path(sys.executable).with_name("inspect")
+    done = subprocess.run(
+        [str(inspect), "eval", "other.py", "--model", "mockllm/model", "--log-dir", "logs"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "hooks enabled" not in done.stdout + done.stderr
+    assert "polar_inspect" not in done.stdout + done.stderr

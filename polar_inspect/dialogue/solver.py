@@ -3,18 +3,15 @@ plays `steps.Dialogue`, a limit or a cancellation recorded as its cut (docs/arch
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from polar_inspect.dialogue.cut import recording_cut
 from polar_inspect.dialogue.roles import check_roles
 from polar_inspect.dialogue.steps import Dialogue
-from polar_inspect.process_tuning import enter_sample, leave_sample
 from polar_inspect.run.setup import RunSetup
 from polar_inspect.typed_store import DeferredWrites
 
-__all__ = ["TruncatedReplyError", "end_sample", "polar_dialogue"]
+__all__ = ["TruncatedReplyError", "polar_dialogue"]
 
 
 class TruncatedReplyError(RuntimeError):
@@ -29,14 +26,12 @@ def polar_dialogue(setup: RunSetup, deferred: DeferredWrites | None = None) -> S
     Args:
         setup: The run's setup (configuration, templates, defenses, attacker), built once by
             the task.
-        deferred: The task's, whose cleanup is `end_sample(deferred)`: the record is written
+        deferred: The task's, whose cleanup is `deferred.cleanup`: the record is written
             after the scorers (docs/architecture.md); None: when the dialogue ends.
     """
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         bound = check_roles(setup)  # before any model call: nothing is paid for in vain
-        if setup.config.gc_tuning:
-            enter_sample(state)
         dialogue = Dialogue(setup, state, bound)
         try:
             with recording_cut(dialogue.record, dialogue.call_in_progress):
@@ -60,14 +55,3 @@ def polar_dialogue(setup: RunSetup, deferred: DeferredWrites | None = None) -> S
         return state
 
     return solve
-
-
-def end_sample(deferred: DeferredWrites) -> Callable[[TaskState], Awaitable[None]]:
-    """The task's cleanup, after the scorers: write the record `polar_dialogue(setup,
-    deferred)` left, then end the sample's collector tuning."""
-
-    async def cleanup(state: TaskState) -> None:
-        deferred.write(state.store)
-        await leave_sample(state)
-
-    return cleanup

@@ -8,12 +8,14 @@ ends."""
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
 
 import anyio
 from inspect_ai import Task
 from inspect_ai import eval as inspect_eval
 from inspect_ai.event import SpanBeginEvent, StoreEvent
 from inspect_ai.log import EvalLog
+from inspect_ai.solver import TaskState
 from inspect_ai.util import Store
 from pydantic_core import to_jsonable_python
 
@@ -107,21 +109,29 @@ def test_a_logged_store_holds_no_default_and_the_scorers_change_nothing(tmp_path
         assert changes == [], "a scorer wrote to the sample's store"
 
 
+def _state(store: Store) -> TaskState:
+    return SimpleNamespace(store=store)  # type: ignore[return-value]  # all the cleanup reads
+
+
 def test_deferred_writes_are_held_only_once_the_cleanup_has_run_in_that_loop() -> None:
     deferred, first, second, third = DeferredWrites(), Store(), Store(), Store()
 
     async def one_eval() -> None:
         deferred.save(first, {"DialogueState:replies": 1})
         assert first.get("DialogueState:replies") == 1, "no cleanup seen yet: written at once"
-        deferred.write(first)  # the task's cleanup ran for that sample: nothing held, nothing lost
+        await deferred.cleanup(
+            _state(first)
+        )  # the task's cleanup ran for that sample: nothing held, nothing lost
         assert dict(first.items()) == {"DialogueState:replies": 1}
         deferred.save(second, {"DialogueState:replies": 2})
         assert "DialogueState:replies" not in second
         assert read_only(DialogueState, second).replies == 2, "the scorers read what is held"
         assert read_only(DialogueState, Store()).replies == 0, "held for that store alone"
-        deferred.write(second)
+        await deferred.cleanup(_state(second))
         assert dict(second.items()) == {"DialogueState:replies": 2}
-        deferred.write(second)  # a second cleanup of the same sample writes nothing again
+        await deferred.cleanup(
+            _state(second)
+        )  # a second cleanup of the same sample writes nothing again
         assert read_only(DialogueState, second).replies == 2
 
     async def another_eval() -> None:  # the same solver in a task without the cleanup
@@ -136,11 +146,11 @@ def test_a_model_bound_to_the_store_writes_what_is_held_first() -> None:
     deferred, first, sample = DeferredWrites(), Store(), Store()
 
     async def run() -> None:
-        deferred.write(first)
+        await deferred.cleanup(_state(first))
         deferred.save(sample, {"DialogueState:replies": 2})
         assert DialogueState(store=sample).replies == 2  # e.g. a scorer's store_as(...)
         assert sample.get("DialogueState:replies") == 2
-        deferred.write(sample)  # the cleanup then writes nothing more
+        await deferred.cleanup(_state(sample))  # the cleanup then writes nothing more
         assert sample.get("DialogueState:replies") == 2
 
     anyio.run(run)
