@@ -166,7 +166,7 @@ def privacy(
         adaptive_turn_prompt: `adaptive` only: template file for its per-round instruction.
         max_in_flight: At most this many model requests in flight across all roles.
         judge: `true`: also score with an LLM judge on the `judge` role (default `false`).
-        gc_tuning: `true` (default): fewer garbage-collection pauses while samples run.
+        gc_tuning: `true` (default): fewer garbage-collection pauses while the task runs.
         trusted_agent: `none` (default), `react`, or `package.module:function` (an Agent).
         document_access: `prompt` (default), `tool` or `fields` (these need `trusted_agent`).
         **unknown: Any other name is refused with a message (a mistyped parameter is an error).
