@@ -24,7 +24,7 @@ MAX_COMPLEXITY = 15
 MAX_MODULE_LINES = 400
 #: The whole package's line budget (issue 28); above it, the package's own allowance in
 #: `module_size.txt` (`polar_inspect/ N`) is a ratchet: it may shrink, never grow.
-MAX_PACKAGE_LINES = 23_755
+MAX_PACKAGE_LINES = 23_748
 GATES = ("complexity", "size", "mypy", "dead")
 BASELINE_FILES = {
     "complexity": "complexity.txt",
