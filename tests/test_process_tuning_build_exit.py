@@ -87,6 +87,7 @@ def test_only_the_inspect_command_freezes_at_exit_once(
     monkeypatch.setattr(tuning.atexit, "register", registered.append)
     monkeypatch.setattr(tuning, "_TUNING", tuning._Tuning())
     saved = gc.get_threshold()
+    gc.unfreeze()
     gc.set_threshold(*tuning.PYTHON_DEFAULT_THRESHOLDS)
     try:
         for eval_id in ("a", "b"):  # two runs one after the other: one handler
@@ -136,7 +137,10 @@ def test_an_eval_that_fails_puts_everything_back(
 ) -> None:
     import polar_inspect.dialogue.steps as steps
 
+    seen: list[tuple[int, ...]] = []
+
     def broken(state):
+        seen.append(gc.get_threshold())
         raise RuntimeError("a sample that fails")
 
     monkeypatch.setattr(steps, "sample_info", broken)
@@ -154,7 +158,7 @@ def test_an_eval_that_fails_puts_everything_back(
             display="none",
             fail_on_error=True,
         )
-        assert logs[0].status == "error"
+        assert logs[0].status == "error" and seen == [tuning.TUNED_THRESHOLDS]
         assert gc.get_threshold() == tuning.PYTHON_DEFAULT_THRESHOLDS
         assert gc.get_freeze_count() == 0
     finally:
