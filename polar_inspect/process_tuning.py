@@ -61,9 +61,9 @@ def running_inspect_command() -> bool:
 
 
 @contextmanager
-def collector_paused(enabled: bool) -> Iterator[None]:
-    """The cyclic collector off inside (a task's build), if `enabled` and it was on; `enabled`
-    also registers `CollectorTuning` (once), which tunes only when a task that asks starts."""
+def task_build(enabled: bool) -> Iterator[None]:
+    """A task's build with `gc_tuning` `enabled`: the cyclic collector off inside (if it was on),
+    and `CollectorTuning` registered (once), which tunes only when a task that asks starts."""
     if enabled and not _REGISTERED:  # once: Inspect prints the hooks it has before each eval
         hooks(name="gc_tuning", description="fewer GC pauses (-T gc_tuning)")(CollectorTuning)
         _REGISTERED.append(CollectorTuning)

@@ -15,7 +15,7 @@ from polar_inspect.data.records import PolarRecord
 from polar_inspect.data.samples import records_to_dataset
 from polar_inspect.data.short_values import short_values, summarize_short_values
 from polar_inspect.dialogue.solver import polar_dialogue
-from polar_inspect.process_tuning import collector_paused
+from polar_inspect.process_tuning import task_build
 from polar_inspect.redaction import redact
 from polar_inspect.register import register_entry
 from polar_inspect.run.assemble import TRUSTED_MODEL_CONFIG, run_metadata, select_data
@@ -70,7 +70,7 @@ def build_task(
 ) -> Task:
     """A POLAR-Bench Task from `privacy`'s parameters by name (an unknown name is refused)."""
     config = PolarConfig.from_task_args(task_args)
-    with collector_paused(config.gc_tuning):  # docs/large-runs.md: the records make no cycles
+    with task_build(config.gc_tuning):  # docs/large-runs.md: the records make no cycles
         setup = RunSetup.prepare(config)  # every template and option checked before data is read
         check_roles_bound(setup)  # under `inspect eval`: a role the run needs and nobody bound
         data = select_data(config, subset)
