@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 from inspect_ai import eval as inspect_eval
@@ -12,6 +14,7 @@ from inspect_ai.model import Model, ModelOutput, ModelUsage, get_model
 from pytest import MonkeyPatch
 
 from polar_inspect.dialogue.state import SampleRecord, read_sample_record
+from polar_inspect.process_tuning import CollectorTuning
 
 if TYPE_CHECKING:
     from tests.stub_servers import StubServer
@@ -124,3 +127,20 @@ def usage_of(sample: EvalSample) -> dict[str, dict[str, int]]:
 
 
 _USAGE_KEYS = ("calls", "input_tokens", "output_tokens", "total_tokens")
+
+
+#: The metadata of a polar_inspect task built with `gc_tuning` on, as the collector hook reads it.
+ASKS_FOR_TUNING = {"polar_inspect_version": "x", "config": {"gc_tuning": True}}
+
+
+def task_started(eval_id: str, metadata: dict[str, Any] | None = None) -> None:
+    """Inspect reports that a task (with `metadata`, else `ASKS_FOR_TUNING`) starts."""
+    start = SimpleNamespace(
+        eval_id=eval_id, spec=SimpleNamespace(metadata=metadata or ASKS_FOR_TUNING)
+    )
+    asyncio.run(CollectorTuning().on_task_start(start))  # type: ignore[arg-type]
+
+
+def task_ended(eval_id: str) -> None:
+    """Inspect reports that the task `eval_id` ends."""
+    asyncio.run(CollectorTuning().on_task_end(SimpleNamespace(eval_id=eval_id)))  # type: ignore[arg-type]

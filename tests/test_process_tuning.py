@@ -23,7 +23,7 @@ from polar_inspect.process_tuning import (
 )
 from polar_inspect.tasks import privacy
 from tests.conftest import make_record
-from tests.helpers import run
+from tests.helpers import ASKS_FOR_TUNING, run, task_ended, task_started
 
 
 @pytest.fixture
@@ -37,18 +37,6 @@ def python_defaults(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     yield
     gc.unfreeze()
     gc.set_threshold(*saved)
-
-
-def _start(eval_id: str, metadata: dict | None = None) -> None:
-    data = SimpleNamespace(eval_id=eval_id, spec=SimpleNamespace(metadata=metadata or _ASKS))
-    asyncio.run(CollectorTuning().on_task_start(data))  # type: ignore[arg-type]
-
-
-def _end(eval_id: str) -> None:
-    asyncio.run(CollectorTuning().on_task_end(SimpleNamespace(eval_id=eval_id)))  # type: ignore[arg-type]
-
-
-_ASKS = {"polar_inspect_version": "x", "config": {"gc_tuning": True}}
 
 
 @pytest.mark.usefixtures("python_defaults")
@@ -73,21 +61,21 @@ def test_building_every_task_leaves_the_process_as_it_was(write_records) -> None
 
 @pytest.mark.usefixtures("python_defaults")
 def test_the_first_task_that_asks_tunes_and_the_last_one_to_end_puts_everything_back() -> None:
-    _start("a")
-    _start("b")
+    task_started("a")
+    task_started("b")
     assert gc.get_threshold() == TUNED_THRESHOLDS
     assert gc.get_freeze_count() > 0
-    _end("a")
+    task_ended("a")
     assert gc.get_threshold() == TUNED_THRESHOLDS  # "b" still runs
-    _end("unknown")  # a task that did not ask (another package's) changes nothing
-    _end("b")
+    task_ended("unknown")  # a task that did not ask (another package's) changes nothing
+    task_ended("b")
     assert gc.get_threshold() == PYTHON_DEFAULT_THRESHOLDS
     assert gc.get_freeze_count() == 0
 
 
 @pytest.mark.usefixtures("python_defaults")
 def test_the_eval_s_end_puts_back_what_a_task_that_failed_left() -> None:
-    _start("a")
+    task_started("a")
     asyncio.run(CollectorTuning().on_run_end(SimpleNamespace()))  # type: ignore[arg-type]
     assert gc.get_threshold() == PYTHON_DEFAULT_THRESHOLDS and gc.get_freeze_count() == 0
     asyncio.run(CollectorTuning().on_run_end(SimpleNamespace()))  # type: ignore[arg-type]
@@ -97,7 +85,7 @@ def test_the_eval_s_end_puts_back_what_a_task_that_failed_left() -> None:
 @pytest.mark.parametrize(
     ("metadata", "asks"),
     [
-        (_ASKS, True),
+        (ASKS_FOR_TUNING, True),
         ({"polar_inspect_version": "x", "config": {"gc_tuning": False}}, False),
         ({"config": {"gc_tuning": True}}, False),  # another package's task
         ({"polar_inspect_version": "x", "config": "gc_tuning"}, False),
@@ -111,17 +99,17 @@ def test_only_a_polar_task_with_gc_tuning_asks(metadata: dict | None, asks: bool
 
 @pytest.mark.usefixtures("python_defaults")
 def test_a_task_that_does_not_ask_changes_nothing() -> None:
-    _start("a", {"polar_inspect_version": "x", "config": {"gc_tuning": False}})
+    task_started("a", {"polar_inspect_version": "x", "config": {"gc_tuning": False}})
     assert gc.get_threshold() == PYTHON_DEFAULT_THRESHOLDS and gc.get_freeze_count() == 0
-    _end("a")
+    task_ended("a")
 
 
 @pytest.mark.usefixtures("python_defaults")
 def test_a_program_with_its_own_settings_keeps_them(monkeypatch: pytest.MonkeyPatch) -> None:
     gc.set_threshold(2_000, 15, 15)
-    _start("a")
+    task_started("a")
     assert gc.get_threshold() == (2_000, 15, 15)
-    _end("a")
+    task_ended("a")
     assert gc.get_threshold() == (2_000, 15, 15)
     gc.set_threshold(*PYTHON_DEFAULT_THRESHOLDS)
     gc.freeze()  # the program froze objects of its own: they stay frozen after the run
@@ -130,9 +118,9 @@ def test_a_program_with_its_own_settings_keeps_them(monkeypatch: pytest.MonkeyPa
     calls: list[str] = []
     monkeypatch.setattr(gc, "freeze", lambda: calls.append("freeze"))
     monkeypatch.setattr(gc, "unfreeze", lambda: calls.append("unfreeze"))
-    _start("a")
+    task_started("a")
     assert gc.get_freeze_count() > 0
-    _end("a")
+    task_ended("a")
     assert gc.get_freeze_count() > 0 and calls == []
 
 

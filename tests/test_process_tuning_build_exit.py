@@ -3,12 +3,10 @@
 
 from __future__ import annotations
 
-import asyncio
 import gc
 import subprocess
 import sys
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 from inspect_ai import eval as inspect_eval
@@ -18,19 +16,13 @@ import polar_inspect.run.assemble as assemble
 from polar_inspect.errors import UserInputError
 from polar_inspect.tasks import privacy
 from tests.conftest import make_record
-from tests.helpers import run
+from tests.helpers import run, task_ended, task_started
 
 
 def _start_and_end(eval_id: str) -> None:
     """A polar task with gc_tuning starts and ends, as Inspect's hooks report it."""
-    metadata = {"polar_inspect_version": "x", "config": {"gc_tuning": True}}
-    hook = tuning.CollectorTuning()
-    asyncio.run(
-        hook.on_task_start(
-            SimpleNamespace(eval_id=eval_id, spec=SimpleNamespace(metadata=metadata))
-        )
-    )  # type: ignore[arg-type]
-    asyncio.run(hook.on_task_end(SimpleNamespace(eval_id=eval_id)))  # type: ignore[arg-type]
+    task_started(eval_id)
+    task_ended(eval_id)
 
 
 def _spy_on_the_load(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
