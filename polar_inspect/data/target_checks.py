@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from polar_inspect.data.record_values import expand_value, repeated_targets
 from polar_inspect.data.records import PolarRecord, Side
-from polar_inspect.detectors.match import TextIndex, normalize_text
+from polar_inspect.detectors.match import TextIndex
 
 logger = logging.getLogger(__name__)
 
@@ -49,32 +49,31 @@ class TargetSummary(BaseModel):
     listed: list[TargetFinding] = Field(default_factory=list)
 
 
-def _written(values: list[str]) -> list[str]:
-    """A target list with list literals expanded, repeats (exact ones too) kept."""
-    return [item for value in values for item in expand_value(value) if item.strip()]
+def _not_in_document(record: PolarRecord) -> set[str]:
+    """The target values the matcher does not find in the record's document, which is indexed
+    only for a value its lowercase lacks (normalising acts per character and whitespace run)."""
+    document = record.generated_texts.source_document_text
+    lowered = document.lower()
+    pending = [v for _, _, values in record.sides() for v in values if v.lower() not in lowered]
+    index = TextIndex(document) if pending else None
+    return {value for value in pending if index is not None and not index.contains(value)}
 
 
 def record_findings(record: PolarRecord) -> list[TargetFinding]:
     """The repeated spellings and the values the document lacks, of one record."""
-    document = record.generated_texts.source_document_text
-    normalized = normalize_text(document)
-    index: TextIndex | None = None  # built only when the plain substring check fails
+    missing = _not_in_document(record)
     found: list[TargetFinding] = []
     for side, written, values in record.sides():
+        items = [item for value in written for item in expand_value(value) if item.strip()]
         found += [
             TargetFinding(sample_id=record.sample_id, side=side, kind="repeated", value=v, kept=k)
-            for v, k in repeated_targets(_written(written))
+            for v, k in repeated_targets(items)  # list literals expanded, exact repeats kept
         ]
-        for value in values:
-            if normalize_text(value) in normalized:
-                continue
-            index = index or TextIndex(document)
-            if not index.contains(value):
-                found.append(
-                    TargetFinding(
-                        sample_id=record.sample_id, side=side, kind="not_in_document", value=value
-                    )
-                )
+        found += [
+            TargetFinding(sample_id=record.sample_id, side=side, kind="not_in_document", value=v)
+            for v in values
+            if v in missing
+        ]
     return found
 
 

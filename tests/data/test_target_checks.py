@@ -3,12 +3,15 @@ counted (data/target_checks.py, record_values.distinct_targets)."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from polar_inspect.data.record_values import distinct_targets, repeated_targets, same_target
 from polar_inspect.data.records import PolarRecord
 from polar_inspect.data.samples import record_to_sample
 from polar_inspect.data.target_checks import LISTED_FINDINGS, describe, summarize_targets
+from polar_inspect.detectors.match import normalize_text
 from tests.conftest import ALLOWED, PROTECTED, make_record
 
 
@@ -81,3 +84,22 @@ def test_only_the_first_findings_are_listed(caplog: pytest.LogCaptureFixture) ->
     assert summary.values_not_in_document == LISTED_FINDINGS + 5
     assert len(summary.listed) == LISTED_FINDINGS
     assert "data.json: 25 target value(s) in 25 record(s)" in caplog.text
+
+
+def test_a_value_in_the_lowercased_document_is_in_the_normalised_one() -> None:
+    """The checks' first test (`record_findings`) stands for the matcher's substring check:
+    the lowercase of any piece of a text, normalised, is in the whole text normalised."""
+    # Case changes that depend on context or length (final sigma, dotted I, sharp s),
+    # whitespace other than spaces, and every character the normalisation replaces.
+    alphabet = "aAzZ09 \t\n\u00a0\u2028-\u2013\u2014/_\u2018\u2019\u201c\u201d'\".,"
+    alphabet += "\u03a3\u03c3\u03c2\u0130\u00df"
+    rng = random.Random(31)
+    for _ in range(20_000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 14)))
+        lowered = text.lower()
+        start, end = sorted(rng.randint(0, len(lowered)) for _ in range(2))
+        piece = lowered[start:end]
+        for value in {piece, piece.upper(), piece.title()}:
+            if value.lower() in lowered:
+                assert normalize_text(value) in normalize_text(text), (value, text)
+
