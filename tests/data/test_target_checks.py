@@ -102,4 +102,3 @@ def test_a_value_in_the_lowercased_document_is_in_the_normalised_one() -> None:
         for value in {piece, piece.upper(), piece.title()}:
             if value.lower() in lowered:
                 assert normalize_text(value) in normalize_text(text), (value, text)
-
