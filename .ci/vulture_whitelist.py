@@ -36,4 +36,5 @@ from polar_inspect.process_tuning import CollectorTuning  # noqa: E402
 
 CollectorTuning.on_task_start  # Inspect calls its registered hooks (inspect_ai.hooks.Hooks)
 CollectorTuning.on_task_end
+CollectorTuning.on_run_start
 CollectorTuning.on_run_end

@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from inspect_ai.hooks import Hooks, RunEnd, TaskEnd, TaskStart, hooks
+from inspect_ai.hooks import Hooks, RunEnd, RunStart, TaskEnd, TaskStart, hooks
 
 PYTHON_DEFAULT_THRESHOLDS = (700, 10, 10)
 #: The young and middle thresholds Python starts with (3.11-3.12: 700; 3.13 and later: 2000).
@@ -88,8 +88,14 @@ def asks_for_tuning(metadata: Mapping[str, Any] | None) -> bool:
 
 
 class CollectorTuning(Hooks):
-    """Tunes when the first task that asks for it starts; puts back when the last one ends (or
-    the eval does: a task that failed ends without its end hook)."""
+    """Tunes as the run starts (under the `inspect` command) or the first task that asks starts;
+    puts back when the last one ends or the eval does (a task that failed reports no end)."""
+
+    async def on_run_start(self, data: RunStart) -> None:
+        """Under the `inspect` command, whose tasks were built before and one asked: tune now,
+        before Inspect's run set-up allocates (and collects over the unfrozen dataset)."""
+        if running_inspect_command():
+            _TUNING.tune()
 
     async def on_task_start(self, data: TaskStart) -> None:
         """Tune, for a task whose metadata asks for it."""

@@ -82,6 +82,20 @@ def test_the_eval_s_end_puts_back_what_a_task_that_failed_left() -> None:
     assert gc.get_threshold() == PYTHON_DEFAULT_THRESHOLDS
 
 
+@pytest.mark.usefixtures("python_defaults")
+@pytest.mark.parametrize(("program", "tunes"), [("/venv/bin/inspect", True), ("run.py", False)])
+def test_the_inspect_command_tunes_as_its_run_starts(
+    program: str, tunes: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under the command, whose tasks were built (one asking) before its run starts, the tuning
+    comes before the run's set-up; a program's run waits for a task that asks."""
+    monkeypatch.setattr(sys, "argv", [program, "eval"])
+    monkeypatch.setattr(tuning.atexit, "register", lambda _: None)
+    asyncio.run(CollectorTuning().on_run_start(SimpleNamespace()))  # type: ignore[arg-type]
+    assert (gc.get_threshold() == TUNED_THRESHOLDS) is tunes
+    assert (gc.get_freeze_count() > 0) is tunes
+
+
 @pytest.mark.parametrize(
     ("metadata", "asks"),
     [

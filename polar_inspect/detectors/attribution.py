@@ -104,9 +104,7 @@ def _candidates(view: TextView, form: ValueForm) -> list[tuple[object, int]]:
 
 
 def _target(form: ValueForm) -> object:
-    if form.kind == "date" and form.date:
-        return date(*form.date)
-    return form.amount
+    return date(*form.date) if form.kind == "date" and form.date else form.amount
 
 
 def _selection(reply: str, candidates: list[tuple[object, int]]) -> object | None:

@@ -225,9 +225,7 @@ class TextIndex:
             return "flexible_pattern"
 
         value_tokens = [run for run in value_runs if len(run) >= _MIN_TOKEN_LENGTH]
-        if _covered(value_tokens, self.tokens):
-            return "token_coverage"
-        return None
+        return "token_coverage" if _covered(value_tokens, self.tokens) else None
 
     @cached_property
     def _flex_breaks(self) -> list[int]:

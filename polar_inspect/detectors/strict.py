@@ -214,9 +214,7 @@ def _window_cover(
             left += 1
         if best is None or len(counts) > best[0]:
             best = (len(counts), hits[left][0], pos)
-    if best is None or best[0] < need:
-        return None
-    return best
+    return None if best is None or best[0] < need else best
 
 
 def _stems_near(
