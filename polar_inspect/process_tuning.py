@@ -5,6 +5,7 @@ from __future__ import annotations
 import atexit
 import gc
 import sys
+import weakref
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
@@ -79,6 +80,8 @@ def task_build(enabled: bool) -> Iterator[None]:
 
 _TUNING = _Tuning()
 _REGISTERED: list[type] = []  # `CollectorTuning`, once a task build registered it with Inspect
+#: The tasks polar_inspect built in this process (`tasks.PolarTask`), for `on_run_start`.
+BUILT_TASKS: weakref.WeakSet[Any] = weakref.WeakSet()
 
 
 def asks_for_tuning(metadata: Mapping[str, Any] | None) -> bool:
@@ -92,9 +95,11 @@ class CollectorTuning(Hooks):
     puts back when the last one ends or the eval does (a task that failed reports no end)."""
 
     async def on_run_start(self, data: RunStart) -> None:
-        """Under the `inspect` command, whose tasks were built before and one asked: tune now,
-        before Inspect's run set-up allocates (and collects over the unfrozen dataset)."""
-        if running_inspect_command():
+        """Under the `inspect` command, for a run of a task built asking (and none of its name
+        not asking): tune before Inspect's run set-up allocates over the unfrozen dataset."""
+        built = [(task.name, asks_for_tuning(task.metadata)) for task in list(BUILT_TASKS)]
+        asking = {name for name, asks in built if asks} - {name for name, asks in built if not asks}
+        if running_inspect_command() and asking & set(data.task_names):
             _TUNING.tune()
 
     async def on_task_start(self, data: TaskStart) -> None:

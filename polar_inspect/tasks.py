@@ -15,7 +15,7 @@ from polar_inspect.data.records import PolarRecord
 from polar_inspect.data.samples import records_to_dataset
 from polar_inspect.data.short_values import short_values, summarize_short_values
 from polar_inspect.dialogue.solver import polar_dialogue
-from polar_inspect.process_tuning import task_build
+from polar_inspect.process_tuning import BUILT_TASKS, task_build
 from polar_inspect.redaction import redact
 from polar_inspect.register import register_entry
 from polar_inspect.run.assemble import TRUSTED_MODEL_CONFIG, run_metadata, select_data
@@ -48,6 +48,7 @@ class PolarTask(Task):
     def __init__(self, *args: Any, oracle: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.oracle = oracle
+        BUILT_TASKS.add(self)  # its name and metadata: does a run of it ask for gc tuning?
 
     @property
     def display_name(self) -> str:

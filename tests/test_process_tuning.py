@@ -83,16 +83,34 @@ def test_the_eval_s_end_puts_back_what_a_task_that_failed_left() -> None:
 
 
 @pytest.mark.usefixtures("python_defaults")
-@pytest.mark.parametrize(("program", "tunes"), [("/venv/bin/inspect", True), ("run.py", False)])
-def test_the_inspect_command_tunes_as_its_run_starts(
-    program: str, tunes: bool, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize(
+    ("program", "built", "runs", "tunes"),
+    [
+        ("/venv/bin/inspect", [True], ["polar_inspect/privacy", "other/task"], True),
+        ("/venv/bin/inspect", [True], ["other/task"], False),  # eval-set: privacy is done
+        ("/venv/bin/inspect", [True, False], ["polar_inspect/privacy"], False),
+        ("run.py", [True], ["polar_inspect/privacy"], False),  # a program: at the task's start
+    ],
+)
+def test_the_inspect_command_tunes_as_a_run_of_a_task_that_asks_starts(
+    program: str,
+    built: list[bool],
+    runs: list[str],
+    tunes: bool,
+    write_records,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Under the command, whose tasks were built (one asking) before its run starts, the tuning
-    comes before the run's set-up; a program's run waits for a task that asks."""
+    """Under the command the tuning comes before the run's set-up, for a run of a task built
+    with gc_tuning (and no task of the same name built without); a program's run waits for a
+    task that asks to start."""
+    tuning.BUILT_TASKS.clear()  # the tasks earlier tests built
+    data = str(write_records([make_record(0)]))
+    tasks = [privacy(data=data, gc_tuning=asks) for asks in built]  # kept: the set is weak
     monkeypatch.setattr(sys, "argv", [program, "eval"])
     monkeypatch.setattr(tuning.atexit, "register", lambda _: None)
-    asyncio.run(CollectorTuning().on_run_start(SimpleNamespace()))  # type: ignore[arg-type]
-    assert (gc.get_threshold() == TUNED_THRESHOLDS) is tunes
+    start = SimpleNamespace(task_names=runs)
+    asyncio.run(CollectorTuning().on_run_start(start))  # type: ignore[arg-type]
+    assert (gc.get_threshold() == TUNED_THRESHOLDS) is tunes and len(tasks) == len(built)
     assert (gc.get_freeze_count() > 0) is tunes
 
 

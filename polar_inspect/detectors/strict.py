@@ -166,9 +166,7 @@ def org_without_legal_form(view: TextView, form: ValueForm) -> Detection | None:
     span = form.find_verbatim(view, "base", form.folded[:core_end]) or _aligned(
         view, "base", "".join(form.core)
     )
-    if span:
-        return view.detection("full", "org_without_legal_form", "base", *span)
-    return None
+    return view.detection("full", "org_without_legal_form", "base", *span) if span else None
 
 
 #: A word for a mark, bracketed or between spaces ("[dot]", " at "), and the mark it stands for.
@@ -190,9 +188,7 @@ def obfuscated_email(view: TextView, form: ValueForm) -> Detection | None:
 
     view.lazy("deobfuscated", make)
     span = form.find_verbatim(view, "deobfuscated")
-    if span:
-        return view.detection("full", "obfuscated", "deobfuscated", *span)
-    return None
+    return view.detection("full", "obfuscated", "deobfuscated", *span) if span else None
 
 
 def _window_cover(

@@ -242,9 +242,7 @@ class Dialogue:
     def _stop_reason(self) -> StopReason:
         if self.ended is not None:
             return self.ended
-        if self.attacker.rounds == 0:
-            return "no_turns"
-        return self.attacker.exhausted()
+        return "no_turns" if self.attacker.rounds == 0 else self.attacker.exhausted()
 
 
 def _trusted_sampling(model: str) -> RoleSampling | None:
