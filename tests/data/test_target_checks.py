@@ -92,7 +92,7 @@ def test_a_value_in_the_lowercased_document_is_in_the_normalised_one() -> None:
     # Case changes that depend on context or length (final sigma, dotted I, sharp s),
     # whitespace other than spaces, and every character the normalisation replaces.
     alphabet = "aAzZ09 \t\n\u00a0\u2028-\u2013\u2014/_\u2018\u2019\u201c\u201d'\".,"
-    alphabet += "\u03a3\u03c3\u03c2\u0130\u00df"
+    alphabet += "\u03a3\u03c3\u03c2\u0130\u00df\x1c\x1f\x85\u3000"
     rng = random.Random(31)
     for _ in range(20_000):
         text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 14)))
