@@ -29,10 +29,10 @@ drift (the `--limit 1` runs too: pinned to a core, a run takes less CPU than one
 moves between cores). `--one-after-other` runs them in turn, as the figures of the first
 sessions were made.
 
-Last measured 2026-11-27 05:14-05:43 on main (96afaa4-049d27b: start-up cut),
-`--limit 0 --repeats 2 --time-metrics` twice, load 1.9-2.2: CPU per sample x0.958, x1.014,
-x1.017 and x0.996 (the benches printed x0.99 and x1.01), the final metric pass 4.7-5.4 / 8.1-9.6
-s, peak RSS 1,048-1,051 against 1,097-1,103 MB.
+Last measured 2026-11-27 05:14-06:23 on main (96afaa4-684fc1b: start-up cut),
+`--limit 0 --repeats 2 --time-metrics` three times, load 1.8-2.4: CPU per sample x0.958,
+x1.014, x1.017, x0.996, x0.987 and x1.038 (median x1.005; the benches printed x0.99, x1.01 and
+x1.01), the final metric pass 4.5-5.4 / 8.0-9.6 s, peak RSS 1,048-1,059 against 1,093-1,103 MB.
 Before, 2026-11-27 00:03-01:21 on main (c8412ba-28ab7cc: read-only metadata that copies
 share), `--limit 0 --repeats 2 --time-metrics` three times, load 1.8-2.3: CPU per sample
 x0.971, x0.994, x1.004, x1.083, x1.104 and x0.901 (median x0.999; the two cores differ by up to
