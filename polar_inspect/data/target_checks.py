@@ -49,21 +49,21 @@ class TargetSummary(BaseModel):
     listed: list[TargetFinding] = Field(default_factory=list)
 
 
-def _not_in_document(record: PolarRecord) -> set[str]:
-    """The target values the matcher does not find in the record's document, which is indexed
-    only for a value its lowercase lacks (normalising acts per character and whitespace run)."""
-    document = record.generated_texts.source_document_text
+def _not_in_document(document: str, sides: Sequence[tuple[Side, list[str], list[str]]]) -> set[str]:
+    """The target values the matcher does not find in `document`, which is indexed only for a
+    value its lowercase lacks (normalising acts per character and whitespace run)."""
     lowered = document.lower()
-    pending = [v for _, _, values in record.sides() for v in values if v.lower() not in lowered]
+    pending = [v for _, _, values in sides for v in values if v.lower() not in lowered]
     index = TextIndex(document) if pending else None
     return {value for value in pending if index is not None and not index.contains(value)}
 
 
 def record_findings(record: PolarRecord) -> list[TargetFinding]:
     """The repeated spellings and the values the document lacks, of one record."""
-    missing = _not_in_document(record)
+    sides = record.sides()
+    missing = _not_in_document(record.generated_texts.source_document_text, sides)
     found: list[TargetFinding] = []
-    for side, written, values in record.sides():
+    for side, written, values in sides:
         items = [item for value in written for item in expand_value(value) if item.strip()]
         found += [
             TargetFinding(sample_id=record.sample_id, side=side, kind="repeated", value=v, kept=k)
