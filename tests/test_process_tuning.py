@@ -114,6 +114,28 @@ def test_the_inspect_command_tunes_as_a_run_of_a_task_that_asks_starts(
     assert (gc.get_freeze_count() > 0) is tunes
 
 
+@pytest.mark.usefixtures("python_defaults")
+def test_under_the_command_inspect_s_run_start_names_the_task_the_build_made(
+    write_records, tmp_path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Inspect's own `RunStart` carries the name the built task has: under the command the
+    collector is tuned before the task starts."""
+    monkeypatch.setattr(sys, "argv", ["/venv/bin/inspect", "eval"])
+    monkeypatch.setattr(tuning.atexit, "register", lambda _: None)
+    at_task_start: list[tuple[int, ...]] = []
+    original = CollectorTuning.on_task_start
+
+    async def spy(self, data):  # the collector's settings as the task starts
+        at_task_start.append(gc.get_threshold())
+        await original(self, data)
+
+    monkeypatch.setattr(CollectorTuning, "on_task_start", spy)
+    run(
+        "polar_inspect/privacy", "polar/oracle", tmp_path, data=str(write_records([make_record(0)]))
+    )
+    assert at_task_start == [TUNED_THRESHOLDS]
+
+
 @pytest.mark.parametrize(
     ("metadata", "asks"),
     [
