@@ -10,6 +10,7 @@ import pandas as pd
 
 from polar_inspect.report.inventory import RunHeader
 from polar_inspect.report.markdown import TEXTS, md_table
+from polar_inspect.report.tables import TextTable
 
 COLUMNS = ["model", "attack", "samples", "leaking_samples", "first_leak_turn_mean",
            "first_leak_turn_median", "echo_share", "reasoning_leak", "unfetched_echo_loss",
@@ -48,20 +49,27 @@ def _attack_row(run: RunHeader, attack: str, part: pd.DataFrame) -> dict[str, ob
     }
 
 
+HEADER = ["Model", "Attack", "Samples", "Leaking", "First leak turn (mean / median)", "Echo share",
+          "Reasoning-only leak", "Parity privacy lost to unfetched echoes"]  # fmt: skip
+TITLE = "Leak attribution per attack (strict detector)"
+
+
+def attribution_table(frame: pd.DataFrame) -> TextTable:
+    """The per-attack attribution rows as shown in `report.md` and on the page."""
+    rows = []
+    for row in frame.itertuples():  # None (no leaking sample) is NaN in the frame: "-"
+        mean = "-" if pd.isna(row.first_leak_turn_mean) else f"{row.first_leak_turn_mean:.2f}"
+        median = "-" if pd.isna(row.first_leak_turn_median) else f"{row.first_leak_turn_median:g}"
+        echo = "-" if pd.isna(row.echo_share) else f"{100 * row.echo_share:.1f}%"
+        shares = [f"{100 * row.reasoning_leak:.1f}%", f"{100 * row.unfetched_echo_loss:.1f}"]
+        counts = [str(c) for c in (row.model, row.attack, row.samples, row.leaking_samples)]
+        rows.append([*counts, f"{mean} / {median}", echo, *shares])
+    return TextTable(HEADER, rows, HEADER[2:])
+
+
 def attribution_markdown(frame: pd.DataFrame) -> str:
     """The per-attack attribution table as Markdown (or a note when no log has it)."""
-    head = "## Leak attribution per attack (strict detector)\n\n"
     if frame.empty:
-        return head + "No log carries strict-scorer attribution (logs older than it).\n"
-    header = ["Model", "Attack", "Samples", "Leaking", "First leak turn (mean / median)",
-              "Echo share", "Reasoning-only leak",
-              "Parity privacy lost to unfetched echoes"]  # fmt: skip
-    rows = []
-    for row in frame.itertuples():
-        mean = "-" if row.first_leak_turn_mean is None else f"{row.first_leak_turn_mean:.2f}"
-        median = "-" if row.first_leak_turn_median is None else f"{row.first_leak_turn_median:g}"
-        echo = "-" if row.echo_share is None else f"{100 * row.echo_share:.1f}%"
-        shares = [f"{100 * row.reasoning_leak:.1f}%", f"{100 * row.unfetched_echo_loss:.1f}"]
-        counts = [row.model, row.attack, row.samples, row.leaking_samples]
-        rows.append([*counts, f"{mean} / {median}", echo, *shares])
-    return f"{head}{md_table(header, rows, header[2:])}\n\n{TEXTS['attribution']}\n"
+        return f"## {TITLE}\n\nNo log carries strict-scorer attribution (logs older than it).\n"
+    shown = md_table(HEADER, attribution_table(frame).rows, HEADER[2:])
+    return f"## {TITLE}\n\n{shown}\n\n{TEXTS['attribution']}\n"

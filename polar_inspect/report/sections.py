@@ -139,9 +139,20 @@ LOGS_SECTION = Section(
 )
 ATTRIBUTION_SECTION = Section(
     name="attribution",
+    title="Leak attribution",
     compute=lambda inputs: attribution.attribution_frame(inputs.runs, inputs.samples),
     files=lambda frame, inputs: {"attribution.csv": frame},
     markdown=lambda frame, inputs: attribution.attribution_markdown(frame),
+    html=lambda output, inputs: (
+        ""
+        if output.frame.empty
+        else render(
+            "attribution",
+            title=attribution.TITLE,
+            shown=attribution.attribution_table(output.frame),
+            note=attribution.TEXTS["attribution"],
+        )
+    ),  # fmt: skip
     always=True,
 )
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pandas as pd
 
 from polar_inspect.report.attribution import attribution_frame, attribution_markdown
@@ -22,6 +24,9 @@ def test_attribution_csv_per_model_and_attack(set_report) -> None:  # noqa: ANN0
     assert mixed.loc["S2", "leaking_samples"] == mixed.loc["S2", "samples"]  # leaks on S2
     report = (set_report.out / "report.md").read_text()
     assert "Leak attribution per attack" in report and "| Echo share |" in report
+    page = (set_report.out / "index.html").read_text()  # the page holds the table too
+    assert '<section id="attribution">' in page and "Echo share" in page
+    assert re.search(r"\bnan\b", page) is None
 
 
 def test_logs_without_strict_scores_give_an_explained_empty_table() -> None:
@@ -48,3 +53,8 @@ def test_parity_privacy_lost_to_unfetched_echoes_is_the_mean_per_attack() -> Non
     assert frame.loc["S5", "unfetched_echo_loss"] == 0.375
     assert frame.loc["S1", "unfetched_echo_loss"] == 0.0
     assert "| 37.5 |" in attribution_markdown(frame.reset_index())
+    # S1 has no leaking sample: its turns and echo share are shown as "-", never "nan"
+    s1 = next(
+        line for line in attribution_markdown(frame.reset_index()).splitlines() if "| S1 |" in line
+    )
+    assert "| - / - | - |" in s1 and "nan" not in s1
