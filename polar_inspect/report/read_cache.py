@@ -10,6 +10,7 @@ import zipfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from functools import cache
+from importlib.metadata import version
 from pathlib import Path
 from typing import IO, Any, TypeVar
 
@@ -23,6 +24,8 @@ TAIL_BYTES = 65_536
 #: Set to "0" to turn the cache off (reads every log again).
 ENV_SWITCH = "POLAR_REPORT_CACHE"
 PACKAGE = Path(__file__).resolve().parents[1]
+#: The libraries whose versions decide what a log is read into (part of every key).
+READ_WITH = ("inspect_ai", "pydantic", "pandas", "numpy")
 
 
 #: For a remote folder, a filesystem of its own with no cached listing: a report (or a second
@@ -53,10 +56,13 @@ def log_member(path: str, name: str) -> Iterator[IO[bytes] | None]:
 
 @cache
 def _code_digest() -> str:
-    """Digest of the package's source: what a log is read into depends on all of it."""
-    digest = hashlib.sha256()
-    for source in sorted(PACKAGE.rglob("*.py")):
-        digest.update(source.read_bytes())
+    """Digest of every file of the package (code, templates, data such as `eval.yaml`) and of the
+    versions of the libraries a log is read with: what a read gives depends on all of them."""
+    digest = hashlib.sha256(" ".join(map(version, READ_WITH)).encode())
+    for source in sorted(
+        p for p in PACKAGE.rglob("*") if p.is_file() and "__pycache__" not in p.parts
+    ):
+        digest.update(f"{source.relative_to(PACKAGE)}\0".encode() + source.read_bytes())
     return digest.hexdigest()[:16]
 
 
@@ -71,8 +77,10 @@ def _identity(path: str) -> list[str]:
         fs, inner = url_to_fs(str(Path(path).resolve()))
         stat = os.stat(inner)
         where, size, changed = inner, stat.st_size, stat.st_mtime_ns
+    # a `.eval` log's tail holds its zip directory (every member's CRC); a `.json` log's header
+    # is at its start, so all of it is digested
     with fs.open(inner, "rb") as handle:
-        handle.seek(max(0, size - TAIL_BYTES))
+        handle.seek(max(0, size - TAIL_BYTES) if path.endswith(".eval") else 0)
         tail = hashlib.sha256(handle.read()).hexdigest()
     return [where, str(size), str(changed), tail]
 
@@ -92,14 +100,18 @@ def cached(path: str, kind: str, read: Callable[[str], T]) -> T:
     if key is None:
         return read(path)
     entry = cache_dir() / "report" / f"{key}.pkl"
-    unreadable = (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError)
-    with suppress(*unreadable), entry.open("rb") as handle:
-        return pickle.load(handle)  # our own files, named by the sha256 of their key
+    with suppress(Exception):  # missing, damaged or foreign: read the log instead
+        stored = entry.read_bytes()  # the payload's sha256, then the payload (our own pickle)
+        if hashlib.sha256(stored[32:]).digest() == stored[:32]:
+            return pickle.loads(stored[32:])  # type: ignore[no-any-return]
     value = read(path)
-    with suppress(OSError):
+    payload = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+    partial = entry.with_suffix(f".{os.getpid()}.tmp")
+    try:
         entry.parent.mkdir(parents=True, exist_ok=True)
-        partial = entry.with_suffix(f".{os.getpid()}.tmp")
-        with partial.open("wb") as handle:
-            pickle.dump(value, handle, protocol=pickle.HIGHEST_PROTOCOL)
+        partial.write_bytes(hashlib.sha256(payload).digest() + payload)
         partial.replace(entry)
+    except OSError:  # a cache that cannot be written is skipped, and leaves no partial file
+        with suppress(OSError):
+            partial.unlink(missing_ok=True)
     return value

@@ -4,6 +4,7 @@ cache), and every number it writes equals the one read from the full samples."""
 from __future__ import annotations
 
 import os
+import struct
 from pathlib import Path
 
 import pandas as pd
@@ -104,3 +105,60 @@ def test_the_cache_returns_what_was_read_and_can_be_turned_off(
     monkeypatch.setenv(read_cache.ENV_SWITCH, "0")
     read_cache.cached(str(log), "k", read)
     assert len(calls) == 2
+
+
+def test_a_json_log_changed_at_its_start_misses_the_cache(tmp_path: Path) -> None:
+    log = tmp_path / "run.json"  # a `.json` log's header is at its start, far from its tail
+    log.write_bytes(b'{"results": 0.64}' + b" " * 100_000)
+    stat = log.stat()
+    key = read_cache.log_key(str(log), "header")
+    log.write_bytes(b'{"results": 0.44}' + b" " * 100_000)  # same size, same time
+    os.utime(log, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    assert read_cache.log_key(str(log), "header") != key
+
+
+def _one_entry(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, list[str]]:
+    monkeypatch.setenv("POLAR_CACHE_DIR", str(tmp_path / "cache"))
+    log = tmp_path / "run.json"
+    log.write_text("{}", encoding="utf-8")
+    calls: list[str] = []
+    read_cache.cached(str(log), "k", lambda path: calls.append(path) or {"privacy": 0.64})
+    [entry] = (tmp_path / "cache" / "report").iterdir()
+    return entry, calls
+
+
+@pytest.mark.parametrize("damage", ["float", "bytes", "short", "empty"])
+def test_a_damaged_cache_entry_is_read_again_never_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, damage: str
+) -> None:
+    entry, calls = _one_entry(tmp_path, monkeypatch)
+    stored = entry.read_bytes()
+    if damage == "float":  # one number changed, the pickle still loads
+        assert struct.pack(">d", 0.64) in stored
+        stored = stored.replace(struct.pack(">d", 0.64), struct.pack(">d", 0.44))
+    damaged = {"float": stored, "bytes": stored[:40] + b"\xff" * 8 + stored[48:]}
+    entry.write_bytes(damaged.get(damage, stored[:10] if damage == "short" else b""))
+    log = str(tmp_path / "run.json")
+    value = read_cache.cached(log, "k", lambda path: calls.append(path) or {"privacy": 0.64})
+    assert value == {"privacy": 0.64} and len(calls) == 2
+
+
+def test_a_cache_that_cannot_be_written_leaves_no_partial_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    entry, calls = _one_entry(tmp_path, monkeypatch)
+    entry.unlink()
+    entry.mkdir()  # the entry's name is taken: the rename fails
+    log = str(tmp_path / "run.json")
+    assert read_cache.cached(log, "k", lambda path: {"privacy": 0.5}) == {"privacy": 0.5}
+    assert sorted(p.name for p in entry.parent.iterdir()) == [entry.name]
+
+
+def test_the_key_covers_every_package_file_not_only_code(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "eval.yaml").write_text("version: 1-C\n", encoding="utf-8")
+    monkeypatch.setattr(read_cache, "PACKAGE", tmp_path)
+    before = read_cache._code_digest.__wrapped__()
+    (tmp_path / "eval.yaml").write_text("version: 0-C\n", encoding="utf-8")  # read by the header
+    assert read_cache._code_digest.__wrapped__() != before
