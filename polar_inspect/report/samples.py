@@ -9,12 +9,15 @@ from collections.abc import Callable, Mapping, Sequence
 import pandas as pd
 
 from polar_inspect.report.inventory import Inventory, KeepPolicy, RunHeader, SkippedLog, read_header
+from polar_inspect.report.markdown import TEXTS
 from polar_inspect.report.parallel import run_jobs
 from polar_inspect.report.read_cache import cached
 from polar_inspect.report.run_labels import resolve_duplicates
 from polar_inspect.report.sample_rows import AXES, ROW_COLUMNS, summary_rows
 
 FRAME_COLUMNS = ["run", *ROW_COLUMNS]
+#: A header mean further than this from its samples' mean is not the same number.
+SAME_MEAN = 1e-9
 #: Makes a progress callback for a step: (description, total) -> advance().
 Stepper = Callable[[str, int], Callable[[], None] | None]
 #: Reads one log's rows by path (replaced by the full-sample reader in the parity test).
@@ -43,22 +46,30 @@ def load_runs(
     advance = step("reading samples", len(inventory.runs))
     for run in inventory.runs:
         try:
-            frames[len(used)] = cached(run.path, "rows", ROW_READER)
-            used.append(run)
+            rows = cached(run.path, "rows", ROW_READER)
+            why, detail = "scores disagree with header", header_disagreement(run, rows)
         except Exception as err:  # noqa: BLE001 - a log whose samples cannot be read is skipped
-            detail = f"cannot read samples: {err}"[:200]  # the path is the log's
-            skipped.append(
-                SkippedLog(
-                    path=run.path,
-                    reason="unreadable samples",
-                    detail=detail,
-                    model=run.label,
-                    task=run.task,
-                )
-            )
+            why, detail = "unreadable samples", f"cannot read samples: {err}"[:200]
+        if detail:
+            skipped.append(SkippedLog(path=run.path, reason=why, detail=detail, model=run.label,
+                                      task=run.task))  # fmt: skip
+        else:
+            frames[len(used)] = rows
+            used.append(run)
         if advance is not None:
             advance()
     return Inventory(runs=used, skipped=skipped, files_seen=len(paths)), combine(frames)
+
+
+def header_disagreement(run: RunHeader, rows: pd.DataFrame) -> str:
+    """How the header's privacy or utility mean differs from its samples' (each sample's epochs
+    averaged, as every table reads them), or "" when they agree."""
+    means = rows.groupby("id", sort=False)[["privacy", "utility"]].mean().mean()
+    for key in ("privacy", "utility"):
+        logged, found = run.metrics.get(key, {}).get("mean"), float(means[key])
+        if logged is not None and found == found and abs(found - logged) > SAME_MEAN:
+            return TEXTS["header_disagrees"].format(key=key, logged=logged, found=found)
+    return ""
 
 
 def combine(frames: Mapping[int, pd.DataFrame]) -> pd.DataFrame:
