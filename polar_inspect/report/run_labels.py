@@ -47,14 +47,22 @@ def _one_identity(
             r.model_copy(update={"label": f"{r.label} @ {r.created:{stamp}}"}) for r in group
         ], []
     kept = group[0]
+    tied = [r for r in group if (r.complete, r.created) == (kept.complete, kept.created)]
+    if any(r.metrics != kept.metrics for r in tied):  # no way to tell which scores are meant
+        names = ", ".join(sorted(Path(r.path).name for r in tied))
+        detail = f"the same run identity and start as {names}, with other scores: keep one"
+        return [], [_skipped(r, "conflicting duplicates", detail) for r in group]
+    return [kept], [_skipped(old, "duplicate", _why_dropped(old, kept)) for old in group[1:]]
 
-    def skip(old: RunHeader) -> SkippedLog:
-        why = "newer" if old.complete == kept.complete else "complete"
-        detail = f"the same run identity as the {why} {Path(kept.path).name}"
-        return SkippedLog(path=old.path, reason="duplicate", detail=detail, model=old.model,
-                          task=old.task)  # fmt: skip
 
-    return [kept], [skip(old) for old in group[1:]]
+def _why_dropped(old: RunHeader, kept: RunHeader) -> str:
+    newer = old.created < kept.created
+    what = "the complete " if old.complete != kept.complete else "the newer " if newer else ""
+    return f"the same run identity as {what}{Path(kept.path).name}"
+
+
+def _skipped(run: RunHeader, reason: str, detail: str) -> SkippedLog:
+    return SkippedLog(path=run.path, reason=reason, detail=detail, model=run.model, task=run.task)
 
 
 def label_runs(runs: list[RunHeader]) -> list[RunHeader]:

@@ -4,12 +4,14 @@ eval-set neither mislabels an agent nor splits one experiment in two."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 import pytest
 from inspect_ai.log import EvalConfig, EvalDataset, EvalLog, EvalSpec
 
-from polar_inspect.report.inventory import model_identity, model_label
+from polar_inspect.report.inventory import Inventory, RunHeader, model_identity, model_label
+from polar_inspect.report.run_labels import resolve_duplicates
 from polar_inspect.run.agent_options import AGENT_OPTIONS, options_read
 from polar_inspect.run.identity import run_identity
 
@@ -64,3 +66,34 @@ def test_every_option_names_a_reference_agent() -> None:
 
     known = {*AGENTS, JUDGE}
     assert {o.agent for o in AGENT_OPTIONS.values()} <= known
+
+
+def _run(path: str, created: str, privacy: float) -> RunHeader:
+    return RunHeader.model_construct(
+        path=path, model="m", task="t", label="m", base_label="m", plain_label="m",
+        run_digest="same", group_key="g", prompt_key="p", created=datetime.fromisoformat(created),
+        metrics={"privacy": {"mean": privacy}}, unfinished_samples=0, cut_samples=0, attacked=None,
+    )  # fmt: skip
+
+
+def _resolve(*runs: RunHeader) -> tuple[list[str], dict[str, tuple[str, str]]]:
+    found = resolve_duplicates(Inventory(runs=list(runs), skipped=[], files_seen=len(runs)))
+    return [r.path for r in found.runs], {s.path: (s.reason, s.detail) for s in found.skipped}
+
+
+def test_of_one_identity_the_newest_is_kept_and_the_message_says_why() -> None:
+    kept, skipped = _resolve(_run("a.eval", "2026-11-25", 1.0), _run("b.eval", "2026-11-26", 0.8))
+    assert kept == ["b.eval"]
+    assert skipped == {"a.eval": ("duplicate", "the same run identity as the newer b.eval")}
+    kept, skipped = _resolve(_run("a.eval", "2026-11-25", 1.0), _run("b.eval", "2026-11-25", 1.0))
+    assert skipped["a.eval"] == ("duplicate", "the same run identity as b.eval")  # a copy
+
+
+def test_copies_of_one_start_with_other_scores_are_all_skipped_never_picked_by_name() -> None:
+    for first, second in (("a_orig.eval", "b_rescored.eval"), ("z_orig.eval", "b_rescored.eval")):
+        runs = _run(first, "2026-11-25", 1.0), _run(second, "2026-11-25", 0.8)
+        kept, skipped = _resolve(*runs)
+        assert kept == [] and {reason for reason, _ in skipped.values()} == {
+            "conflicting duplicates"
+        }
+        assert first in skipped[second][1] and "other scores" in skipped[first][1]
