@@ -30,6 +30,7 @@ from polar_inspect.cost.precision_note import precision_lines
 from polar_inspect.cost.sheet import ModelPrice, RoleTtl, load_prices, sheet_date
 from polar_inspect.data.samples import SampleInfo
 from polar_inspect.errors import UserInputError
+from polar_inspect.extras import help_option
 from polar_inspect.run.setup import JUDGE_ROLE, check_role_names
 
 SHEETS = Path(__file__).parent / "sheets"
@@ -222,7 +223,9 @@ def plan(
     return estimate(setup, infos, counters, assume, attacker), models
 
 
-@click.command(name="polar-cost", help=__doc__.splitlines()[0] if __doc__ else None)
+@click.command(name="polar-cost", help=__doc__.splitlines()[0] if __doc__ else None,
+               context_settings={"help_option_names": []})  # fmt: skip
+@help_option
 @click.argument("task", default="polar_inspect/privacy")
 @click.option("--model", required=True, help="the trusted model, provider/name")
 @click.option("-M", "model_args", multiple=True, metavar="NAME=VALUE", help="its model args")

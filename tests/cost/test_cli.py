@@ -285,3 +285,12 @@ def test_a_pilot_that_is_not_a_log_is_one_line_and_exit_1(
     assert main(args) == 1
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and err.startswith("polar-cost: --pilot") and "pilot.eval" in err
+
+
+@pytest.mark.parametrize("flag", ["-h", "--help"])
+def test_help_is_printed_for_both_flags_as_by_the_other_commands(
+    flag: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main([flag])
+    assert exited.value.code == 0 and "what a run will cost" in capsys.readouterr().out
