@@ -26,25 +26,8 @@ from polar_inspect.attackers.registry import (
     available_attackers,
 )
 
-__all__ = [
-    "ATTACKERS",
-    "ATTACKER_DEFAULTS",
-    "ATTACKER_ROLE",
-    "DEFAULT_ATTACKER",
-    "ENTRY_POINT_GROUP",
-    "STOP_TOKEN",
-    "Attacker",
-    "AttackerNameError",
-    "AttackerOptionsError",
-    "AttackerTurn",
-    "NoOptions",
-    "NonAttack",
-    "NonAttackKind",
-    "PlanEntry",
-    "SampleAttacker",
-    "StopReason",
-    "TurnSource",
-    "attacker_config",
-    "available_attackers",
-    "generate_as_attacker",
-]
+__all__ = ["ATTACKERS", "ATTACKER_DEFAULTS", "ATTACKER_ROLE", "DEFAULT_ATTACKER",
+           "ENTRY_POINT_GROUP", "STOP_TOKEN", "Attacker", "AttackerNameError",
+           "AttackerOptionsError", "AttackerTurn", "NoOptions", "NonAttack", "NonAttackKind",
+           "PlanEntry", "SampleAttacker", "StopReason", "TurnSource", "attacker_config",
+           "available_attackers", "generate_as_attacker"]  # fmt: skip

@@ -15,24 +15,7 @@ from polar_inspect.data.sources import (
     resolve_source,
 )
 
-__all__ = [
-    "OFFICIAL_RELEASE",
-    "DataSource",
-    "DataSourceError",
-    "OfficialRelease",
-    "PolarRecord",
-    "RecordError",
-    "RecordProblem",
-    "RecordRuleError",
-    "SampleInfo",
-    "bundled_path",
-    "cache_dir",
-    "flatten_values",
-    "load_records",
-    "load_source",
-    "parse_attacker_turns",
-    "parse_records",
-    "record_to_sample",
-    "records_to_dataset",
-    "resolve_source",
-]
+__all__ = ["OFFICIAL_RELEASE", "DataSource", "DataSourceError", "OfficialRelease", "PolarRecord",
+           "RecordError", "RecordProblem", "RecordRuleError", "SampleInfo", "bundled_path",
+           "cache_dir", "flatten_values", "load_records", "load_source", "parse_attacker_turns",
+           "parse_records", "record_to_sample", "records_to_dataset", "resolve_source"]  # fmt: skip

@@ -12,17 +12,6 @@ from polar_inspect.defenses.registry import (
 )
 from polar_inspect.defenses.stack import DefenseRecord, DefenseStack, SampleDefenses
 
-__all__ = [
-    "ENTRY_POINT_GROUP",
-    "NO_DEFENSE",
-    "Defense",
-    "DefenseContext",
-    "DefenseKind",
-    "DefenseRecord",
-    "DefenseSpec",
-    "DefenseSpecError",
-    "DefenseStack",
-    "SampleDefenses",
-    "available_defenses",
-    "parse_defense",
-]
+__all__ = ["ENTRY_POINT_GROUP", "NO_DEFENSE", "Defense", "DefenseContext", "DefenseKind",
+           "DefenseRecord", "DefenseSpec", "DefenseSpecError", "DefenseStack", "SampleDefenses",
+           "available_defenses", "parse_defense"]  # fmt: skip

@@ -7,11 +7,5 @@ from polar_inspect.scorers.judge import polar_judge_scorer
 from polar_inspect.scorers.parity import parity_scores, polar_scorer
 from polar_inspect.scorers.strict import polar_strict_scorer
 
-__all__ = [
-    "agent_channel_scorer",
-    "parity_scores",
-    "polar_judge_scorer",
-    "polar_scorer",
-    "polar_strict_scorer",
-    "reply_flags",
-]
+__all__ = ["agent_channel_scorer", "parity_scores", "polar_judge_scorer", "polar_scorer",
+           "polar_strict_scorer", "reply_flags"]  # fmt: skip
