@@ -85,6 +85,7 @@ class RunHeader(setup.PromptFacts, setup.SamplingFacts):
     repeated_targets: int = 0  # target values listed twice in one list, counted once
     run_identity: RunIdentity | None = None  # everything that can change a number
     run_digest: str = ""  # digest of `run_identity`: equal digests are the same experiment
+    rows_digest: str = ""  # digest of its sample rows, set when they are read (`report.samples`)
 
     @property
     def complete(self) -> bool:
@@ -230,7 +231,8 @@ def is_polar_log(log: EvalLog) -> bool:
 def _metrics(log: EvalLog) -> tuple[dict[str, dict[str, float]], int]:
     found: dict[str, dict[str, float]] = {}
     scored = 0
-    for score in log.results.scores if log.results else []:
+    scores = log.results.scores if log.results else []  # with several reducers, the mean's wins
+    for score in sorted(scores, key=lambda s: s.reducer in (None, "mean")):
         key = LEGACY_AGENT_KEYS.get(score.name, score.name)
         if key in (*SCORE_KEYS, *REPLY_FLAG_KEYS, *SHORT_KEYS, *AGENT_KEYS, ATTACKED_KEY):
             found[key] = {name: float(m.value) for name, m in score.metrics.items()}

@@ -59,9 +59,8 @@ def _code_digest() -> str:
     """Digest of every file of the package (code, templates, data such as `eval.yaml`) and of the
     versions of the libraries a log is read with: what a read gives depends on all of them."""
     digest = hashlib.sha256(" ".join(map(version, READ_WITH)).encode())
-    for source in sorted(
-        p for p in PACKAGE.rglob("*") if p.is_file() and "__pycache__" not in p.parts
-    ):
+    files = [p for p in PACKAGE.rglob("*") if p.is_file() and "__pycache__" not in p.parts]
+    for source in sorted(files):
         digest.update(f"{source.relative_to(PACKAGE)}\0".encode() + source.read_bytes())
     return digest.hexdigest()[:16]
 
@@ -81,8 +80,10 @@ def _identity(path: str) -> list[str]:
     # is at its start, so all of it is digested
     with fs.open(inner, "rb") as handle:
         handle.seek(max(0, size - TAIL_BYTES) if path.endswith(".eval") else 0)
-        tail = hashlib.sha256(handle.read()).hexdigest()
-    return [where, str(size), str(changed), tail]
+        digest = hashlib.sha256()
+        while chunk := handle.read(1 << 20):  # a `.json` log may be larger than memory allows
+            digest.update(chunk)
+    return [where, str(size), str(changed), digest.hexdigest()]
 
 
 def log_key(path: str, kind: str) -> str | None:

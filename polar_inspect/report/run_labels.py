@@ -48,7 +48,7 @@ def _one_identity(
         ], []
     kept = group[0]
     tied = [r for r in group if (r.complete, r.created) == (kept.complete, kept.created)]
-    if any(r.metrics != kept.metrics for r in tied):  # no way to tell which scores are meant
+    if any((r.metrics, r.rows_digest) != (kept.metrics, kept.rows_digest) for r in tied):
         names = ", ".join(sorted(Path(r.path).name for r in tied))
         detail = f"the same run identity and start as {names}, with other scores: keep one"
         return [], [_skipped(r, "conflicting duplicates", detail) for r in group]

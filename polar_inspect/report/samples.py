@@ -4,6 +4,7 @@ cached by its identity (`read_cache`)."""
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Mapping, Sequence
 
 import pandas as pd
@@ -36,34 +37,37 @@ def load_runs(
     column `run` = the run's position; read in this process: a worker pool costs more than it
     saves (docs/large-runs.md#polar-report-on-full-runs)."""
     scanned = run_jobs(None, scan_log, paths, step("reading log headers", len(paths)))
-    runs = [result for result in scanned if isinstance(result, RunHeader)]
     skipped = [result for result in scanned if isinstance(result, SkippedLog)]
-    found = Inventory(runs=runs, skipped=skipped, files_seen=len(paths))
-    inventory = resolve_duplicates(found, keep)
-    skipped = list(inventory.skipped)  # with the duplicates dropped
-    used: list[RunHeader] = []
-    frames: dict[int, pd.DataFrame] = {}
-    advance = step("reading samples", len(inventory.runs))
-    for run in inventory.runs:
+    runs = [result for result in scanned if isinstance(result, RunHeader)]
+    rows: dict[str, pd.DataFrame] = {}  # by path; read before duplicates are told apart
+    advance = step("reading samples", len(runs))
+    for run in runs:
         try:
-            rows = cached(run.path, "rows", ROW_READER)
-            why, detail = "scores disagree with header", header_disagreement(run, rows)
+            rows[run.path] = cached(run.path, "rows", ROW_READER)
+            why, detail = "scores disagree with header", header_disagreement(run, rows[run.path])
         except Exception as err:  # noqa: BLE001 - a log whose samples cannot be read is skipped
             why, detail = "unreadable samples", f"cannot read samples: {err}"[:200]
         if detail:
             skipped.append(SkippedLog(path=run.path, reason=why, detail=detail, model=run.label,
                                       task=run.task))  # fmt: skip
-        else:
-            frames[len(used)] = rows
-            used.append(run)
         if advance is not None:
             advance()
-    return Inventory(runs=used, skipped=skipped, files_seen=len(paths)), combine(frames)
+    bad = {log.path for log in skipped}
+    checked = [r.model_copy(update={"rows_digest": _digest(rows[r.path])}) for r in runs
+               if r.path not in bad]  # fmt: skip
+    found = Inventory(runs=checked, skipped=skipped, files_seen=len(paths))
+    inventory = resolve_duplicates(found, keep)
+    frames = {index: rows[run.path] for index, run in enumerate(inventory.runs)}
+    return inventory, combine(frames)
+
+
+def _digest(rows: pd.DataFrame) -> str:
+    """A digest of every value of the rows: two copies of one run compare by it."""
+    return hashlib.sha256(rows.to_csv(index=False).encode()).hexdigest()  # cells may be lists
 
 
 def header_disagreement(run: RunHeader, rows: pd.DataFrame) -> str:
-    """How the header's privacy or utility mean differs from its samples' (each sample's epochs
-    averaged, as every table reads them), or "" when they agree."""
+    """How the header's privacy or utility mean differs from its samples' (epochs averaged)."""
     means = rows.groupby("id", sort=False)[["privacy", "utility"]].mean().mean()
     for key in ("privacy", "utility"):
         logged, found = run.metrics.get(key, {}).get("mean"), float(means[key])

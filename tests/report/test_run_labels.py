@@ -68,11 +68,12 @@ def test_every_option_names_a_reference_agent() -> None:
     assert {o.agent for o in AGENT_OPTIONS.values()} <= known
 
 
-def _run(path: str, created: str, privacy: float) -> RunHeader:
+def _run(path: str, created: str, privacy: float, rows: str = "") -> RunHeader:
     return RunHeader.model_construct(
         path=path, model="m", task="t", label="m", base_label="m", plain_label="m",
         run_digest="same", group_key="g", prompt_key="p", created=datetime.fromisoformat(created),
         metrics={"privacy": {"mean": privacy}}, unfinished_samples=0, cut_samples=0, attacked=None,
+        rows_digest=rows,
     )  # fmt: skip
 
 
@@ -97,3 +98,11 @@ def test_copies_of_one_start_with_other_scores_are_all_skipped_never_picked_by_n
             "conflicting duplicates"
         }
         assert first in skipped[second][1] and "other scores" in skipped[first][1]
+
+
+def test_copies_of_one_start_with_equal_headers_but_other_samples_conflict() -> None:
+    # e.g. two samples' scores swapped: the same means, other breakdowns
+    kept, skipped = _resolve(
+        _run("a.eval", "2026-11-25", 1.0, "x"), _run("b.eval", "2026-11-25", 1.0, "y")
+    )
+    assert kept == [] and {reason for reason, _ in skipped.values()} == {"conflicting duplicates"}
