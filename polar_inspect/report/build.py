@@ -131,7 +131,7 @@ def no_runs_message(skipped: Sequence[SkippedLog]) -> str:
     why = ", ".join(f"{n} {reason}" for reason, n in Counter(s.reason for s in skipped).items())
     first = skipped[0]
     name = first.path.rstrip("/").rsplit("/", 1)[-1]
-    detail = textwrap.shorten(first.detail.replace(first.path, name), 120, placeholder=" ...")
+    detail = textwrap.shorten(first.detail.replace(first.path, name), 160, placeholder=" ...")
     first_one = f"first: {name}: {detail}"
     return f"no usable polar_inspect log: {count}, none usable: {why} ({first_one}); {GIVE_LOGS}"
 
