@@ -85,7 +85,6 @@ class RunHeader(setup.PromptFacts, setup.SamplingFacts):
     repeated_targets: int = 0  # target values listed twice in one list, counted once
     run_identity: RunIdentity | None = None  # everything that can change a number
     run_digest: str = ""  # digest of `run_identity`: equal digests are the same experiment
-    rows_digest: str = ""  # digest of its sample rows, set when they are read (`report.samples`)
 
     @property
     def complete(self) -> bool:

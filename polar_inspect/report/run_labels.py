@@ -4,6 +4,7 @@ labels that say what sets runs apart, and never show a secret (docs/results.md).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from polar_inspect.redaction import redact_text
@@ -17,8 +18,10 @@ from polar_inspect.report.inventory import (
 )
 from polar_inspect.scorers.strict import ATTACKED_FLOOR
 
+RowsKey = Callable[[RunHeader], str]  # a digest of a run's sample rows (asked of tied copies)
 
-def resolve_duplicates(inventory: Inventory, keep: KeepPolicy = "newest") -> Inventory:
+
+def resolve_duplicates(inventory: Inventory, keep: KeepPolicy, rows_key: RowsKey) -> Inventory:
     """Keep one run per run identity (or all, relabelled, with `keep="all"`)."""
     by_identity: dict[str, list[RunHeader]] = {}
     for run in inventory.runs:
@@ -27,7 +30,7 @@ def resolve_duplicates(inventory: Inventory, keep: KeepPolicy = "newest") -> Inv
     skipped = list(inventory.skipped)
     for group in by_identity.values():
         group.sort(key=lambda r: (r.complete, r.created, r.path), reverse=True)
-        kept, dropped = _one_identity(group, keep)
+        kept, dropped = _one_identity(group, keep, rows_key)
         runs.extend(kept)
         skipped.extend(dropped)
     order = {run.path: i for i, run in enumerate(inventory.runs)}
@@ -36,7 +39,7 @@ def resolve_duplicates(inventory: Inventory, keep: KeepPolicy = "newest") -> Inv
 
 
 def _one_identity(
-    group: list[RunHeader], keep: KeepPolicy
+    group: list[RunHeader], keep: KeepPolicy, rows_key: RowsKey
 ) -> tuple[list[RunHeader], list[SkippedLog]]:
     """The runs kept of one identity's group (best first), and those skipped as duplicates."""
     if len(group) == 1:
@@ -47,9 +50,9 @@ def _one_identity(
             r.model_copy(update={"label": f"{r.label} @ {r.created:{stamp}}"}) for r in group
         ], []
     kept = group[0]
-    tied = [r for r in group if (r.complete, r.created) == (kept.complete, kept.created)]
-    if any((r.metrics, r.rows_digest) != (kept.metrics, kept.rows_digest) for r in tied):
-        names = ", ".join(sorted(Path(r.path).name for r in tied))
+    tied = [r for r in group[1:] if (r.complete, r.created) == (kept.complete, kept.created)]
+    if any(r.metrics != kept.metrics or rows_key(r) != rows_key(kept) for r in tied):
+        names = ", ".join(sorted(Path(r.path).name for r in [kept, *tied]))
         detail = f"the same run identity and start as {names}, with other scores: keep one"
         return [], [_skipped(r, "conflicting duplicates", detail) for r in group]
     return [kept], [_skipped(old, "duplicate", _why_dropped(old, kept)) for old in group[1:]]

@@ -53,17 +53,15 @@ def load_runs(
         if advance is not None:
             advance()
     bad = {log.path for log in skipped}
-    checked = [r.model_copy(update={"rows_digest": _digest(rows[r.path])}) for r in runs
-               if r.path not in bad]  # fmt: skip
-    found = Inventory(runs=checked, skipped=skipped, files_seen=len(paths))
-    inventory = resolve_duplicates(found, keep)
+    found = Inventory(runs=[r for r in runs if r.path not in bad], skipped=skipped,
+                      files_seen=len(paths))  # fmt: skip
+    inventory = resolve_duplicates(found, keep, lambda run: _digest(rows[run.path]))
     frames = {index: rows[run.path] for index, run in enumerate(inventory.runs)}
     return inventory, combine(frames)
 
 
-def _digest(rows: pd.DataFrame) -> str:
-    """A digest of every value of the rows: two copies of one run compare by it."""
-    return hashlib.sha256(rows.to_csv(index=False).encode()).hexdigest()  # cells may be lists
+def _digest(rows: pd.DataFrame) -> str:  # of every value (cells may be lists): for tied copies
+    return hashlib.sha256(rows.to_csv(index=False).encode()).hexdigest()
 
 
 def header_disagreement(run: RunHeader, rows: pd.DataFrame) -> str:

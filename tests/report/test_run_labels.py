@@ -68,17 +68,22 @@ def test_every_option_names_a_reference_agent() -> None:
     assert {o.agent for o in AGENT_OPTIONS.values()} <= known
 
 
+#: Each test run's sample rows, as `resolve_duplicates` is given them (by path).
+ROWS: dict[str, str] = {}
+
+
 def _run(path: str, created: str, privacy: float, rows: str = "") -> RunHeader:
+    ROWS[path] = rows
     return RunHeader.model_construct(
         path=path, model="m", task="t", label="m", base_label="m", plain_label="m",
         run_digest="same", group_key="g", prompt_key="p", created=datetime.fromisoformat(created),
         metrics={"privacy": {"mean": privacy}}, unfinished_samples=0, cut_samples=0, attacked=None,
-        rows_digest=rows,
     )  # fmt: skip
 
 
 def _resolve(*runs: RunHeader) -> tuple[list[str], dict[str, tuple[str, str]]]:
-    found = resolve_duplicates(Inventory(runs=list(runs), skipped=[], files_seen=len(runs)))
+    inventory = Inventory(runs=list(runs), skipped=[], files_seen=len(runs))
+    found = resolve_duplicates(inventory, "newest", lambda run: ROWS[run.path])
     return [r.path for r in found.runs], {s.path: (s.reason, s.detail) for s in found.skipped}
 
 
@@ -106,3 +111,12 @@ def test_copies_of_one_start_with_equal_headers_but_other_samples_conflict() -> 
         _run("a.eval", "2026-11-25", 1.0, "x"), _run("b.eval", "2026-11-25", 1.0, "y")
     )
     assert kept == [] and {reason for reason, _ in skipped.values()} == {"conflicting duplicates"}
+
+
+def test_sample_rows_are_compared_only_for_copies_of_one_start() -> None:
+    def unasked(run: RunHeader) -> str:
+        raise AssertionError(f"rows read for {run.path}")
+
+    runs = [_run("a.eval", "2026-11-25", 1.0), _run("b.eval", "2026-11-26", 1.0)]
+    found = resolve_duplicates(Inventory(runs=runs, skipped=[], files_seen=2), "newest", unasked)
+    assert [r.path for r in found.runs] == ["b.eval"]
