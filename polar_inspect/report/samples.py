@@ -15,10 +15,10 @@ from polar_inspect.report.parallel import run_jobs
 from polar_inspect.report.read_cache import cached
 from polar_inspect.report.run_labels import resolve_duplicates
 from polar_inspect.report.sample_rows import AXES, ROW_COLUMNS, summary_rows
+from polar_inspect.report.stats import per_sample
 
 FRAME_COLUMNS = ["run", *ROW_COLUMNS]
-#: A header mean further than this from its samples' mean is not the same number.
-SAME_MEAN = 1e-9
+SAME_MEAN = 1e-9  # a header mean further than this from its samples' is another number
 #: Makes a progress callback for a step: (description, total) -> advance().
 Stepper = Callable[[str, int], Callable[[], None] | None]
 #: Reads one log's rows by path (replaced by the full-sample reader in the parity test).
@@ -66,7 +66,7 @@ def _digest(rows: pd.DataFrame) -> str:  # of every value (cells may be lists): 
 
 def header_disagreement(run: RunHeader, rows: pd.DataFrame) -> str:
     """How the header's privacy or utility mean differs from its samples' (epochs averaged)."""
-    means = rows.groupby("id", sort=False)[["privacy", "utility"]].mean().mean()
+    means = per_sample(rows.assign(run=0))[["privacy", "utility"]].mean()  # as the tables read
     for key in ("privacy", "utility"):
         logged, found = run.metrics.get(key, {}).get("mean"), float(means[key])
         if logged is not None and found == found and abs(found - logged) > SAME_MEAN:

@@ -15,7 +15,7 @@ from pydantic import BaseModel
 from polar_inspect.axes import ATTACK_TYPES, DOMAINS, POLICY_TYPES
 from polar_inspect.report.inventory import RunHeader
 from polar_inspect.report.markdown import TEXTS
-from polar_inspect.report.samples import AXES
+from polar_inspect.report.sample_rows import AXES
 from polar_inspect.scorers.parity import SCORE_KEYS
 
 #: Two-sided 95% normal quantile.

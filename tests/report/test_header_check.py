@@ -24,7 +24,9 @@ def _header(privacy: float, utility: float = 1.0) -> RunHeader:
 
 
 def test_each_sample_counts_as_the_mean_of_its_epochs() -> None:
-    rows = pd.DataFrame({"id": [1, 1, 2, 2], "privacy": [1.0, 0.0, 1.0, 1.0], "utility": [1.0] * 4})
+    rows = pd.DataFrame(  # a log's rows: one per sample and epoch, with its axes
+        {"id": [1, 1, 2, 2], "privacy": [1.0, 0.0, 1.0, 1.0], "utility": [1.0] * 4}
+    ).assign(overall=1.0, domain="medical", policy="P1", attack="S1", cell="P1-S1")
     assert header_disagreement(_header(0.75), rows) == ""  # (0.5 + 1.0) / 2
     assert "privacy mean is 1.0000, its samples' 0.7500" in header_disagreement(_header(1.0), rows)
     assert "utility" in header_disagreement(_header(0.75, utility=0.9), rows)
