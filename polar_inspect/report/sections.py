@@ -12,7 +12,7 @@ from polar_inspect.report.cross_section import CROSS_SECTION
 from polar_inspect.report.html import frame_table, render
 from polar_inspect.report.inventory import ORACLE_TAG, RunHeader
 from polar_inspect.report.leakage import leakage_curves
-from polar_inspect.report.markdown import render_md
+from polar_inspect.report.markdown import TEXTS, render_md
 from polar_inspect.report.paired_section import PAIRED_SECTION
 from polar_inspect.report.section import Planned, Section, SectionInputs, SectionOutput
 from polar_inspect.report.stats import Group
@@ -137,22 +137,22 @@ LOGS_SECTION = Section(
     html=_skipped_html,
     always=True,
 )
+
+
+def _attribution_html(output: SectionOutput, inputs: SectionInputs) -> str:
+    if output.frame.empty:
+        return ""
+    shown = attribution.attribution_table(output.frame)
+    return render("attribution", title=attribution.TITLE, shown=shown, note=TEXTS["attribution"])
+
+
 ATTRIBUTION_SECTION = Section(
     name="attribution",
     title="Leak attribution",
     compute=lambda inputs: attribution.attribution_frame(inputs.runs, inputs.samples),
     files=lambda frame, inputs: {"attribution.csv": frame},
     markdown=lambda frame, inputs: attribution.attribution_markdown(frame),
-    html=lambda output, inputs: (
-        ""
-        if output.frame.empty
-        else render(
-            "attribution",
-            title=attribution.TITLE,
-            shown=attribution.attribution_table(output.frame),
-            note=attribution.TEXTS["attribution"],
-        )
-    ),  # fmt: skip
+    html=_attribution_html,
     always=True,
 )
 
