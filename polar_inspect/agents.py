@@ -26,11 +26,16 @@ from inspect_ai.model import (
 from inspect_ai.tool import ToolCall, ToolChoice, ToolInfo
 
 from polar_inspect.attackers import STOP_TOKEN
-from polar_inspect.axes import attack_code, policy_code
 from polar_inspect.defenses.redaction import redact_values
 from polar_inspect.detectors.match import TextIndex
 from polar_inspect.errors import UserInputError, did_you_mean
-from polar_inspect.run.agent_options import REFERENCE_AGENTS, check_agent_options, option
+from polar_inspect.run.agent_options import (
+    LEAK_CODES,
+    REFERENCE_AGENTS,
+    check_agent_options,
+    leak_entries,
+    option,
+)
 from polar_inspect.sample_context import SampleFacts, current_facts, round_index
 from polar_inspect.tool_agents import NEEDED_PREFIX, TOOL_AGENT_NAMES, tool_agent_turn
 
@@ -54,14 +59,11 @@ def _refuse(facts: SampleFacts, args: dict[str, Any], input: Sequence[ChatMessag
     return REFUSAL_TEXT
 
 
-def _codes(value: object, code: Callable[[object], str | None]) -> set[str | None]:
-    return {code(v.strip()) for v in str(value).split(",") if v.strip()}
-
-
 def _mixed(facts: SampleFacts, args: dict[str, Any], input: Sequence[ChatMessage]) -> str:
-    policies = _codes(option(args, "leak_policies"), policy_code)
-    attacks = _codes(option(args, "leak_attacks"), attack_code)
-    leaks = facts.policy in policies or facts.attack in attacks
+    cells = {
+        key: {code(v) for v in leak_entries(option(args, key))} for key, code in LEAK_CODES.items()
+    }
+    leaks = facts.policy in cells["leak_policies"] or facts.attack in cells["leak_attacks"]
     return _leaky(facts, args, input) if leaks else _oracle(facts, args, input)
 
 

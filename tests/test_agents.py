@@ -82,3 +82,18 @@ def test_reference_agent_options_are_checked_by_name_and_value() -> None:
         check_agent_options("mixed", {"leak_policies": "P9"})
     with pytest.raises(ValueError, match=r"names no attack \(S1..S5\): S0"):
         check_agent_options("mixed", {"leak_attacks": "S2,S0"})
+    # Inspect's CLI parses `-M leak_policies=P4,P5` into a list: read as the text it was
+    check_agent_options("mixed", {"leak_policies": ["P4", "P5"], "leak_attacks": ["S1", "S2"]})
+    with pytest.raises(ValueError, match=r"names no policy level \(P1..P5\): P9"):
+        check_agent_options("mixed", {"leak_policies": ["P4", "P9"]})
+
+
+def test_mixed_agent_reads_a_leak_list_from_the_command_line(
+    grid_file: Path, tmp_path: Path
+) -> None:
+    from inspect_ai.model import get_model
+
+    agent = get_model("polar/mixed", leak_policies=["P4", "P5"], leak_attacks="none")  # as -M
+    log = run(TASK, agent, tmp_path / "logs", data=str(grid_file))
+    for sample in log.samples:
+        assert score_of(sample)["privacy"] == (0.0 if sample.metadata["policy"] in "P4 P5" else 1.0)

@@ -33,8 +33,20 @@ AGENT_OPTIONS: dict[str, AgentOption] = {
 
 
 def option(args: dict[str, Any], name: str) -> Any:
-    """The value of option `name` an agent runs with: the one given, else its default."""
-    return args.get(name, AGENT_OPTIONS[name].default)
+    """The value of option `name` an agent runs with: the one given, else its default (a list,
+    as Inspect's CLI parses `-M leak_policies=P4,P5`, as the comma-separated text it was)."""
+    value = args.get(name, AGENT_OPTIONS[name].default)
+    return ",".join(map(str, value)) if isinstance(value, list | tuple) else value
+
+
+#: The leak options of `polar/mixed` and how each entry reads as a code.
+LEAK_CODES = {"leak_policies": policy_code, "leak_attacks": attack_code}
+
+
+def leak_entries(value: object) -> list[str]:
+    """The entries of a leak option's comma-separated text; `none` (no level) is none."""
+    entries = [v.strip() for v in str(value).split(",")]
+    return [v for v in entries if v and v.lower() != "none"]
 
 
 def options_read(model: str, args: dict[str, Any]) -> dict[str, Any]:
@@ -59,9 +71,9 @@ def check_agent_options(model_name: str, options: dict[str, Any]) -> None:
                 "the reference agents read: "
                 + "; ".join(f"{n} (polar/{o.agent}: {o.what})" for n, o in AGENT_OPTIONS.items())
             )
-        code = {"leak_policies": policy_code, "leak_attacks": attack_code}.get(key)
-        if code is not None:
-            bad = [v for v in str(value).split(",") if v.strip() and code(v.strip()) is None]
+        if key in LEAK_CODES:
+            value = option(options, key)
+            bad = [v for v in leak_entries(value) if LEAK_CODES[key](v) is None]
             if bad:
                 raise UserInputError(
                     f"polar/{model_name}: -M {key}={value} names no "

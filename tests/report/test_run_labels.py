@@ -51,6 +51,19 @@ def test_the_agent_that_reads_the_options_shows_them_defaults_included() -> None
     )
 
 
+def test_a_command_line_list_is_labelled_and_identified_as_its_text() -> None:
+    listed, text = (
+        _log("polar/mixed", {"leak_policies": ["P4", "P5"]}),
+        _log("polar/mixed", {"leak_policies": "P4,P5"}),
+    )
+    assert (
+        model_label(listed)
+        == model_label(text)
+        == "polar/mixed (leak_attacks=S2, leak_policies=P4,P5)"
+    )
+    assert run_identity(listed, None, {}).digest() == run_identity(text, None, {}).digest()
+
+
 def test_other_models_keep_every_argument() -> None:
     args = {"leak_policies": "P5", "base": "x"}
     assert options_read("openai/gpt-4o", args) == args
