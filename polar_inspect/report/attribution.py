@@ -17,17 +17,20 @@ COLUMNS = ["model", "attack", "samples", "leaking_samples", "first_leak_turn_mea
            "log"]  # fmt: skip
 
 
-def attribution_frame(runs: Sequence[RunHeader], samples: pd.DataFrame) -> pd.DataFrame:
-    """One row per run and attack strategy (runs without strict scores are left out)."""
+def attribution_frame(
+    runs: Sequence[RunHeader], samples: pd.DataFrame, summary: pd.DataFrame
+) -> pd.DataFrame:
+    """One row per run, in the leaderboard's order (`summary`'s), and attack strategy (runs
+    without strict scores are left out)."""
     out: list[dict[str, object]] = []
     strict = samples[samples["strict"].astype(bool)] if "strict" in samples else samples.iloc[:0]
-    for index, run in enumerate(runs):
+    for index in map(int, summary["run"]):
         frame = strict[strict["run"] == index]
         if frame.empty:
             continue
         attacks = frame["attack"].astype(object).where(frame["attack"].notna(), "").astype(str)
         for attack, part in frame.groupby(attacks.to_numpy(), sort=True):
-            out.append(_attack_row(run, str(attack), part))
+            out.append(_attack_row(runs[index], str(attack), part))
     return pd.DataFrame(out, columns=COLUMNS)
 
 

@@ -149,7 +149,9 @@ def _attribution_html(output: SectionOutput, inputs: SectionInputs) -> str:
 ATTRIBUTION_SECTION = Section(
     name="attribution",
     title="Leak attribution",
-    compute=lambda inputs: attribution.attribution_frame(inputs.runs, inputs.samples),
+    compute=lambda inputs: attribution.attribution_frame(
+        inputs.runs, inputs.samples, inputs.summary
+    ),
     files=lambda frame, inputs: {"attribution.csv": frame},
     markdown=lambda frame, inputs: attribution.attribution_markdown(frame),
     html=_attribution_html,

@@ -18,6 +18,10 @@ def test_attribution_csv_per_model_and_attack(set_report) -> None:  # noqa: ANN0
     assert (leaky["leaking_samples"] == leaky["samples"]).all()
     assert (leaky["first_leak_turn_mean"] == 1.0).all()
     assert (leaky["echo_share"] == 0.0).all()
+    board = pd.read_csv(set_report.out / "leaderboard.csv")  # rows in the leaderboard's order
+    assert list(dict.fromkeys(frame["model"])) == [
+        m for m in board["model"] if m in set(frame["model"])
+    ]
     oracle = frame[frame["model"].str.contains("oracle")]
     assert (oracle["leaking_samples"] == 0).all() and oracle["first_leak_turn_mean"].isna().all()
     mixed = frame[frame["model"].str.contains("mixed")].set_index("attack")
@@ -30,7 +34,7 @@ def test_attribution_csv_per_model_and_attack(set_report) -> None:  # noqa: ANN0
 
 
 def test_logs_without_strict_scores_give_an_explained_empty_table() -> None:
-    frame = attribution_frame([], pd.DataFrame())
+    frame = attribution_frame([], pd.DataFrame(), pd.DataFrame({"run": []}))
     assert frame.empty
     assert "No log carries strict-scorer attribution" in attribution_markdown(frame)
 
@@ -49,7 +53,7 @@ def test_parity_privacy_lost_to_unfetched_echoes_is_the_mean_per_attack() -> Non
             "parity_privacy_echo": [0.5, 0.25, 0.0, 0.0],
         }
     )
-    frame = attribution_frame([run], samples).set_index("attack")
+    frame = attribution_frame([run], samples, pd.DataFrame({"run": [0]})).set_index("attack")
     assert frame.loc["S5", "unfetched_echo_loss"] == 0.375
     assert frame.loc["S1", "unfetched_echo_loss"] == 0.0
     assert "| 37.5 |" in attribution_markdown(frame.reset_index())
