@@ -21,8 +21,8 @@ from polar_inspect.report.figstyle import (
     run_marker,
     save,
     shifted,
-    shorten,
     spread_offsets,
+    wrap_label,
 )
 from polar_inspect.report.inventory import ORACLE_TAG, RunHeader
 from polar_inspect.report.markdown import TEXTS
@@ -152,7 +152,7 @@ def frontier_figure(frame: pd.DataFrame, out_dir: Path, name: str, heading: str)
     for index, model in enumerate(dict.fromkeys(frame["model"])):
         colour = palette(index % palette.N)
         _draw_model(ax, frame, model, colour, markers, offsets)
-        ax.plot([], [], color=colour, linewidth=3, label=shorten(model, 40))
+        ax.plot([], [], color=colour, linewidth=3, label=wrap_label(model, 40))
     for defense, marker in markers.items():
         ax.plot([], [], marker=marker, color="grey", linestyle="none", label=defense)
     if frame["oracle"].astype(bool).any():

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import re
+import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal
@@ -75,12 +76,10 @@ def save(
                       **size)  # fmt: skip
 
 
-def shorten(label: str, width: int = LABEL_WIDTH) -> str:
-    """Cut a long label in the middle so both its start and its end stay readable."""
-    if len(label) <= width:
-        return label
-    keep = width - 1
-    return label[: keep - keep // 2] + "…" + label[-(keep // 2) :]
+def wrap_label(label: str, width: int = LABEL_WIDTH) -> str:
+    """A long label on lines of at most `width` characters, broken at spaces: none of it is cut
+    (the part that tells two runs apart is often in the middle)."""
+    return textwrap.fill(label, width, break_long_words=False)
 
 
 def slug(label: str) -> str:

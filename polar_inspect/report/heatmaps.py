@@ -15,7 +15,6 @@ from matplotlib.image import AxesImage
 from polar_inspect.axes import ATTACK_LABELS, POLICY_LABELS
 from polar_inspect.report.figstyle import (
     HEATMAP_CMAP,
-    LABEL_WIDTH,
     MISSING_COLOUR,
     SCORE_TITLES,
     FigureFile,
@@ -23,6 +22,7 @@ from polar_inspect.report.figstyle import (
     new_figure,
     save,
     text_colour,
+    wrap_label,
 )
 from polar_inspect.report.markdown import TEXTS
 
@@ -131,7 +131,7 @@ def breakdown_figure(
     texts = [[_shown(v) for v in line] for line in values]
     image = _draw(ax, values, texts, fontsize=9)
     ax.set_xticks(range(len(keys)), columns, fontsize=8.5)
-    ax.set_yticks(range(len(runs)), [textwrap.fill(label, LABEL_WIDTH) for _, label in order])
+    ax.set_yticks(range(len(runs)), [wrap_label(label) for _, label in order])
     ax.xaxis.tick_top()
     ax.set_xlabel(f"{AXIS_TITLES[axis]} (n = samples per model in the column)")
     fig.colorbar(image, ax=ax, shrink=0.8, label="score (x100)")

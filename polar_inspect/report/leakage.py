@@ -19,7 +19,7 @@ from polar_inspect.report.figstyle import (
     new_figure,
     palette,
     save,
-    shorten,
+    wrap_label,
 )
 from polar_inspect.report.inventory import RunHeader
 from polar_inspect.report.markdown import TEXTS
@@ -89,7 +89,7 @@ def same_curves(curves: pd.DataFrame) -> list[list[int]]:
 
 def _legend_name(labels: list[str]) -> str:
     """One legend entry for runs whose curves coincide: their names, one per line."""
-    names = [shorten(label, 60) for label in labels]
+    names = [wrap_label(label, 60) for label in labels]
     return names[0] if len(names) == 1 else "\n= ".join(names) + "\n(identical curves)"
 
 

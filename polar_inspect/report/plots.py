@@ -30,8 +30,8 @@ from polar_inspect.report.figstyle import (
     run_marker,
     save,
     shifted,
-    shorten,
     spread_offsets,
+    wrap_label,
 )
 from polar_inspect.report.markdown import TEXTS
 from polar_inspect.report.paper_points import PAPER_POINTS, draw_paper_points, name_paper_points
@@ -96,7 +96,7 @@ def ranking_figure(
 ) -> FigureFile:
     """Three bar panels (privacy, utility, overall) per model, best overall at the top."""
     rows = table.sort_values(["rank", "label"]).reset_index(drop=True)
-    labels = [f"#{r.rank} {shorten(r.label)}" for r in rows.itertuples()]
+    labels = [f"#{r.rank} {wrap_label(r.label)}" for r in rows.itertuples()]
     title = f"{heading}: models ranked by overall score (error bars: 95% CI)"
     fig, panels, positions = _score_panels(labels, 0.42, (0.6, 0.4), title)
     oracle = _oracle_flags(rows)
@@ -214,7 +214,7 @@ def _draw_runs(
         ax.errorbar(privacy[i], utility[i], xerr=x_err[:, i : i + 1], yerr=y_err[:, i : i + 1],
                     linestyle="none", capsize=3, zorder=4 if oracle else 3,
                     transform=shifted(ax, offsets[i]), **marker)  # fmt: skip
-        label = f"#{row.rank} {shorten(row.label)}  (P {privacy[i]:.1f}, U {utility[i]:.1f})"
+        label = f"#{row.rank} {wrap_label(row.label)}  (P {privacy[i]:.1f}, U {utility[i]:.1f})"
         handles.append(Line2D([], [], linestyle="none", label=label, **marker))
     return handles
 
@@ -350,7 +350,7 @@ def epochs_figure(
 ) -> FigureFile:
     """Per model with several epochs: each epoch's mean (dots), their range and the mean (bar)."""
     rows = table[table["run"].isin(epochs["run"].unique())].sort_values(["rank", "label"])
-    labels = [f"#{r.rank} {shorten(r.label)} ({r.epochs} epochs)" for r in rows.itertuples()]
+    labels = [f"#{r.rank} {wrap_label(r.label)} ({r.epochs} epochs)" for r in rows.itertuples()]
     title = f"{heading}: spread across epochs (dots: epoch means; red bar: overall mean)"
     fig, panels, ys = _score_panels(labels, 0.45, (0.7, 0.3), title)
     positions = dict(zip(rows["run"], ys, strict=True))
