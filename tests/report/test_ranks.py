@@ -69,3 +69,25 @@ def test_the_page_numbers_runs_as_the_leaderboard_does(set_report: BuiltReport) 
     assert re.findall(r"^\| (\d+) \|", markdown, flags=re.M) == ["1", "2", "3", "3"]
     pareto = next(f for f in set_report.result.figures if f.path.endswith("/pareto.png"))
     assert "numbered by rank (ties share a number)" in pareto.caption
+
+
+def test_long_labels_that_differ_in_the_middle_are_drawn_whole(
+    tmp_path: Path, drawn: list[Figure]
+) -> None:
+    """Two runs' labels that differ only in their middle stay whole (wrapped, never cut)."""
+    table = tied_table().iloc[:2].copy()
+    table["label"] = [
+        f"polar/mixed (leak_attacks={attacks}, leak_policies=P1,P2,P3) [ORACLE]"
+        for attacks in ("S1,S3,S5", "S4,S5,S1")
+    ]
+    ranking_figure(table, tmp_path, "r.png", 0.5, "T")
+    pareto_figure(table, tmp_path, "p.png", (0.5,), "T")
+    ranking, pareto = drawn
+    ticks = [t.get_text() for t in ranking.axes[0].get_yticklabels()]
+    legend = [t.get_text() for t in pareto.axes[0].get_legend().get_texts()][:2]
+    for shown in (ticks, legend):
+        assert [" ".join(text.split()) for text in shown] == [
+            f"#1 {label}" + ("" if shown is ticks else " (P 100.0, U 100.0)")
+            for label in table["label"]
+        ]
+        assert all("\n" in text for text in shown)  # over the width: on two lines
