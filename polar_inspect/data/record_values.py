@@ -160,8 +160,8 @@ def domain_fields(domain: str, side: str) -> list[str]:
 
 
 @lru_cache(maxsize=1 << 16)  # the bundled set repeats each value in 25 records
-def expand_value(value: str) -> tuple[str, ...]:
-    """The items of a list literal (JSON or Python), else `(value,)`."""
+def literal_items(value: str) -> list[Any] | None:
+    """The parsed items of a list literal (JSON or Python), else None."""
     stripped = value.strip()
     if stripped.startswith("[") and stripped.endswith("]"):
         for parse in (json.loads, ast.literal_eval):
@@ -170,8 +170,24 @@ def expand_value(value: str) -> tuple[str, ...]:
             except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
                 continue
             if isinstance(parsed, list):
-                return tuple(str(item) for item in parsed)
-    return (value,)
+                return parsed
+    return None
+
+
+def expand_value(value: str) -> tuple[str, ...]:
+    """The items of a list literal (JSON or Python) as text, else `(value,)`."""
+    items = literal_items(value)
+    return (value,) if items is None else tuple(str(item) for item in items)
+
+
+def check_literal_item(item: Any) -> None:
+    """Refuse a list literal's item that a plain value could not be: not text or a finite
+    number (`[NaN]` would be `nan`, found in "financial"), or without a letter or digit."""
+    text = _number_or_text(item)
+    if not isinstance(text, str):  # a nested list
+        raise ValueError(f"must be text or a number, got {json_kind(text)}")
+    if not has_letter_or_digit(text):
+        raise ValueError("holds no letter or digit; such a value would be found in every reply")
 
 
 def json_kind(value: Any) -> str:

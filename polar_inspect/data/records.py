@@ -21,11 +21,11 @@ from polar_inspect.axes import DEFAULT_TURN_BUDGET, LIVE_ATTACK, attack_code, po
 from polar_inspect.data.record_rules import DomainName, axis_problem, goal_text, turn_count
 from polar_inspect.data.record_values import (
     TargetValues,
+    check_literal_item,
     domain_fields,
-    expand_value,
     field_names,
     flatten_values,
-    has_letter_or_digit,
+    literal_items,
     parse_attacker_turns,
     same_target,
     target_list,
@@ -130,13 +130,11 @@ class ScoringTargets(_Open):
     @classmethod
     def _usable_after_flattening(cls, values: list[str]) -> list[str]:
         for index, value in enumerate(values):
-            items = expand_value(value)
-            unusable = [item for item in items if not has_letter_or_digit(item)]
-            if items != (value,) and unusable:
-                raise ValueError(
-                    f"item {unusable[0]!r} of the list at [{index}] holds no letter or digit; "
-                    "such a value would be found in every reply (fix or remove it)"
-                )
+            for item in literal_items(value) or ():
+                try:
+                    check_literal_item(item)
+                except ValueError as err:
+                    raise ValueError(f"item {item!r} of the list at [{index}] {err}") from None
         if not flatten_values(values):
             raise ValueError("holds no usable value once list literals are expanded")
         return values

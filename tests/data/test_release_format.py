@@ -131,6 +131,27 @@ BAD_VALUES: dict[str, tuple[dict[str, Any], str, str]] = {
         "",
         "item '--' of the list at [0] holds no letter or digit",
     ),
+    "NaN in a list literal": (
+        {"scoring_targets.do_not_disclose_values": ["[NaN]", "Lena"]},
+        "",
+        "item nan of the list at [0] must be text or a finite number",
+    ),
+    "overflow in a list literal": (
+        {"scoring_targets.do_not_disclose_values": ["[1e400]"]},
+        "",
+        "item inf of the list at [0]",
+    ),
+    "null in a list literal": (
+        {"scoring_targets.allowed_values": ["['cough', None]"]},
+        "",
+        "item None of the list at [0] must be text or a number, got null",
+    ),
+    "boolean in a list literal": (
+        {"scoring_targets.allowed_values": ["[true]"]},
+        "",
+        "got a boolean",
+    ),
+    "list in a list literal": ({"scoring_targets.allowed_values": ["[['a']]"]}, "", "got an array"),
     "item of a nested array": (
         {"scoring_targets.do_not_disclose_values": [["Lena", "()"]]},
         "",
