@@ -7,6 +7,7 @@ import ast
 import json
 import math
 import re
+import unicodedata
 from functools import cache, lru_cache
 from importlib.resources import files
 from typing import Annotated, Any
@@ -80,8 +81,10 @@ TargetValues = Annotated[
 
 @lru_cache(maxsize=1 << 16)
 def same_target(value: str) -> str:
-    """The form in which two target values are one to the detectors (whitespace collapsed)."""
-    return " ".join(normalize_text(value).split())
+    """The form in which two target values are one to the detectors: Unicode compatibility
+    form (NFC "é" and NFD "e" + accent are one, as the strict detector folds), whitespace
+    collapsed."""
+    return " ".join(normalize_text(unicodedata.normalize("NFKC", value)).split())
 
 
 def distinct_targets(values: list[str]) -> list[str]:

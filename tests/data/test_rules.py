@@ -48,6 +48,11 @@ RULES: dict[str, tuple[dict[str, Any], str, str]] = {
         "scoring_targets.do_not_disclose_values",
         "'1984-03-12' listed both",
     ),
+    "value allowed and protected in two Unicode forms": (
+        {"scoring_targets.allowed_values": ["cough", "\uff2cena Frei"]},  # fullwidth L: NFKC L
+        "scoring_targets.do_not_disclose_values",
+        "listed both",
+    ),
     "attack_type disagrees with attack_strength": (
         {"metadata.attack_type": "direct_single_turn", "metadata.attack_strength": 3},
         "metadata.attack_type",

@@ -32,6 +32,7 @@ def test_distinct_targets_keeps_the_first_spelling_in_order() -> None:
 def test_distinct_targets_compares_as_the_detectors_do() -> None:
     """Two values are merged exactly when the matcher's normalised forms agree."""
     pairs = [("a/b", "A / B"), ("O'Neil", "o\u2019neil"), ("snake_case", "snake case")]
+    pairs += [("Zo\u00e9 Barman", "Zoe\u0301 Barman"), ("\ufb01le 12", "file 12")]  # NFC/NFD, NFKC
     for first, second in pairs:
         assert same_target(first) == same_target(second)
         assert distinct_targets([first, second]) == [first]
