@@ -316,7 +316,9 @@ def classify(path: str, log: EvalLog) -> RunHeader | SkippedLog:
         s5_attacker=attacker,
         selection=selection,
         samples=samples,
-        task_args={k: v for k, v in (log.eval.task_args_passed or {}).items() if v is not None},
+        task_args=redact(
+            {k: v for k, v in (log.eval.task_args_passed or {}).items() if v is not None}
+        ),
         metrics=metrics,
         scored_samples=scored,
         unfinished_samples=max(0, unfinished),

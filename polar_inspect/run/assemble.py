@@ -20,6 +20,7 @@ from polar_inspect.data.target_checks import summarize_targets
 from polar_inspect.data.value_fields import ValueFields, field_coverage, value_fields
 from polar_inspect.defenses.registry import DEFENSES
 from polar_inspect.errors import UserInputError
+from polar_inspect.redaction import fingerprint
 from polar_inspect.register import register_entry
 from polar_inspect.run.code import CodeIdentity, code_identity
 from polar_inspect.run.config import PolarConfig
@@ -54,7 +55,7 @@ def settings_of(config: PolarConfig) -> dict[str, Any]:
         if not name.endswith("_prompt")  # a path: its template's hash is in the templates
     }
     settings["trusted_model_config"] = TRUSTED_MODEL_CONFIG.model_dump(exclude_none=True)
-    return settings
+    return fingerprint(settings)  # a plug-in's `-T ..._api_key`: its sha256, never the key
 
 
 def plugin_code(config: PolarConfig, setup: RunSetup) -> dict[str, CodeIdentity]:

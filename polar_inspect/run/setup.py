@@ -6,9 +6,10 @@ import contextvars
 import inspect
 import traceback
 from collections.abc import Iterable
+from typing import Any
 
 from inspect_ai.model import get_model, model_roles
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 
 from polar_inspect.attackers import ATTACKER_ROLE, Attacker
 from polar_inspect.attackers.registry import checked_attacker
@@ -16,6 +17,7 @@ from polar_inspect.defenses import DefenseStack
 from polar_inspect.defenses.registry import DEFENSES
 from polar_inspect.errors import UserInputError, did_you_mean
 from polar_inspect.prompts import LoadedTemplate, load_template
+from polar_inspect.redaction import redact
 from polar_inspect.run.config import PolarConfig
 from polar_inspect.run.identity import TaskIdentity
 from polar_inspect.trusted_agents import AgentFactory, agent_factory
@@ -44,6 +46,11 @@ class RunSetup(BaseModel):
     trusted_agent: AgentFactory | None = Field(default=None, exclude=True)
     #: Set by the task once the data is loaded (the task identity needs the data's sha256).
     identity: TaskIdentity | None = None
+
+    @model_serializer(mode="wrap")
+    def _no_secret(self, handler: SerializerFunctionWrapHandler) -> Any:
+        """As the log's plan shows the solver's `setup`: a plug-in's key option redacted."""
+        return redact(handler(self))
 
     @classmethod
     def prepare(cls, config: PolarConfig) -> RunSetup:

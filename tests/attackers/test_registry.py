@@ -3,6 +3,7 @@ attacker's own options validated by its own model."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from polar_inspect.attackers import (
     available_attackers,
 )
 from polar_inspect.params import ParameterError
+from polar_inspect.report.inventory import read_header
 from polar_inspect.tasks import privacy
 from tests.conftest import make_record
 from tests.helpers import by_id, dialogue_of, run
@@ -31,6 +33,7 @@ ECHO = '''
         model_config = ConfigDict(extra="forbid", frozen=True)
 
         echo_greeting: str = "Hello"
+        echo_api_key: str | None = None
 
 
     class Turns:
@@ -113,7 +116,19 @@ def test_a_third_party_attacker_registers_and_takes_its_own_options(
     turns = [m.text for m in sample.messages if isinstance(m, ChatMessageUser)]
     assert turns == ["Hi there #1", "Hi there #2"]
     assert dialogue_of(sample)["attacker"] == "echo"
-    assert log.eval.metadata["attacker"]["options"] == {"echo_greeting": "Hi there"}
+    assert log.eval.metadata["attacker"]["options"] == {
+        "echo_greeting": "Hi there",
+        "echo_api_key": None,
+    }
+    # a plug-in's secret option: in no part of the log polar_inspect writes, nor in the report
+    keyed = run("polar_inspect/privacy", "polar/refuse", tmp_path / "keyed", data=str(data),
+                attacker="echo", echo_api_key="sk-PLUGIN-SECRET")  # fmt: skip
+    ours = [keyed.eval.metadata, keyed.plan.model_dump(), keyed.samples[0].store]
+    assert "sk-PLUGIN-SECRET" not in json.dumps(ours, default=str)
+    settings = keyed.eval.metadata["identity"]["settings"]["attacker_options"]
+    assert settings["echo_api_key"].startswith("[redacted sha256:")  # two keys: two runs
+    header = read_header(keyed.location)
+    assert "sk-PLUGIN-SECRET" not in str(getattr(header, "task_args", None)) and header.task_args
     with pytest.raises(ParameterError, match="echo_greeting"):
         privacy(data=str(data), attacker="echo", echo_greeting=3)
     with pytest.raises(ParameterError, match="echo_greeting.* applies to -T attacker=echo"):
