@@ -32,7 +32,9 @@ NO_STRICT = {"strict": False, "first_leak_turn": math.nan, "leaked_count": 0, "e
              "reasoning_leak": 0.0, "parity_privacy_echo": 0.0}  # fmt: skip
 #: Per-sample columns beside the scores: the leakage curve and the strict attribution.
 DETAIL_COLUMNS = ["curve", *NO_STRICT]
-ROW_COLUMNS = ["id", "epoch", *AXES, *SCORE_KEYS, "error", *DETAIL_COLUMNS]
+#: What the sample was played under (the parity score's `identity`: each live model's name,
+#: arguments, resolved base URL and settings), as JSON; "" in logs older than it.
+ROW_COLUMNS = ["id", "epoch", *AXES, *SCORE_KEYS, "error", *DETAIL_COLUMNS, "played_under"]
 
 
 def fractions(metadata: Mapping[str, Any] | None) -> list[float] | None:
@@ -92,8 +94,11 @@ def _row(
     """A sample's row: id, epoch, axes, error, the three scores, curve and strict attribution."""
     meta = metadata or {}
     axes = {axis: None if meta.get(axis) is None else str(meta[axis]) for axis in AXES}
+    parity = scores.get("polar_scorer")
+    played = (parity.metadata or {}).get("identity") if parity is not None else None
     return {"id": str(sample_id), "epoch": int(epoch), **axes, "error": error,
-            **_score_values(scores), "curve": _curve(scores), **_strict(scores)}  # fmt: skip
+            **_score_values(scores), "curve": _curve(scores), **_strict(scores),
+            "played_under": json.dumps(played, sort_keys=True) if played else ""}  # fmt: skip
 
 
 def _streamed_row(item: dict[str, Any]) -> dict[str, Any]:

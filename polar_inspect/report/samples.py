@@ -41,9 +41,10 @@ def load_runs(
     runs = [result for result in scanned if isinstance(result, RunHeader)]
     rows: dict[str, pd.DataFrame] = {}  # by path; read before duplicates are told apart
     advance = step("reading samples", len(runs))
-    for run in runs:
+    for position, run in enumerate(runs):
         try:
             rows[run.path] = cached(run.path, "rows", ROW_READER)
+            runs[position] = played_under(run, rows[run.path])
             why, detail = "scores disagree with header", header_disagreement(run, rows[run.path])
         except Exception as err:  # noqa: BLE001 - a log whose samples cannot be read is skipped
             why, detail = "unreadable samples", f"cannot read samples: {err}"[:200]
@@ -58,6 +59,14 @@ def load_runs(
     inventory = resolve_duplicates(found, keep, lambda run: _digest(rows[run.path]))
     frames = {index: rows[run.path] for index, run in enumerate(inventory.runs)}
     return inventory, combine(frames)
+
+
+def played_under(run: RunHeader, rows: pd.DataFrame) -> RunHeader:
+    """`run` with what its samples were played under in its digest (a base URL given by an
+    environment variable is in no header: two servers are two runs, never duplicates)."""
+    played = sorted(set(rows["played_under"]) - {""})
+    mixed = hashlib.sha256("\n".join([run.run_digest, *played]).encode()).hexdigest()
+    return run.model_copy(update={"run_digest": mixed}) if played else run
 
 
 def _digest(rows: pd.DataFrame) -> str:  # of every value (cells may be lists): for tied copies
