@@ -260,9 +260,9 @@ def run_identity(log: EvalLog, task: TaskIdentity | None, legacy: dict[str, Any]
         roles=roles,
         limits=eval_config_identity(run),
         epochs=run.epochs or 1,
-        samples={
-            "ids_sha256": hashlib.sha256(listing.encode()).hexdigest() if listing else None,
-            "limit": run.limit,
-            "sample_id": run.sample_id,
-        },
+        samples=(  # the ids run, however chosen (`--limit 5` or `--sample-id` of the same five)
+            {"ids_sha256": hashlib.sha256(listing.encode()).hexdigest()}
+            if listing
+            else {"limit": run.limit, "sample_id": run.sample_id}
+        ),
     )

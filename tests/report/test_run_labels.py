@@ -133,3 +133,18 @@ def test_sample_rows_are_compared_only_for_copies_of_one_start() -> None:
     runs = [_run("a.eval", "2026-11-25", 1.0), _run("b.eval", "2026-11-26", 1.0)]
     found = resolve_duplicates(Inventory(runs=runs, skipped=[], files_seen=2), "newest", unasked)
     assert [r.path for r in found.runs] == ["b.eval"]
+
+
+def test_the_same_samples_chosen_by_limit_or_by_id_are_one_experiment() -> None:
+    by_limit, by_id, fewer = _log("polar/leaky"), _log("polar/leaky"), _log("polar/leaky")
+    by_limit.eval.dataset, by_limit.eval.config = (
+        EvalDataset(sample_ids=[1, 2]),
+        EvalConfig(limit=2),
+    )
+    by_id.eval.dataset = EvalDataset(sample_ids=[2, 1])
+    by_id.eval.config = EvalConfig(sample_id=[2, 1])
+    fewer.eval.dataset, fewer.eval.config = EvalDataset(sample_ids=[1]), EvalConfig(limit=1)
+    first, second, third = (
+        run_identity(log, None, {}).digest() for log in (by_limit, by_id, fewer)
+    )
+    assert first == second != third
