@@ -82,6 +82,8 @@ BAD_TURN = ECHO.replace(
         (BAD_TURN, "next_turn() returned str 'Hello'"),
         (ECHO.replace("return Turns(self.options.echo_greeting, min(2, budget))",
                       "return {'message': 'hi'}"), "start() returned dict"),
+        (ECHO.replace("min(2, budget)", "3 * budget"), "start() planned rounds=int 6 with a turn budget of 2"),
+        (ECHO.replace("min(2, budget)", "'2'"), "start() planned rounds=str '2'"),
     ],
 )  # fmt: skip
 def test_an_attacker_plugins_wrong_return_is_one_line(

@@ -81,6 +81,13 @@ def checked_attacker(attacker: Attacker) -> Attacker:
                 f"{who}: start() returned {short_repr(sample)}, which lacks {', '.join(missing)} "
                 "(a sample attacker: see polar_inspect.attackers.SampleAttacker)"
             )
+        rounds = sample.rounds
+        if not isinstance(rounds, int) or isinstance(rounds, bool) or not 0 <= rounds <= budget:
+            raise AttackerContractError(
+                f"{who}: start() planned rounds={short_repr(rounds)} with a turn budget of "
+                f"{budget} (-T max_turns, else the sample's); `rounds` is a whole number from 0 "
+                "to `budget`, so the dialogue plays at most the budget it is logged with"
+            )
         return cast(SampleAttacker, _CheckedSample(sample, who))
 
     attacker.start = start  # type: ignore[method-assign]
