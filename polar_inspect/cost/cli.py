@@ -78,10 +78,12 @@ def _role(name: str, spec: Any) -> RoleModel:
         GenerateConfig(**{k: v for k, v in spec.items() if k not in ("model", "model_args")})
     except ValidationError as err:
         problem = err.errors()[0]
-        raise UserInputError(
-            f"--model-role {name}: {problem['loc'][0]}: {problem['msg']}"
-        ) from None
-    return RoleModel(model=spec["model"], args=dict(spec.get("model_args") or {}))
+        where = ".".join(map(str, problem["loc"])) or "its options"
+        raise UserInputError(f"--model-role {name}: {where}: {problem['msg']}") from None
+    args = spec.get("model_args") or {}
+    if not isinstance(args, dict):
+        raise UserInputError(f"--model-role {name}: model_args must be a mapping (name: value)")
+    return RoleModel(model=spec["model"], args=args)
 
 
 def selected(task: str, task_args: dict[str, Any]) -> tuple[Any, list[SampleInfo]]:
@@ -129,6 +131,8 @@ def role_lines(calls: RoleCalls, role: RoleModel, price: ModelPrice | None) -> l
 def _role_usd(
     calls: RoleCalls, role: RoleModel, price: ModelPrice | None, setting: Setting
 ) -> float | None:
+    if not calls.calls and not calls.unknown_calls:
+        return 0.0  # never called: nothing to pay, priced or not
     if price is None or calls.unknown_calls:
         return None
     if setting == "flex" and price.flex is None:
@@ -232,10 +236,27 @@ def plan(
 @click.option("--model-role", "model_role", multiple=True, metavar="ROLE=MODEL|{model: ...}")
 @click.option("-T", "task_args", multiple=True, metavar="NAME=VALUE", help="task parameters")
 @click.option("--prices", multiple=True, type=click.Path(path_type=Path), help="price sheets")
-@click.option("--reply-tokens", type=int, default=Assumptions.reply_tokens, show_default=True)
-@click.option("--attacker-tokens", type=int, default=Assumptions.attacker_tokens, show_default=True)
-@click.option("--judge-tokens", type=int, default=Assumptions.judge_tokens, show_default=True)
-@click.option("--copy-tokens", type=int, default=None, help="the minimiser's copy (tokens)")
+@click.option(
+    "--reply-tokens",
+    type=click.IntRange(min=0),
+    default=Assumptions.reply_tokens,
+    show_default=True,
+)
+@click.option(
+    "--attacker-tokens",
+    type=click.IntRange(min=0),
+    default=Assumptions.attacker_tokens,
+    show_default=True,
+)
+@click.option(
+    "--judge-tokens",
+    type=click.IntRange(min=0),
+    default=Assumptions.judge_tokens,
+    show_default=True,
+)
+@click.option(
+    "--copy-tokens", type=click.IntRange(min=0), default=None, help="the minimiser's copy (tokens)"
+)
 @click.option(
     "--half-width",
     type=click.FloatRange(min=0.1, max=100),

@@ -142,6 +142,16 @@ def test_privacy_mini_is_selectable(tmp_path: Path, write_records: Callable[...,
         (["polar_inspect/privacy_max"], "polar-cost prices polar_inspect/privacy"),
         (["-T", "data=bundled", "-T", "judge=true"], "needs a model on the 'judge' role"),
         (["-T", "data=bundled", "--model-role", "guard={model: a/g, batch: maybe}"], "guard"),
+        (
+            ["-T", "data=bundled", "--model-role", "attacker={model: a/g, cache_ttl: 1h}"],
+            "cache_ttl",
+        ),
+        (
+            ["-T", "data=bundled", "--model-role", "attacker={model: a/g, model_args: [1]}"],
+            "mapping",
+        ),
+        (["-T", "data=bundled", "--reply-tokens", "-5"], "--reply-tokens"),
+        (["-T", "data=bundled", "--copy-tokens", "-1"], "--copy-tokens"),
     ],
 )
 def test_user_errors_are_one_line_and_exit_1(
@@ -160,6 +170,10 @@ def test_a_model_without_a_price_is_unknown(
     assert main(args) == 0
     out = capsys.readouterr().out
     assert "unknown: no price for openai/x" in out and "plain: unknown (trusted)" in out
+    # a role that is never called (no S5 here) costs nothing, priced or not: totals stay known
+    unpriced = ["--model", "anthropic/m", "--model-role", "attacker=openai/x"]
+    assert main([*unpriced, "--prices", str(_sheet(tmp_path)), "-T", f"data={data}"]) == 0
+    assert "unknown" not in _total_and_notes(capsys.readouterr().out)
 
 
 def _respond(api: str, body: dict[str, Any]) -> str:
