@@ -213,6 +213,12 @@ def plan(
 ) -> tuple[list[RoleCalls], dict[str, RoleModel]]:
     """Every role's estimated calls and model, from `inspect eval`'s arguments as strings."""
     setup, infos = chosen or selected(task, _pairs("-T", task_args))
+    if setup.config.trusted_agent is not None or setup.config.document_access != "prompt":
+        raise UserInputError(
+            "-T trusted_agent / -T document_access: an agent's calls per turn follow its tool "
+            "use, which polar-cost cannot rebuild; run a few samples and price their log with "
+            "polar-report --prices (docs/cost.md)"
+        )
     main_role = RoleModel(model, _pairs("-M", model_args))
     bound = {spec.partition("=")[0].strip() for spec in model_role}
     check_role_names(sorted(bound))

@@ -151,6 +151,11 @@ def test_privacy_mini_is_selectable(tmp_path: Path, write_records: Callable[...,
             "mapping",
         ),
         (["-T", "data=bundled", "--reply-tokens", "-5"], "--reply-tokens"),
+        (["-T", "data=bundled", "-T", "trusted_agent=react"], "polar-report --prices"),
+        (
+            ["-T", "data=bundled", "-T", "trusted_agent=react", "-T", "document_access=tool"],
+            "rebuild",
+        ),
         (["-T", "data=bundled", "--copy-tokens", "-1"], "--copy-tokens"),
     ],
 )
