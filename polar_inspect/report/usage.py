@@ -124,11 +124,12 @@ def _is_batched(batch: object) -> bool:
 def _role_model(
     log: EvalLog, bound: ModelConfig | list[ModelConfig] | None
 ) -> tuple[str, bool, Mapping[str, object]]:
-    """A role's model, whether batched, and its args (unbound: the main model's)."""
+    """A role's model, whether batched, and its args (unbound: the main model's, which a
+    defense role then is, batched under `--batch` as its calls are)."""
     if isinstance(bound, list):
         bound = bound[0] if bound else None
     if bound is None:
-        return log.eval.model, False, log.eval.model_args
+        return log.eval.model, _is_batched(log.plan.config.batch), log.eval.model_args
     return bound.model, _is_batched(bound.config.batch), bound.args
 
 

@@ -76,6 +76,10 @@ def test_an_unbound_defense_role_is_split_from_the_trusted_model(
     assert usage["guard"].total_tokens == guard.total_tokens > 0
     assert usage["trusted"].total_tokens == total.total_tokens - guard.total_tokens > 0
     assert "other" not in usage
+    # under --batch the unbound role's calls are the trusted model's, batched with them
+    assert log.plan is not None and not usage["guard"].batched
+    log.plan.config.batch = True
+    assert all(u.batched for u in role_usage(log))
 
 
 def test_prices_give_the_cost_of_each_run(report_logs: ReportLogs, tmp_path: Path) -> None:
