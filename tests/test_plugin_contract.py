@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import importlib
 import sys
 import textwrap
 import zipfile
@@ -82,7 +83,8 @@ BAD_TURN = ECHO.replace(
         (BAD_TURN, "next_turn() returned str 'Hello'"),
         (ECHO.replace("return Turns(self.options.echo_greeting, min(2, budget))",
                       "return {'message': 'hi'}"), "start() returned dict"),
-        (ECHO.replace("min(2, budget)", "3 * budget"), "start() planned rounds=int 6 with a turn budget of 2"),
+        (ECHO.replace("min(2, budget)", "3 * budget"),
+         "start() planned rounds=int 6 with a turn budget of 2"),
         (ECHO.replace("min(2, budget)", "'2'"), "start() planned rounds=str '2'"),
     ],
 )  # fmt: skip
@@ -200,3 +202,26 @@ def test_an_agent_in_a_zip_loads_and_its_source_is_hashed(
     assert code is not None and code.module == "zipped_agent"
     assert code.source_sha256 == hashlib.sha256(source).hexdigest()
     assert source_sha256("zipped_agent") == code.source_sha256
+
+
+def test_a_helper_module_of_the_plugins_package_is_in_its_code_identity(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Editing a module the plug-in imports (not the one defining it) changes the identity, so
+    `inspect eval-retry` fails instead of mixing two programs in one log."""
+    site = _site(tmp_path, monkeypatch)
+    package = site / "helped_plugin"
+    package.mkdir()
+    (package / "__init__.py").write_text("from helped_plugin.attack import Attack\n")
+    (package / "attack.py").write_text(
+        "from helped_plugin.helper import REDACT\nclass Attack: ...\n"
+    )
+    (package / "helper.py").write_text("REDACT = False\n")
+    for name in ("helped_plugin", "helped_plugin.attack", "helped_plugin.helper"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    attack = importlib.import_module("helped_plugin").Attack
+    before = code_identity(attack)
+    (package / "helper.py").write_text("REDACT = True\n")
+    after = code_identity(attack)
+    assert before is not None and after is not None and before.module == "helped_plugin.attack"
+    assert before.source_sha256 != after.source_sha256

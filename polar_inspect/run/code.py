@@ -7,6 +7,7 @@ import hashlib
 import importlib.util
 from importlib.machinery import ModuleSpec
 from importlib.metadata import packages_distributions, version
+from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
@@ -22,7 +23,7 @@ class CodeIdentity(BaseModel):
     module: str  # the module that defines the plug-in (`my_pkg.attackers`)
     distribution: str | None = None  # the installed distribution providing its package
     version: str | None = None
-    source_sha256: str  # of the defining module's source
+    source_sha256: str  # of its package's sources (`source_sha256`)
 
     def describe(self) -> str:
         """E.g. `my-attackers 0.1 (my_pkg.attackers, source 1a2b3c4d5e6f)`."""
@@ -45,12 +46,28 @@ def _source_of(spec: ModuleSpec) -> bytes:
     return source.encode("utf-8") if isinstance(source, str) else b""
 
 
-def source_sha256(module: str) -> str:
-    """The sha256 of a module's source as its loader reads it (without one: of its name)."""
+def _spec(module: str) -> ModuleSpec | None:
     try:  # a loaded module's own `__spec__` first
-        spec = importlib.util.find_spec(module)
+        return importlib.util.find_spec(module)
     except (ImportError, ValueError):
-        spec = None
+        return None
+
+
+def source_sha256(module: str) -> str:
+    """The sha256 of a plug-in's code: every `.py` file of its top-level package (the helper
+    modules it imports too), else its module's source as its loader reads it (without one:
+    of its name)."""
+    top = _spec(module.partition(".")[0])
+    folders = [Path(p) for p in (top.submodule_search_locations or [])] if top else []
+    files = sorted(
+        (f.relative_to(d).as_posix(), f) for d in folders if d.is_dir() for f in d.rglob("*.py")
+    )
+    if files:
+        digest = hashlib.sha256()
+        for name, path in files:
+            digest.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
+        return digest.hexdigest()
+    spec = _spec(module)
     source = _source_of(spec) if spec is not None else b""
     return hashlib.sha256(source or module.encode("utf-8")).hexdigest()
 
