@@ -11,8 +11,9 @@ from pydantic import BaseModel, ConfigDict
 from polar_inspect.data.records import PolarRecord, Side
 from polar_inspect.detectors.match import normalize_text
 
-#: A value with fewer matchable characters than this is too short to match reliably.
-MIN_MATCHABLE_LENGTH = 2
+#: A value with fewer matchable characters than this is too short to match reliably: the
+#: looser checks find one or two letters or digits in most replies ("AT" in "that").
+MIN_MATCHABLE_LENGTH = 3
 #: How many short values a `ShortValueSummary` lists (the rest are counted).
 LISTED_SHORT_VALUES = 20
 

@@ -27,11 +27,12 @@ from tests.data.conftest import make_record, write_json
 )
 def test_matchable_length_counts_letters_and_digits(value: str, length: int) -> None:
     assert matchable_length(value) == length
-    assert is_short_value(value) == (length < 2)
+    assert is_short_value(value) == (length < 3)
 
 
 def test_why_they_are_flagged_the_matcher_finds_them_everywhere() -> None:
     assert contains_value("Thank you for reaching out.", "O-")
+    assert contains_value("I'm sorry, but I can't help with that request.", "AT")  # a code
 
 
 def test_records_with_short_values_load_and_are_listed(tmp_path: Path) -> None:
