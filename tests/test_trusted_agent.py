@@ -16,6 +16,7 @@ from inspect_ai.log import resolve_sample_attachments
 
 from polar_inspect.errors import UserInputError
 from polar_inspect.params import ParameterError
+from polar_inspect.run.code import source_sha256
 from polar_inspect.run.config import PolarConfig
 from polar_inspect.tasks import privacy
 from tests.conftest import ALLOWED, PROTECTED, fielded_record, make_record
@@ -102,7 +103,9 @@ def test_a_teams_agent_code_is_part_of_the_identity(fielded_file: Path) -> None:
     task = privacy(data=str(fielded_file), trusted_agent=own, document_access="fields")
     code = task.metadata["identity"]["code"]["trusted_agent"]
     source = (Path(__file__).parent / "agent_site.py").read_bytes()
-    assert code["source_sha256"] == hashlib.sha256(source).hexdigest()
+    # every module of its top-level package (`tests`), not the defining module's alone
+    assert code["source_sha256"] == source_sha256("tests.agent_site")
+    assert code["source_sha256"] != hashlib.sha256(source).hexdigest()
     assert code["module"] == "tests.agent_site"
 
 
