@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from inspect_ai.agent import Agent, AgentState, react
-from inspect_ai.model import ChatMessageAssistant
+from inspect_ai.model import ChatMessage, ChatMessageAssistant
 from inspect_ai.tool import Tool
 
 from polar_inspect.errors import UserInputError
@@ -65,17 +65,32 @@ def checked_factory(factory: AgentFactory, spec: str) -> AgentFactory:
     return functools.wraps(factory)(build)  # its module and name: the code identity's
 
 
+def added_messages(
+    given: Sequence[ChatMessage], returned: Sequence[ChatMessage]
+) -> list[ChatMessage]:
+    """What an agent added: the messages after the last one it was given (found by id, else by
+    role and text, as an agent that rebuilds its messages gives them new ids)."""
+    last = given[-1]
+    for index in range(len(returned) - 1, -1, -1):
+        found = returned[index]
+        if found.id == last.id or (found.role == last.role and found.text == last.text):
+            return list(returned[index + 1 :])
+    return list(returned)  # it dropped what it was given: all it returned is its own
+
+
 def _checked_agent(agent: Agent, who: str) -> Agent:
     async def checked(state: AgentState, *args: Any, **kwargs: Any) -> AgentState:
-        known = {m.id for m in state.messages}
+        given = list(state.messages)
         result = await agent(state, *args, **kwargs)
         if not isinstance(result, AgentState):
             raise TrustedAgentError(
                 f"{who}: the agent returned {_shown(result)}, not an AgentState"
             )
-        added = [m for m in result.messages if m.id not in known]
+        added = added_messages(given, result.messages)
         replied = any(isinstance(m, ChatMessageAssistant) for m in added)
-        if not replied and not result.output.choices:
+        earlier = {m.id for m in result.messages[: len(result.messages) - len(added)]}
+        output = result.output  # Inspect makes one of the last assistant message if none is set
+        if not replied and (not output.choices or output.message.id in earlier):
             raise TrustedAgentError(
                 f"{who}: the agent added no message and set no output: it must append its "
                 "reply (a ChatMessageAssistant) to state.messages"

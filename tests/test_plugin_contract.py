@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from inspect_ai.agent import AgentState
-from inspect_ai.model import ChatMessageUser
+from inspect_ai.model import ChatMessageAssistant, ChatMessageUser
 
 from polar_inspect.attackers import ENTRY_POINT_GROUP, AttackerNameError, available_attackers
 from polar_inspect.attackers.registry import AttackerContractError, checked_attacker
@@ -128,6 +128,11 @@ AGENTS = """
         async def agent(state):
             return "hello"
         return agent
+
+    def rebuilds_without_reply(tools):
+        async def agent(state):  # fresh ids, as a bridge converting messages gives them
+            return AgentState(messages=[type(m)(content=m.text) for m in state.messages])
+        return agent
 """
 
 
@@ -151,14 +156,19 @@ def test_a_factory_that_returns_no_agent_is_one_line(
 
 @pytest.mark.parametrize(
     ("function", "said"),
-    [("adds_nothing", "added no message"), ("returns_text_from_agent", "returned str 'hello'")],
+    [
+        ("adds_nothing", "added no message"),
+        ("returns_text_from_agent", "returned str 'hello'"),
+        ("rebuilds_without_reply", "added no message"),  # its old reply is not a new one
+    ],
 )
 def test_an_agent_that_breaks_its_contract_is_one_line(
     function: str, said: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     _module(_site(tmp_path, monkeypatch), "contract_agents", AGENTS, monkeypatch)
     agent = agent_factory(f"contract_agents:{function}")(tools=[])
-    state = AgentState(messages=[ChatMessageUser(content="hi")])
+    earlier = [ChatMessageUser(content="hi"), ChatMessageAssistant(content="an earlier reply")]
+    state = AgentState(messages=[*earlier, ChatMessageUser(content="and now?")])
     with pytest.raises(TrustedAgentError, match=said):
         asyncio.run(agent(state))
 

@@ -25,6 +25,7 @@ from polar_inspect.detectors.match import contains_value
 from polar_inspect.dialogue.document_tools import document_tools
 from polar_inspect.dialogue.state import AgentStep, AgentTurnRecord
 from polar_inspect.text import message_reasoning, visible_text
+from polar_inspect.trusted_agents import added_messages
 
 #: The transcript span each agent turn runs in.
 AGENT_SPAN = "trusted agent"
@@ -56,7 +57,7 @@ class TrustedAgentRunner:
         self._start = start = transcript().history.event_count
         state = await run(self.agent, self.history, name=AGENT_SPAN)
         calls = [e for e in transcript().history.events_from(start) if isinstance(e, ModelEvent)]
-        new = [m for m in state.messages if m.id not in known]
+        new = added_messages(self.history, state.messages)
         reply, final_index = _final_reply(new, state.output)
         steps = [step for m in new[:final_index] for step in _steps(m)]
         returned = "\n\n".join(s.text for s in steps if s.kind == "tool_result")
