@@ -3,6 +3,7 @@ transcript span; drafts and what was sent are kept in `DefenseRecord` (docs/defe
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Sequence
 
 from inspect_ai.util import span
@@ -10,6 +11,7 @@ from pydantic import BaseModel
 
 from polar_inspect.defenses.base import Defense, DefenseContext
 from polar_inspect.defenses.registry import NO_DEFENSE, DefenseSpec, available_defenses
+from polar_inspect.plugins import PluginError, short_repr
 
 
 class ReplyRecord(BaseModel):
@@ -30,6 +32,30 @@ class DefenseRecord(BaseModel):
     minimized_document: str | None = None
     replies: list[ReplyRecord]
     replies_changed: int
+
+
+class DefenseContractError(PluginError):
+    """A defense's hook gave back something other than the text its contract asks for."""
+
+
+def _text(name: str, hook: str, value: object) -> str:
+    """`value`, the text a defense's hook returned, else one line naming the defense and hook."""
+    if not isinstance(value, str):
+        raise DefenseContractError(
+            f"defense {name!r}: {hook}() returned {short_repr(value)}, not a text (str); "
+            "see polar_inspect.defenses.Defense"
+        )
+    return value
+
+
+async def _awaited(name: str, hook: str, value: object) -> str:
+    """The text an async hook's call gives; a hook that is not `async def` is one line too."""
+    if not inspect.isawaitable(value):
+        raise DefenseContractError(
+            f"defense {name!r}: {hook}() must be a coroutine (async def); it returned "
+            f"{short_repr(value)}"
+        )
+    return _text(name, hook, await value)
 
 
 class DefenseStack:
@@ -62,23 +88,30 @@ class SampleDefenses:
             if type(defense).prepare_document is Defense.prepare_document:
                 continue
             async with span(f"defense {name}: prepare document", type="defense"):
-                document = await defense.prepare_document(self.ctx, document)
+                document = await _awaited(
+                    name, "prepare_document", defense.prepare_document(self.ctx, document)
+                )
         if document != self.ctx.document:
             self.minimized = document
         return document
 
     def system_message(self, base: str) -> str:
         """The trusted model's system message with every defense's addendum appended."""
-        addenda = [a for d in self.stack.defenses if (a := d.system_addendum(self.ctx))]
+        addenda = [
+            _text(name, "system_addendum", d.system_addendum(self.ctx))
+            for name, d in zip(self.names, self.stack.defenses, strict=True)
+        ]
+        addenda = [a for a in addenda if a]
         return "\n\n".join([base.rstrip(), *addenda]) if addenda else base
 
     def user_turn(self, attacker_message: str) -> str:
         """The attacker message as the trusted model sees it (wrapped, then reminders)."""
         self.ctx.attacker_messages.append(attacker_message)
         text = attacker_message
-        for defense in self.stack.defenses:
-            text = defense.wrap_message(self.ctx, text)
-        reminders = [d.turn_reminder(self.ctx) for d in self.stack.defenses]
+        pairs = list(zip(self.names, self.stack.defenses, strict=True))
+        for name, defense in pairs:
+            text = _text(name, "wrap_message", defense.wrap_message(self.ctx, text))
+        reminders = [_text(n, "turn_reminder", d.turn_reminder(self.ctx)) for n, d in pairs]
         return "\n\n".join([text, *(r for r in reminders if r)])
 
     async def after_reply(self, draft: str) -> str:
@@ -88,7 +121,9 @@ class SampleDefenses:
             if type(defense).review_reply is Defense.review_reply:
                 continue
             async with span(f"defense {name}: review reply", type="defense"):
-                reviewed = await defense.review_reply(self.ctx, sent)
+                reviewed = await _awaited(
+                    name, "review_reply", defense.review_reply(self.ctx, sent)
+                )
             if reviewed != sent:
                 changed_by.append(name)
                 sent = reviewed

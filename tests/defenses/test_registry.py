@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+import textwrap
 from collections.abc import Callable
 from pathlib import Path
 
@@ -121,3 +123,30 @@ def test_an_entry_point_may_not_shadow_a_builtin(
     monkeypatch.syspath_prepend(str(site))
     with pytest.raises(DefenseSpecError, match="'guard'.*taken by a built-in"):
         available_defenses()
+
+
+@pytest.mark.parametrize(
+    ("hooks", "said"),
+    [
+        ("async def review_reply(self, ctx, draft):\n    return None",
+         "defense 'stamp': review_reply() returned NoneType None, not a text"),
+        ("def review_reply(self, ctx, draft):\n    return draft",
+         "defense 'stamp': review_reply() must be a coroutine (async def)"),
+        ("def wrap_message(self, ctx, message):\n    return None",
+         "defense 'stamp': wrap_message() returned NoneType None"),
+    ],
+)  # fmt: skip
+def test_a_defense_hook_that_returns_no_text_is_one_line_naming_it(
+    hooks: str, said: str, write_records: Callable[..., Path], tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
+    site = tmp_path / "site"
+    source = STAMP.split("        async def review_reply")[0] + textwrap.indent(hooks, " " * 8)
+    install_plugin(site, "bad_stamp", source, ENTRY_POINT_GROUP, {"stamp": "bad_stamp:Stamp"})
+    monkeypatch.syspath_prepend(str(site))
+    monkeypatch.delitem(sys.modules, "bad_stamp", raising=False)
+    data = write_records([make_record(0, turns=["Hello?"])])
+    with pytest.raises(AssertionError) as failed:  # `run` asserts that the eval succeeded
+        run("polar_inspect/privacy", "polar/refuse", tmp_path / "logs", data=str(data),
+            defense="stamp")  # fmt: skip
+    assert said in str(failed.value)
