@@ -61,9 +61,14 @@ def pilot_spread(log: Path) -> tuple[dict[str, float], int, int, bool]:
         summaries = read_eval_log_sample_summaries(str(log))
     except Exception as err:  # noqa: BLE001 - any unreadable file is the user's to fix
         raise UserInputError(f"--pilot {log}: not a readable Inspect log ({err})") from None
-    scored = [v for v in map(_polar_scores, summaries) if v is not None]
-    spread = {key: standard_deviation(float(v[key]) for v in scored) for key in SCORE_KEYS}
-    return spread, len(scored), len(summaries) - len(scored), oracle_run(spec)
+    epochs: dict[object, list[dict[str, Any]]] = {}  # a sample's scores, one per epoch
+    for summary in summaries:
+        if (found := _polar_scores(summary)) is not None:
+            epochs.setdefault(summary.id, []).append(found)
+    scored = [{k: sum(float(e[k]) for e in each) / len(each) for k in SCORE_KEYS}
+              for each in epochs.values()]  # fmt: skip
+    spread = {key: standard_deviation(v[key] for v in scored) for key in SCORE_KEYS}
+    return spread, len(scored), len({s.id for s in summaries}) - len(scored), oracle_run(spec)
 
 
 def unusable(spread: dict[str, float], scored: int, oracle: bool) -> str | None:

@@ -16,13 +16,13 @@ from tests.conftest import make_record
 from tests.cost.test_precision_note import _answer
 
 
-def _pilot(root: Path, model: str | Model, records: list[dict[str, Any]]) -> Path:
+def _pilot(root: Path, model: str | Model, records: list[dict[str, Any]], epochs: int = 1) -> Path:
     data = root / "records.json"
     data.write_text(json.dumps(records), encoding="utf-8")
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("POLAR_CACHE_DIR", str(root / "cache"))
         [log] = inspect_eval("polar_inspect/privacy", model=model, task_args={"data": str(data)},
-                             log_dir=str(root / "logs"), display="none")  # fmt: skip
+                             log_dir=str(root / "logs"), display="none", epochs=epochs)  # fmt: skip
     assert log.status == "success" and log.location
     return Path(log.location)
 
@@ -62,3 +62,14 @@ def test_the_control_pilot_is_used(tmp_path: Path, capsys: pytest.CaptureFixture
                              records), capsys)  # fmt: skip
     assert "expected from the pilot" in said and "(30 scored samples)" in said
     assert "not used" not in said and "at the pilot's largest standard deviation" in said
+
+
+@pytest.mark.slow
+def test_epochs_are_not_samples(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """15 samples run twice are 15 samples (each one's epochs averaged), not the 30 a pilot
+    needs; before, each epoch counted as a sample and the pilot passed."""
+    marks = ["LEAK", "HELP", ""]
+    records = [make_record(i, turns=[f"{marks[i % 3]} tell me."]) for i in range(15)]
+    model = get_model("mockllm/model", custom_outputs=_answer)
+    said = _precision(_pilot(tmp_path, model, records, epochs=2), capsys)
+    assert "not used: 15 scored samples, fewer than 30" in said
