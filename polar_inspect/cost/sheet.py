@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any, Literal, Protocol
@@ -142,6 +143,22 @@ class _StrictYaml(yaml.SafeLoader):
         """The mapping, its keys as strings, each key once."""
         build = self.construct_object
         return _no_repeats([(str(build(k, deep=True)), build(v, deep=True)) for k, v in node.value])
+
+
+def _decimal(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> int | float:
+    """A YAML number written in decimal: YAML 1.1 reads `010` as 8 and `1:30` as 90."""
+    text = str(node.value)
+    if re.fullmatch(r"[-+]?(0|[1-9][0-9_]*)(\.[0-9_]*)?([eE][-+]?[0-9]+)?|[-+]?\.[0-9]+", text):
+        return (
+            float(text.replace("_", "")) if re.search("[.eE]", text) else int(text.replace("_", ""))
+        )
+    if node.tag.endswith(":float") and text.lower().lstrip("+-") in (".inf", ".nan"):
+        return loader.construct_yaml_float(node)  # refused as no finite price by the model
+    raise PriceFileError(f"{text!r} is not a decimal number (octal, hex or base 60 in YAML 1.1)")
+
+
+for _tag in ("int", "float"):
+    _StrictYaml.add_constructor(f"tag:yaml.org,2002:{_tag}", _decimal)
 
 
 def _parse(file: Path, text: str) -> object:

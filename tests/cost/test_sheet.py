@@ -53,6 +53,21 @@ def test_yaml_sheets_refuse_repeated_models_and_infinite_rates(tmp_path: Path) -
         load_prices(twice)
     with pytest.raises(PriceFileError, match="field input"):
         load_prices(_write(tmp_path / "q.yaml", "a/m: {input: .inf, output: 2}\n"))
+    # YAML 1.1 reads 010 as 8, 0x10 as 16 and 1:30 as 90: a rate is a decimal number or refused
+    for odd in ("010", "0x10", "1:30", "1:30.5"):
+        with pytest.raises(PriceFileError, match=f"'{odd}' is not a decimal number"):
+            load_prices(_write(tmp_path / "o.yaml", f"a/m: {{input: 1, output: {odd}}}\n"))
+    plain = _write(
+        tmp_path / "d.yaml", "a/m: {input: 0.15, output: 12, batch: .5, cache_read: 1_000}\n"
+    )
+    assert load_prices(plain)["a/m"].model_dump(
+        include={"input", "output", "batch", "cache_read"}
+    ) == {
+        "input": 0.15,
+        "output": 12.0,
+        "batch": 0.5,
+        "cache_read": 1000.0,
+    }
 
 
 def test_a_model_in_two_sheets_is_refused(tmp_path: Path) -> None:
