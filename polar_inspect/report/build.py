@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 import textwrap
+import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -40,7 +41,6 @@ from polar_inspect.report.stats import (
     epoch_means,
     run_summary,
 )
-from polar_inspect.report.timing import Timings, section_of, timed_call
 from polar_inspect.report.usage import ModelPrice
 
 
@@ -60,6 +60,32 @@ class ReportResult(BaseModel):
     tables: list[str]
     html: str
     seconds: dict[str, float] = {}  # wall time by step (figures: summed over workers)
+
+
+class Timings(dict[str, float]):
+    """Seconds spent per named step; a step timed twice adds up (printed by
+    benchmarks/bench_report.py)."""
+
+    def add(self, name: str, seconds: float) -> None:
+        """Count `seconds` more for `name`."""
+        self[name] = self.get(name, 0.0) + seconds
+
+    @contextmanager
+    def step(self, name: str) -> Iterator[None]:
+        """Time the block as `name`."""
+        started = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.add(name, time.perf_counter() - started)
+
+
+def timed_call(job: tuple[Callable[..., Any], tuple[Any, ...]]) -> tuple[Any, float]:
+    """Run one `(function, args)` job; return its result and the seconds it took."""
+    function, args = job
+    started = time.perf_counter()
+    result = function(*args)
+    return result, time.perf_counter() - started
 
 
 @contextmanager
@@ -156,12 +182,13 @@ def _draw(
     inputs: SectionInputs,
     timings: Timings,
 ) -> None:
-    """File the drawn figures under their section and group; add their time to `timings`."""
+    """File the drawn figures under their section and group; add their time to `timings`
+    under their drawing module's name."""
     inputs.drawn.update({group.name: [] for group in inputs.groups})
     for (output, (name, job)), (figure, seconds) in zip(planned, drawn, strict=True):
         output.figures.setdefault(name, []).append(figure)
         inputs.drawn[name].append(figure)
-        timings.add(section_of(job), seconds)
+        timings.add("figures: " + job[0].__module__.rsplit(".", 1)[-1], seconds)
 
 
 def _build(paths: list[str], out: Path, settings: _Settings) -> tuple[ReportResult, list[str]]:
