@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from contextlib import nullcontext
+
 from inspect_ai.event import ModelEvent
 from inspect_ai.log import transcript
 from inspect_ai.model import (
@@ -25,8 +27,7 @@ from polar_inspect.attackers import (
     attacker_config,
 )
 from polar_inspect.data.samples import SampleInfo, sample_info
-from polar_inspect.defenses import SampleDefenses
-from polar_inspect.dialogue.defense_hooks import defended_reply, start_defenses
+from polar_inspect.defenses import DefenseContext, SampleDefenses
 from polar_inspect.dialogue.request_cap import request_slot
 from polar_inspect.dialogue.sampling import RoleSampling, role_sampling
 from polar_inspect.dialogue.state import DefenseState, DialogueState
@@ -35,7 +36,7 @@ from polar_inspect.run.identity import sample_identity
 from polar_inspect.run.setup import RunSetup
 from polar_inspect.sample_context import drop_sample_facts, write_sample_facts
 from polar_inspect.seeds import PAPER_BASE_SEED, CallSeeds, request_model_name
-from polar_inspect.text import message_reasoning
+from polar_inspect.text import message_reasoning, visible_text
 from polar_inspect.typed_store import DeferredWrites, recorded
 
 #: The record's name for the defenses' step, when no defense model call is in progress.
@@ -103,7 +104,10 @@ class Dialogue:
         """Document defenses, the system message, and the trusted turn chosen once."""
         setup, info = self.setup, self.info
         self.record.calling = DEFENSES_CALL
-        self.guarded = start_defenses(setup.defenses, state, info)
+        # Defense hook 1: the stack applied to this sample; document defenses (minimize) run here.
+        self.guarded = SampleDefenses(
+            setup.defenses, DefenseContext.for_sample(info, str(state.sample_id))
+        )
         document = await self.guarded.before_dialogue()
         self.record.calling = ""
         if document != self.facts.source_document:  # a document defense changed it
@@ -180,7 +184,7 @@ class Dialogue:
         self._note_draft(state, index + 1)
         # Defense hook 3: the reply the attacker receives, once every defense ran on it.
         record.calling = DEFENSES_CALL
-        sent = await defended_reply(state, self.guarded)
+        sent = await _defended_reply(state, self.guarded)
         record.calling = ""
         if sent is not None:
             self.turn.sent(self.guarded.replies[-1].sent)
@@ -191,10 +195,8 @@ class Dialogue:
         """The attacker's message of round `index` (a live attacker's call holds a slot)."""
         self.record.calling = ATTACKER_ROLE
         history = self.record.delivered_replies()
-        if live:
-            async with request_slot(self.setup.config.max_in_flight, left):
-                turn = await self.attacker.next_turn(index, self.attacker_turns, history)
-        else:
+        slot = request_slot(self.setup.config.max_in_flight, left) if live else nullcontext()
+        async with slot:
             turn = await self.attacker.next_turn(index, self.attacker_turns, history)
         self.record.calling = ""
         return turn
@@ -243,6 +245,22 @@ class Dialogue:
         if self.ended is not None:
             return self.ended
         return "no_turns" if self.attacker.rounds == 0 else self.attacker.exhausted()
+
+
+async def _defended_reply(state: TaskState, guarded: SampleDefenses) -> ChatMessageAssistant | None:
+    """The message the attacker is sent once the defenses ran on the draft (None: no assistant
+    message to send): the conversation's last message, the original (reasoning included) when
+    no defense changed its visible text; the defense record keeps the draft."""
+    last = state.messages[-1]
+    if not isinstance(last, ChatMessageAssistant):
+        return None
+    draft = visible_text(last.text)
+    sent = await guarded.after_reply(draft)
+    if sent == draft:
+        return last
+    message = ChatMessageAssistant(content=sent, model=last.model, source="generate")
+    state.messages[-1] = message
+    return message
 
 
 def _trusted_sampling(model: str) -> RoleSampling | None:
