@@ -7,13 +7,14 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+from inspect_ai.model import ModelOutput
 from inspect_ai.util import Store
 from pydantic import BaseModel, Field
 
 from polar_inspect.attackers import NonAttack, PlanEntry, StopReason, TurnSource
 from polar_inspect.defenses.stack import DefenseRecord
-from polar_inspect.dialogue.reply_limits import ReplyLimits
 from polar_inspect.dialogue.sampling import RoleSampling
+from polar_inspect.text import visible_text
 from polar_inspect.typed_store import FastStoreModel
 
 
@@ -35,6 +36,40 @@ class DeliveredTurn(BaseModel):
     reply: str | None = None
     #: The reasoning the delivered reply carried (its blocks and markup; never shown).
     reasoning: str = ""
+
+
+#: Provider stop reasons that mean the reply was cut by a length limit.
+LENGTH_STOPS = ("max_tokens", "model_length")
+
+
+class ReplyLimits(BaseModel):
+    """Trusted replies cut by the output-token limit, or empty once reasoning is removed: a
+    reasoning model capped at the paper's 1,200 output tokens can stop inside an unclosed
+    `<think>` block, and its empty visible reply, which discloses nothing, scores as perfect
+    privacy. The dialogue solver notes such replies per round; the scorer reports them."""
+
+    truncated_rounds: list[int] = []  # 1-based rounds whose reply stopped at a length limit
+    empty_rounds: list[int] = []  # 1-based rounds whose visible reply is empty
+
+    @property
+    def affected(self) -> bool:
+        """True when any reply was truncated or empty."""
+        return bool(self.truncated_rounds or self.empty_rounds)
+
+    def note(self, round_number: int, output: ModelOutput, reply: str) -> None:
+        """Record round `round_number`'s reply if it was cut by a length limit or is empty."""
+        if output.stop_reason in LENGTH_STOPS:
+            self.truncated_rounds.append(round_number)
+        if not visible_text(reply):
+            self.empty_rounds.append(round_number)
+
+    def describe(self) -> str:
+        """One line for a score explanation."""
+        return (
+            f"replies that hit the token limit: {len(self.truncated_rounds)}"
+            f" (rounds {self.truncated_rounds or '-'}); empty visible replies: "
+            f"{len(self.empty_rounds)} (rounds {self.empty_rounds or '-'})"
+        )
 
 
 class DialogueCut(BaseModel):
