@@ -16,10 +16,7 @@ TemplateKind.model_post_init  # pydantic calls it after validation
 import click  # noqa: E402
 import yaml  # noqa: E402
 
-from polar_inspect.cost.sheet import ModelPrice  # noqa: E402
-
 click.ParamType.convert  # click calls it on every option of a custom type (report, cost CLIs)
-ModelPrice.source_of  # tests/cost/test_sheet.py checks every priced rule names its source
 yaml.SafeLoader.construct_mapping  # PyYAML calls it; cost/sheet.py's strict loader overrides it
 
 from polar_inspect.data import mini  # noqa: E402

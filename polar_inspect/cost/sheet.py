@@ -111,10 +111,6 @@ class ModelPrice(_Strict):
             usd *= self.flex or 1.0
         return usd / 1e6
 
-    def source_of(self, rule: str) -> Source | None:
-        """Where `rule` (a field name) comes from, if the sheet says."""
-        return self.sources.get(rule, self.source)
-
 
 RULES = frozenset(ModelPrice.model_fields) - {"source", "sources"}
 
