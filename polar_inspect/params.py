@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Sequence
 from typing import Annotated, Any
 
 from pydantic import BeforeValidator, Strict, ValidationError
@@ -87,14 +86,10 @@ def split_names(value: object) -> tuple[str, ...] | None:
     if is_whole(value):  # `-T policy=1` arrives as the number 1
         value = str(value)
     expected = "a name, a comma-separated list or a list of names"
-    items: Sequence[object]
-    if isinstance(value, str):
-        items = value.split(",")
-    elif isinstance(value, list | tuple):
-        items = value
-    else:
-        raise ValueError(f"expected {expected}")
-    if not all(isinstance(item, str) or is_whole(item) for item in items):
+    items = value.split(",") if isinstance(value, str) else value
+    if not isinstance(items, list | tuple) or not all(
+        isinstance(item, str) or is_whole(item) for item in items
+    ):
         raise ValueError(f"expected {expected}")
     names = [str(item).strip() for item in items]
     if not names or not all(names):

@@ -45,12 +45,5 @@ class CallSeeds(BaseModel):
 
     def attacker(self, round_number: int) -> int:
         """The live attacker's seed for round `round_number` (1-based)."""
-        return stable_seed(
-            self.sample_id,
-            self.trusted_model,
-            self.attacker_model,
-            "model_b",
-            "adaptive",
-            round_number,
-            base=self.base,
-        )
+        parts = (self.sample_id, self.trusted_model, self.attacker_model, "model_b", "adaptive")
+        return stable_seed(*parts, round_number, base=self.base)
