@@ -1,16 +1,5 @@
-"""The tools through which a trusted agent reaches the source document (`-T document_access`).
-
-- `tool`: `read_document()` returns the whole document (the minimised copy when the
-  `minimize` defense ran), in place of the document in the system message;
-- `fields`: `list_fields()` returns the names of the record's typed fields (alphabetical: the
-  order says nothing about which are protected), `get_field(name)` the value of one. The fields
-  are the record's target values grouped by the field that holds them
-  (`hidden_target.gold_sensitive_values` / `gold_safe_values`, read by `data.value_fields`),
-  so the agent decides which values it fetches.
-
-Which values an agent fetched is read from what its tools returned (`agent_turn.py`), so a
-team's own tools are counted the same way.
-"""
+"""The tools through which a trusted agent reaches the source document (`-T document_access`:
+docs/agents.md, "Threat model" and "Defenses around an agent turn")."""
 
 from __future__ import annotations
 

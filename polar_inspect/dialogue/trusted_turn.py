@@ -69,7 +69,7 @@ class ModelTurn:
             state.messages, state.output = after.messages, after.output
 
     def sent(self, text: str) -> None:
-        """The conversation already holds what was sent (`defended_reply`)."""
+        """The conversation already holds what was sent (`steps._defended_reply`)."""
 
     def call(self) -> str:
         """Always the trusted model's call."""
