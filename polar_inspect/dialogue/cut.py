@@ -17,11 +17,8 @@ from polar_inspect.dialogue.state import DialogueState
 def cut_limit(exc: BaseException) -> tuple[str, str] | None:
     """(limit type, message) when `exc` is how Inspect ends a sample early, else None."""
     if isinstance(exc, BaseExceptionGroup):
-        for inner in exc.exceptions:
-            found = cut_limit(inner)
-            if found is not None:
-                return found
-        return None
+        found = (cut_limit(inner) for inner in exc.exceptions)
+        return next((limit for limit in found if limit is not None), None)
     if isinstance(exc, LimitExceededError):
         return exc.type, exc.message
     if isinstance(exc, TimeoutError):
