@@ -16,7 +16,6 @@ from pydantic import BaseModel
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from polar_inspect.report import log_tables
 from polar_inspect.report.board_section import NOT_ONE_RANKING
 from polar_inspect.report.figstyle import FigureFile
 from polar_inspect.report.html import render
@@ -32,7 +31,7 @@ from polar_inspect.report.outdir import prepare_out_dir, staged_report
 from polar_inspect.report.parallel import default_jobs, run_jobs, worker_pool
 from polar_inspect.report.samples import Stepper, load_runs
 from polar_inspect.report.section import SectionInputs, SectionOutput, compute_sections
-from polar_inspect.report.sections import SECTIONS
+from polar_inspect.report.sections import SECTIONS, inventory_frame
 from polar_inspect.report.stats import (
     PAPER_WEIGHT,
     Group,
@@ -201,7 +200,7 @@ def _build(paths: list[str], out: Path, settings: _Settings) -> tuple[ReportResu
         if not inventory.runs:
             raise NoUsableLogsError(no_runs_message(inventory.skipped))
         inventory = inventory.model_copy(update={"runs": mark_oracles(inventory.runs)})
-        logs = log_tables.inventory_frame(inventory)
+        logs = inventory_frame(inventory)
         runs, weight = inventory.runs, settings.weight
         groups = comparison_groups(runs)
         with timings.step("sections (frames)"):

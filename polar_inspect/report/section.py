@@ -35,7 +35,7 @@ class SectionInputs:
     #: `stats.breakdown` and `stats.epoch_means` at the report's weight.
     rows: pd.DataFrame
     epochs: pd.DataFrame
-    #: `log_tables.inventory_frame`: every file considered.
+    #: `sections.inventory_frame`: every file considered.
     logs: pd.DataFrame
     weight: float
     lambdas: Sequence[float] = ()

@@ -6,29 +6,52 @@ from collections.abc import Callable, Sequence
 
 import pandas as pd
 
-from polar_inspect.report import access, attribution, defenses, figures, log_tables, usage
+from polar_inspect.report import access, attribution, defenses, figures, usage
 from polar_inspect.report.board_section import BOARD_SECTION, BREAKDOWN_SECTION
 from polar_inspect.report.cross_section import CROSS_SECTION
 from polar_inspect.report.html import frame_table, render
-from polar_inspect.report.inventory import ORACLE_TAG, RunHeader
+from polar_inspect.report.inventory import ORACLE_TAG, Inventory, RunHeader
 from polar_inspect.report.leakage import leakage_curves
-from polar_inspect.report.markdown import TEXTS, render_md
+from polar_inspect.report.markdown import TEXTS, md_bullets, md_table, render_md
 from polar_inspect.report.paired_section import PAIRED_SECTION
 from polar_inspect.report.section import Planned, Section, SectionInputs, SectionOutput
 from polar_inspect.report.stats import Group
 from polar_inspect.report.tables import TextTable
+from polar_inspect.scorers.parity import SCORE_KEYS
 
 
 def _figures(output: SectionOutput, inputs: SectionInputs, group: Group) -> str:
     return render("figures", out=inputs.out, figures=output.figures.get(group.name, []))
 
 
+def epochs_frame(epochs: pd.DataFrame, summary: pd.DataFrame) -> pd.DataFrame:
+    """Per-epoch means x100 with the model and group."""
+    labels = summary.set_index("run")[["group", "label"]]
+    frame = epochs.join(labels, on="run").rename(columns={"label": "model"})
+    for key in SCORE_KEYS:
+        frame[key] = frame[key].map(lambda value: round(100 * float(value), 6))
+    return frame[["group", "model", "epoch", *SCORE_KEYS, "n"]]
+
+
+def epochs_markdown(frame: pd.DataFrame) -> str:
+    """Spread across epochs: per model, min / max / range of each score's epoch means."""
+    lines = []
+    for (group, model), part in frame.groupby(["group", "model"], sort=False):
+        cells = [group, model, str(len(part))]
+        for key in SCORE_KEYS:
+            low, high = part[key].min(), part[key].max()
+            cells.append(f"{low:.1f}–{high:.1f} (range {high - low:.1f})")
+        lines.append(cells)
+    header = ["Group", "Model", "Epochs", *(f"{k.capitalize()} per epoch" for k in SCORE_KEYS)]
+    return "## Spread across epochs (x100)\n\n" + md_table(header, lines, header[2:]) + "\n"
+
+
 EPOCHS_SECTION = Section(
     name="epochs",
-    compute=lambda inputs: log_tables.epochs_frame(inputs.epochs, inputs.summary),
+    compute=lambda inputs: epochs_frame(inputs.epochs, inputs.summary),
     files=lambda frame, inputs: {"epochs.csv": frame},
     figures=figures.epochs_figures,
-    markdown=lambda frame, inputs: log_tables.epochs_markdown(frame),
+    markdown=lambda frame, inputs: epochs_markdown(frame),
     group_html=_figures,
 )
 
@@ -120,6 +143,26 @@ USAGE_SECTION = Section(
 )
 
 
+def inventory_frame(inventory: Inventory) -> pd.DataFrame:
+    """Every file considered, used or skipped, with the reason."""
+    rows = [(r.path, r.label, r.task, "used", "", "") for r in inventory.runs]
+    rows += [(s.path, s.model, s.task, "skipped", s.reason, s.detail) for s in inventory.skipped]
+    return pd.DataFrame(rows, columns=["log", "model", "task", "decision", "reason", "detail"])
+
+
+def inventory_markdown(frame: pd.DataFrame) -> str:
+    """Counts per decision and the list of skipped logs."""
+    used = int((frame["decision"] == "used").sum())
+    skipped = frame[frame["decision"] == "skipped"]
+    text = f"## Logs\n\n{len(frame)} files considered: {used} used, {len(skipped)} skipped.\n"
+    if not skipped.empty:
+        counts = skipped["reason"].value_counts()
+        text += "\n" + md_bullets([f"{reason}: {count}" for reason, count in counts.items()])
+        lines = [[r.log, r.model, r.reason, r.detail] for r in skipped.itertuples()]
+        text += "\n\n" + md_table(["Log", "Model", "Reason", "Detail"], lines) + "\n"
+    return text
+
+
 def _skipped_html(output: SectionOutput, inputs: SectionInputs) -> str:
     skipped = output.frame[output.frame["decision"] == "skipped"]
     if skipped.empty:
@@ -133,7 +176,7 @@ LOGS_SECTION = Section(
     title="Skipped logs",
     compute=lambda inputs: inputs.logs,
     files=lambda frame, inputs: {"logs.csv": frame},
-    markdown=lambda frame, inputs: log_tables.inventory_markdown(frame),
+    markdown=lambda frame, inputs: inventory_markdown(frame),
     html=_skipped_html,
     always=True,
 )
