@@ -10,8 +10,7 @@ from typing import Any
 
 import pytest
 
-from polar_inspect.validate.cli import main, reply_excerpt
-from polar_inspect.validate.progress import CaseProgress
+from polar_inspect.validate.cli import CaseProgress, main, reply_excerpt
 
 HELD_OUT = Path(__file__).parent / "heldout_cases.json"
 
