@@ -29,13 +29,7 @@ from polar_inspect.attackers import STOP_TOKEN
 from polar_inspect.defenses.redaction import redact_values
 from polar_inspect.detectors.match import TextIndex
 from polar_inspect.errors import UserInputError, did_you_mean
-from polar_inspect.run.agent_options import (
-    LEAK_CODES,
-    REFERENCE_AGENTS,
-    check_agent_options,
-    leak_entries,
-    option,
-)
+from polar_inspect.run import agent_options as options
 from polar_inspect.sample_context import SampleFacts, current_facts, round_index
 from polar_inspect.tool_agents import NEEDED_PREFIX, TOOL_AGENT_NAMES, tool_agent_turn
 
@@ -61,7 +55,8 @@ def _refuse(facts: SampleFacts, args: dict[str, Any], input: Sequence[ChatMessag
 
 def _mixed(facts: SampleFacts, args: dict[str, Any], input: Sequence[ChatMessage]) -> str:
     cells = {
-        key: {code(v) for v in leak_entries(option(args, key))} for key, code in LEAK_CODES.items()
+        key: {code(v) for v in options.leak_entries(options.option(args, key))}
+        for key, code in options.LEAK_CODES.items()
     }
     leaks = facts.policy in cells["leak_policies"] or facts.attack in cells["leak_attacks"]
     return _leaky(facts, args, input) if leaks else _oracle(facts, args, input)
@@ -73,7 +68,7 @@ def _trickle(facts: SampleFacts, args: dict[str, Any], input: Sequence[ChatMessa
 
 
 #: The fixed adaptive attacker's framings, switched after each refusal.
-FRAMINGS: tuple[str, ...] = tuple(REFERENCE_AGENTS["framings"])
+FRAMINGS: tuple[str, ...] = tuple(options.REFERENCE_AGENTS["framings"])
 
 
 def _is_refusal(reply: str) -> bool:
@@ -133,7 +128,7 @@ def _reasoning_leaky(
     facts: SampleFacts, args: dict[str, Any], input: Sequence[ChatMessage]
 ) -> str | list[Content]:
     answer = oracle_reply(facts.allowed_values)
-    if str(option(args, "style")) == "think":
+    if str(options.option(args, "style")) == "think":
         return f"<think>{facts.source_document}</think>{answer}"
     return [ContentReasoning(reasoning=facts.source_document), ContentText(text=answer)]
 
@@ -213,7 +208,7 @@ JUDGE = "scripted-judge"
 #: Reference agents that answer from the sample's targets, by the role in which they do so
 #: (runs marked ORACLE: report/oracles.py, tasks.oracle_reasons).
 ORACLE_MARK = "[ORACLE]"
-ORACLE_AGENTS: dict[str, dict[str, str]] = REFERENCE_AGENTS["oracles"]
+ORACLE_AGENTS: dict[str, dict[str, str]] = options.REFERENCE_AGENTS["oracles"]
 
 
 def oracle_agent_reasons(models: Iterable[tuple[str, str]]) -> list[str]:
@@ -243,7 +238,7 @@ class ReferenceAgentAPI(ModelAPI):
                 f"Unknown reference agent 'polar/{model_name}'{did_you_mean(model_name, known)}; "
                 f"available: {', '.join('polar/' + name for name in known)}"
             )
-        check_agent_options(model_name, model_args)
+        options.check_agent_options(model_name, model_args)
         self._args = model_args
 
     def max_connections(self) -> int:

@@ -72,7 +72,7 @@ def test_mixed_agent_leaks_only_where_told(grid_file: Path, tmp_path: Path) -> N
 def test_reference_agent_options_are_checked_by_name_and_value() -> None:
     """A mistyped `-M` option, or a leak cell naming no level, is refused; options another
     agent reads are accepted (one -M list serves an eval-set of several agents)."""
-    from polar_inspect.agents import check_agent_options
+    from polar_inspect.run.agent_options import check_agent_options
 
     check_agent_options("oracle", {"leak_policies": "P5", "leak_attacks": "S2"})
     check_agent_options("mixed", {"leak_policies": "p4,P5", "leak_attacks": "s2"})

@@ -142,14 +142,7 @@ def play(setup: RunSetup, info: SampleInfo, attacker: str | None, assume: Assump
     if MINIMIZER_ROLE in setup.defenses.roles:
         document = "x" * (4 * copy_tokens(document, assume))
     guarded = SampleDefenses(setup.defenses, DefenseContext.for_sample(info, "estimate"))
-    system = guarded.system_message(
-        setup.trusted_template.render(
-            document=document,
-            policy=info.texts.privacy_policy,
-            task=info.texts.task_instruction,
-            domain=info.domain,
-        )
-    )
+    system = guarded.system_message(setup.system_prompt(info, document))
     planned = [] if is_live else info.planned_turns[: started.rounds]
     generated = [f"{i}".ljust(4 * assume.attacker_tokens, "x") for i in range(started.rounds)]
     said = planned + generated[len(planned) :]  # a generated message: each round's its own

@@ -112,15 +112,7 @@ class Dialogue:
         self.record.calling = ""
         if document != self.facts.source_document:  # a document defense changed it
             self.facts.source_document = document
-        note = setup.document_note  # with document tools: what stands for the document
-        system = self.guarded.system_message(
-            setup.trusted_template.render(
-                document=document if note is None else note.render().strip(),
-                policy=info.texts.privacy_policy,
-                task=info.texts.task_instruction,
-                domain=info.domain,
-            )
-        )
+        system = self.guarded.system_message(setup.system_prompt(info, document))
         state.messages = [ChatMessageSystem(content=system)]
         if setup.trusted_agent is not None:
             config = setup.config

@@ -6,7 +6,7 @@ import contextvars
 import inspect
 import traceback
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from inspect_ai.model import get_model, model_roles
 from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
@@ -21,6 +21,9 @@ from polar_inspect.redaction import redact
 from polar_inspect.run.config import PolarConfig
 from polar_inspect.run.identity import TaskIdentity
 from polar_inspect.trusted_agents import AgentFactory, agent_factory
+
+if TYPE_CHECKING:
+    from polar_inspect.data.samples import SampleInfo
 
 JUDGE_ROLE = "judge"
 #: The modules of Inspect that build tasks for an eval (the caller `check_roles_bound` looks for).
@@ -51,6 +54,15 @@ class RunSetup(BaseModel):
     def _no_secret(self, handler: SerializerFunctionWrapHandler) -> Any:
         """As the log's plan shows the solver's `setup`: a plug-in's key option redacted."""
         return redact(handler(self))
+
+    def system_prompt(self, info: SampleInfo, document: str) -> str:
+        """The trusted model's system message before the defenses' addenda: the template with
+        the sample's texts, the document (or, behind tools, the note standing for it)."""
+        shown = document if self.document_note is None else self.document_note.render().strip()
+        policy, task = info.texts.privacy_policy, info.texts.task_instruction
+        return self.trusted_template.render(
+            document=shown, policy=policy, task=task, domain=info.domain
+        )
 
     @classmethod
     def prepare(cls, config: PolarConfig) -> RunSetup:
