@@ -9,7 +9,7 @@ from collections import defaultdict
 import pandas as pd
 
 from polar_inspect.axes import DOMAINS
-from polar_inspect.report.cross_tables import CROSS_TABLES, cross_breakdown, cross_markdown
+from polar_inspect.report.cross_section import CROSS_TABLES, cross_breakdown, cross_markdown
 
 
 def _samples(seed: int = 3) -> pd.DataFrame:
