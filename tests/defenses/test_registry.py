@@ -130,8 +130,8 @@ def test_an_entry_point_may_not_shadow_a_builtin(
     [
         ("async def review_reply(self, ctx, draft):\n    return None",
          "defense 'stamp': review_reply() returned NoneType None, not a text"),
-        ("def review_reply(self, ctx, draft):\n    return draft",
-         "defense 'stamp': review_reply() must be a coroutine (async def)"),
+        ("async def wrap_message(self, ctx, message):\n    return message",
+         "defense 'stamp': wrap_message() returned coroutine"),
         ("def wrap_message(self, ctx, message):\n    return None",
          "defense 'stamp': wrap_message() returned NoneType None"),
     ],
