@@ -233,6 +233,10 @@ def plan(
     return estimate(setup, infos, counters, assume, attacker), models
 
 
+#: A token count the estimate assumes: a whole number, 0 or more.
+TOKENS = click.IntRange(min=0)
+
+
 @click.command(name="polar-cost", help=__doc__.splitlines()[0] if __doc__ else None,
                context_settings={"help_option_names": []})  # fmt: skip
 @help_option
@@ -242,27 +246,12 @@ def plan(
 @click.option("--model-role", "model_role", multiple=True, metavar="ROLE=MODEL|{model: ...}")
 @click.option("-T", "task_args", multiple=True, metavar="NAME=VALUE", help="task parameters")
 @click.option("--prices", multiple=True, type=click.Path(path_type=Path), help="price sheets")
+@click.option("--reply-tokens", type=TOKENS, default=Assumptions.reply_tokens, show_default=True)
 @click.option(
-    "--reply-tokens",
-    type=click.IntRange(min=0),
-    default=Assumptions.reply_tokens,
-    show_default=True,
+    "--attacker-tokens", type=TOKENS, default=Assumptions.attacker_tokens, show_default=True
 )
-@click.option(
-    "--attacker-tokens",
-    type=click.IntRange(min=0),
-    default=Assumptions.attacker_tokens,
-    show_default=True,
-)
-@click.option(
-    "--judge-tokens",
-    type=click.IntRange(min=0),
-    default=Assumptions.judge_tokens,
-    show_default=True,
-)
-@click.option(
-    "--copy-tokens", type=click.IntRange(min=0), default=None, help="the minimiser's copy (tokens)"
-)
+@click.option("--judge-tokens", type=TOKENS, default=Assumptions.judge_tokens, show_default=True)
+@click.option("--copy-tokens", type=TOKENS, default=None, help="the minimiser's copy (tokens)")
 @click.option(
     "--half-width",
     type=click.FloatRange(min=0.1, max=100),
