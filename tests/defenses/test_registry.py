@@ -125,7 +125,6 @@ def test_an_entry_point_may_not_shadow_a_builtin(
         available_defenses()
 
 
-@pytest.mark.filterwarnings("ignore:coroutine .* was never awaited:RuntimeWarning")
 @pytest.mark.parametrize(
     ("hooks", "said"),
     [
