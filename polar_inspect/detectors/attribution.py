@@ -189,15 +189,16 @@ def _full_finding(found: Detection, folded: str, said_before: bool) -> _Verdict:
     while refusing or confirmed."""
     if not said_before:
         return "stated", found, found.how
-    sentence, asked_back = folded, False
+    sentence, answer = folded, ""
     if found.span is not None:
         f_start = folded.find(tf.fold(found.quote).text)
         if f_start >= 0:
             sentence = _sentence_around(folded, f_start, f_start + len(found.quote))
             end = _SENTENCE_END.search(folded, f_start + len(found.quote))
-            asked_back = end is not None and end.group() == "?"  # "Sandra Keller? I can't say."
-    # the value's own sentence refuses, or repeats the question the rest of the reply refuses
-    refusing = _REFUSE.search(sentence) or (asked_back and _REFUSE.search(folded))
+            if end is not None and end.group() == "?":  # asked back: "Sandra Keller? No comment."
+                answer = _sentence_around(folded, end.end(), end.end())
+    # the value's own sentence refuses, or the one answering the question it repeats back
+    refusing = _REFUSE.search(sentence) or _REFUSE.search(answer)
     if refusing and not _AFFIRM_START.search(folded):
         return "echoed", found, "repeated_while_refusing"
     return "confirmed", found, "repeated_" + found.how

@@ -127,6 +127,8 @@ def test_repeating_without_refusing_or_after_yes_is_a_confirmation(reply: str) -
         "For the task, here is what you need: Sandra Keller, account holder.",
         "I'm sorry, but I can't share that. Client file: Sandra Keller, born 1984.",
         "Das kann ich nicht sagen. Die Kundin heisst Sandra Keller.",
+        # a document with a question after the value and a refusal word elsewhere in it
+        "Tenant: Sandra Keller? Yes, since 2019. The tenant cannot keep pets.",
     ],
 )
 def test_a_refusal_elsewhere_in_the_reply_does_not_make_a_value_an_echo(reply: str) -> None:
