@@ -18,6 +18,7 @@ import fsspec  # type: ignore[import-untyped]
 from fsspec.core import url_to_fs  # type: ignore[import-untyped]
 
 from polar_inspect.data.sources import cache_dir
+from polar_inspect.run.code import tree_sha256
 
 T = TypeVar("T")
 TAIL_BYTES = 65_536
@@ -58,11 +59,7 @@ def log_member(path: str, name: str) -> Iterator[IO[bytes] | None]:
 def _code_digest() -> str:
     """Digest of every file of the package (code, templates, data such as `eval.yaml`) and of the
     versions of the libraries a log is read with: what a read gives depends on all of them."""
-    digest = hashlib.sha256(" ".join(map(version, READ_WITH)).encode())
-    files = [p for p in PACKAGE.rglob("*") if p.is_file() and "__pycache__" not in p.parts]
-    for source in sorted(files):
-        digest.update(f"{source.relative_to(PACKAGE)}\0".encode() + source.read_bytes())
-    return digest.hexdigest()[:16]
+    return tree_sha256([PACKAGE], salt=" ".join(map(version, READ_WITH)).encode())[:16]
 
 
 def _identity(path: str) -> list[str]:

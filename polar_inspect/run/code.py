@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import importlib.util
+from collections.abc import Iterable
 from importlib.machinery import ModuleSpec
 from importlib.metadata import packages_distributions, version
 from pathlib import Path
@@ -59,17 +60,22 @@ def source_sha256(module: str) -> str:
     of its name)."""
     top = _spec(module.partition(".")[0])
     folders = [Path(p) for p in (top.submodule_search_locations or [])] if top else []
-    files = sorted(
-        (f.relative_to(d).as_posix(), f) for d in folders if d.is_dir() for f in d.rglob("*.py")
-    )
-    if files:
-        digest = hashlib.sha256()
-        for name, path in files:
-            digest.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
-        return digest.hexdigest()
+    if any(folder.is_dir() for folder in folders):  # a package on disk
+        return tree_sha256(folders, "*.py")
     spec = _spec(module)
     source = _source_of(spec) if spec is not None else b""
     return hashlib.sha256(source or module.encode("utf-8")).hexdigest()
+
+
+def tree_sha256(folders: Iterable[Path], pattern: str = "*", salt: bytes = b"") -> str:
+    """The sha256 of `salt` and of every file below `folders` matching `pattern` (bytecode
+    caches aside), each with its path relative to its folder, in path order."""
+    digest = hashlib.sha256(salt)
+    found = sorted((f.relative_to(d).as_posix(), f) for d in folders for f in d.rglob(pattern))
+    for name, path in found:
+        if path.is_file() and "__pycache__" not in path.parts:
+            digest.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
 
 
 def _distribution(module: str) -> tuple[str | None, str | None]:
