@@ -73,13 +73,15 @@ class SampleDefenses:
         self.stack = stack
         self.ctx = ctx
         self.names = [spec.name for spec in stack.specs]
+        #: Each defense with its name, in the stack's order (the name for its spans and errors).
+        self.named = list(zip(self.names, stack.defenses, strict=True))
         self.replies: list[ReplyRecord] = []
         self.minimized: str | None = None
 
     async def before_dialogue(self) -> str:
         """The document the trusted model is given (minimised by document defenses)."""
         document = self.ctx.document
-        for name, defense in zip(self.names, self.stack.defenses, strict=True):
+        for name, defense in self.named:
             if type(defense).prepare_document is Defense.prepare_document:
                 continue
             async with span(f"defense {name}: prepare document", type="defense"):
@@ -92,27 +94,22 @@ class SampleDefenses:
 
     def system_message(self, base: str) -> str:
         """The trusted model's system message with every defense's addendum appended."""
-        addenda = [
-            _text(name, "system_addendum", d.system_addendum(self.ctx))
-            for name, d in zip(self.names, self.stack.defenses, strict=True)
-        ]
-        addenda = [a for a in addenda if a]
-        return "\n\n".join([base.rstrip(), *addenda]) if addenda else base
+        addenda = [_text(n, "system_addendum", d.system_addendum(self.ctx)) for n, d in self.named]
+        return "\n\n".join([base.rstrip(), *filter(None, addenda)]) if any(addenda) else base
 
     def user_turn(self, attacker_message: str) -> str:
         """The attacker message as the trusted model sees it (wrapped, then reminders)."""
         self.ctx.attacker_messages.append(attacker_message)
         text = attacker_message
-        pairs = list(zip(self.names, self.stack.defenses, strict=True))
-        for name, defense in pairs:
+        for name, defense in self.named:
             text = _text(name, "wrap_message", defense.wrap_message(self.ctx, text))
-        reminders = [_text(n, "turn_reminder", d.turn_reminder(self.ctx)) for n, d in pairs]
+        reminders = [_text(n, "turn_reminder", d.turn_reminder(self.ctx)) for n, d in self.named]
         return "\n\n".join([text, *(r for r in reminders if r)])
 
     async def after_reply(self, draft: str) -> str:
         """What the attacker is sent for the visible `draft`, each reviewing defense in order."""
         sent, changed_by = draft, []
-        for name, defense in zip(self.names, self.stack.defenses, strict=True):
+        for name, defense in self.named:
             if type(defense).review_reply is Defense.review_reply:
                 continue
             async with span(f"defense {name}: review reply", type="defense"):
