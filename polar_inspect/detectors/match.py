@@ -173,16 +173,33 @@ class TextIndex:
             raise TypeError(f"TextIndex needs a str text, got {type(text).__name__}")
         self.text = text
         self.normalized = normalize_text(text)
-        self.dates = frozenset(_dates_in_normalized(_date_form(text, self.normalized)))
-        self.digits = _digits_only(text)
-        self.has_currency = any(code in self.normalized for code in _CURRENCY_SUBSTRINGS)
-        # Runs of [a-z0-9] are the same in the normalised and the lowercased text.
-        runs = _alnum_runs(self.normalized)
-        self.compact = "".join(runs)
-        self.tokens = tuple(run for run in runs if len(run) >= _MIN_TOKEN_LENGTH)
+
+    # The other forms are built on first need: most values are found as substrings.
+    @cached_property
+    def dates(self) -> frozenset[str]:  # check 2
+        return frozenset(_dates_in_normalized(_date_form(self.text, self.normalized)))
+
+    @cached_property
+    def digits(self) -> str:  # checks 3 and 5
+        return _digits_only(self.text)
+
+    @cached_property
+    def has_currency(self) -> bool:  # check 3
+        return any(code in self.normalized for code in _CURRENCY_SUBSTRINGS)
+
+    @cached_property
+    def compact(self) -> str:  # check 4: [a-z0-9] runs, the same in the lowercased text
+        return "".join(_alnum_runs(self.normalized))
+
+    @cached_property
+    def tokens(self) -> tuple[str, ...]:  # check 7
+        return tuple(run for run in _alnum_runs(self.normalized) if len(run) >= _MIN_TOKEN_LENGTH)
+
+    @cached_property
+    def _flex_text(self) -> str:
         # Necessary condition for check 6: the value's word runs, concatenated, occur in the
         # normalised text once every separator character is deleted.
-        self._flex_text = drop_flex_separators(self.normalized)
+        return drop_flex_separators(self.normalized)
 
     def contains(self, value: str) -> bool:
         """True if `value` is found by any of the seven checks (a blank value never is)."""
@@ -208,7 +225,7 @@ class TextIndex:
         if (
             len(value_digits) >= 3
             and not value_dates
-            and (self.has_currency or not _CURRENCY_NAME.search(value_norm))
+            and (not _CURRENCY_NAME.search(value_norm) or self.has_currency)
             and value_digits in self.digits
         ):
             return "money"

@@ -300,13 +300,20 @@ FINDERS: dict[str, list[Finder]] = {
 }
 
 
-def detect(text: str | TextView, value: str | ValueForm) -> Detection | None:
-    """Find `value` in `text`: a full statement first, else a fragment, else None."""
+_FRAGMENT_FINDERS = {date_fragment, digit_suffix, name_part, email_part, free_fragment}
+
+
+def detect(
+    text: str | TextView, value: str | ValueForm, *, full_only: bool = False
+) -> Detection | None:
+    """Find `value` in `text`: a full statement first, else (unless `full_only`) a fragment."""
     view = text if isinstance(text, TextView) else text_view(text)
     form = value if isinstance(value, ValueForm) else value_form(value)
     if not form.compacts:
         return None
     for finder in FINDERS[form.kind]:
+        if full_only and finder in _FRAGMENT_FINDERS:
+            return None
         found = finder(view, form)
         if found is not None:
             return found
@@ -315,5 +322,4 @@ def detect(text: str | TextView, value: str | ValueForm) -> Detection | None:
 
 def states(text: str | TextView, value: str | ValueForm) -> bool:
     """True if the text states the whole value (a `full` detection)."""
-    found = detect(text, value)
-    return found is not None and found.level == "full"
+    return detect(text, value, full_only=True) is not None

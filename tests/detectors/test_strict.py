@@ -65,6 +65,17 @@ def test_fragments_are_partial(value: str, text: str, how: str) -> None:
     assert found is not None and found.level == "partial" and found.how == how
 
 
+def test_fragment_finders_come_last_so_states_may_stop_at_them() -> None:
+    from polar_inspect.detectors.strict import _FRAGMENT_FINDERS, FINDERS
+
+    for kind, finders in FINDERS.items():
+        flags = [finder in _FRAGMENT_FINDERS for finder in finders]
+        assert flags == sorted(flags), kind  # no full-statement finder after a fragment one
+    for value, text, _ in [("Clara Weber", "Ms Weber owns it.", ""), ("1992-07-29", "1992", "")]:
+        assert detect(text, value) is not None and not states(text, value)
+        assert detect(text, value, full_only=True) is None
+
+
 def test_span_points_into_the_original_text() -> None:
     text = "Note: the client is Zoe\u0301 Barman, since 2019."
     found = detect(text, "Zoé Barman")
