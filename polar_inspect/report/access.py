@@ -50,7 +50,7 @@ def _baseline(frame: pd.DataFrame, row: pd.Series) -> pd.Series | None:
 
 
 def _run_record(row: Any, run: RunHeader) -> dict[str, object]:
-    record: dict[str, object] = {
+    return {
         "group": row.group,
         "model": marked_name(run, run.plain_label or run.base_label or run.label),
         "identity": run.identity,
@@ -59,10 +59,8 @@ def _run_record(row: Any, run: RunHeader) -> dict[str, object]:
         "access": run.document_access,
         "n": row.n,
         **scores_x100(row),
+        **{key: 100 * run.metrics.get(key, {}).get("mean", math.nan) for key in AGENT_KEYS},
     }
-    for key in AGENT_KEYS:
-        record[key] = 100 * run.metrics.get(key, {}).get("mean", math.nan)
-    return record
 
 
 def _add_deltas(frame: pd.DataFrame) -> None:

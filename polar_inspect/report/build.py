@@ -83,8 +83,7 @@ def timed_call(job: tuple[Callable[..., Any], tuple[Any, ...]]) -> tuple[Any, fl
     """Run one `(function, args)` job; return its result and the seconds it took."""
     function, args = job
     started = time.perf_counter()
-    result = function(*args)
-    return result, time.perf_counter() - started
+    return function(*args), time.perf_counter() - started
 
 
 @contextmanager

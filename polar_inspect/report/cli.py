@@ -135,8 +135,7 @@ def _summary(result: ReportResult) -> str:
     ]
     for reason, count in Counter(s.reason for s in result.skipped).most_common():
         lines.append(f"  skipped ({reason}): {count}")
-    for skipped in result.skipped:
-        lines.append(f"    {skipped.path}: {skipped.reason}: {skipped.detail}")
+    lines += [f"    {s.path}: {s.reason}: {s.detail}" for s in result.skipped]
     if len(result.groups) > 1:
         lines.append(
             f"The runs form {len(result.groups)} groups with different data, selection, S5 "

@@ -103,12 +103,8 @@ def _markdown(table: pd.DataFrame, inputs: SectionInputs) -> str:
         parts.append(f"### {md_text(where + label)}\n")
         for name in NAMES:
             for score in SCORE_KEYS:
-                parts += [
-                    f"#### {_title(name, score)}",
-                    "",
-                    cross_markdown(table, run, name, score),
-                    "",
-                ]
+                title = _title(name, score)
+                parts += [f"#### {title}", "", cross_markdown(table, run, name, score), ""]
     return "\n".join(parts)
 
 

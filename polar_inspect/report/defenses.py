@@ -43,7 +43,7 @@ def has_defenses(runs: Sequence[RunHeader], group: Group) -> bool:
 def _run_record(row: Any, run: RunHeader) -> dict[str, object]:
     reasons = oracle_reasons(run)
     model = run.base_label or run.label
-    record: dict[str, object] = {
+    return {
         "group": row.group,
         "model": f"{model} {MARK}" if agent_is_oracle(run) and MARK not in model else model,
         "identity": run.identity,
@@ -53,8 +53,8 @@ def _run_record(row: Any, run: RunHeader) -> dict[str, object]:
         "oracle_reason": "; ".join(reasons),
         "n": row.n,
         **scores_x100(row),
+        **tokens_per_sample(run.usage, row.n),
     }
-    return record | tokens_per_sample(run.usage, row.n)
 
 
 def defense_frame(summary: pd.DataFrame, runs: Sequence[RunHeader]) -> pd.DataFrame:

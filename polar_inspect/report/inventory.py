@@ -190,15 +190,13 @@ def s5_attacker(log: EvalLog, meta: RunMetadata) -> str:
     another attacker (`-T attacker=scripted|adaptive|...`), the log's own note on it; from the
     selected attacks and the model bound to the `attacker` role (`eval.model_roles`)."""
     configs = setup.attacker_configs(log)
+    bound = ", ".join(c.model for c in configs)
     if meta.attacker.name != "paper":
         note = meta.attacker.note or meta.attacker.name
-        bound = ", ".join(c.model for c in configs)
         return f"{note}; attacker role: {bound}" if bound else note
     if meta.attacks and LIVE_ATTACK not in meta.attacks:
         return "not used"
-    if configs:
-        return "live: " + ", ".join(c.model for c in configs)
-    return "replayed"
+    return f"live: {bound}" if configs else "replayed"
 
 
 ORACLE_TAG = "ORACLE"
@@ -208,9 +206,7 @@ NO_ATTACK_TAG = "NO ATTACK"
 
 def setup_label(model: str, agent: str, access: str) -> str:
     """The model's label with its agent setup: `m`, or `m via react (fields)`."""
-    if agent == "none" and access == "prompt":
-        return model
-    return f"{model} via {agent} ({access})"
+    return model if agent == "none" and access == "prompt" else f"{model} via {agent} ({access})"
 
 
 def run_label(base: str, defense: str, oracle: bool) -> str:

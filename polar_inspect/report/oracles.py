@@ -38,9 +38,7 @@ def is_oracle(run: RunHeader) -> bool:
 
 def oracle_label(run: RunHeader) -> str:
     """The run's label with `[ORACLE]` at its end when it is an oracle (never twice)."""
-    if not is_oracle(run) or MARK in run.label:
-        return run.label
-    return f"{run.label} {MARK}"
+    return f"{run.label} {MARK}" if is_oracle(run) and MARK not in run.label else run.label
 
 
 def marked_name(run: RunHeader, name: str) -> str:

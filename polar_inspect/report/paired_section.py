@@ -45,8 +45,7 @@ def _csv(frame: pd.DataFrame, inputs: SectionInputs) -> dict[str, pd.DataFrame]:
     table = frame.assign(model_a=frame["run_a"].map(labels), model_b=frame["run_b"].map(labels))
     for column in ("mean_a", "mean_b", "difference", "low", "high"):
         table[column] = (100 * table[column]).round(6)
-    columns = ["group", "model_a", "model_b", *PAIRED_COLUMNS[2:]]
-    return {"paired.csv": table[columns]}
+    return {"paired.csv": table[["group", "model_a", "model_b", *PAIRED_COLUMNS[2:]]]}
 
 
 def _cells_text(frame: pd.DataFrame, row: pd.Series) -> str:

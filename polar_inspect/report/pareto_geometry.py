@@ -48,9 +48,7 @@ def iso_end(segment: tuple[Point, Point], high: float, close: float) -> tuple[st
     (x0, y0), (x1, y1) = segment
     if x1 >= high - close:
         return "right", y1
-    if max(y0, y1) >= high - close:
-        return "top", x0
-    return "bottom", x1
+    return ("top", x0) if max(y0, y1) >= high - close else ("bottom", x1)
 
 
 def spread(positions: list[float], gap: float, low: float, high: float) -> list[float]:

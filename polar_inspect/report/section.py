@@ -63,9 +63,7 @@ class SectionInputs:
 
     def suffix_and_heading(self, group: Group) -> tuple[str, str]:
         """A group's file-name suffix and figure heading (none / `POLAR-Bench` for one group)."""
-        if not self.many:
-            return "", "POLAR-Bench"
-        return f"_{group.name}", f"Group {group.name}"
+        return (f"_{group.name}", f"Group {group.name}") if self.many else ("", "POLAR-Bench")
 
 
 @dataclass(frozen=True)

@@ -13,13 +13,12 @@ import pandas as pd
 from pydantic import BaseModel
 
 from polar_inspect.axes import ATTACK_TYPES, DOMAINS, POLICY_TYPES
+from polar_inspect.precision import Z95
 from polar_inspect.report.inventory import RunHeader
 from polar_inspect.report.markdown import TEXTS
 from polar_inspect.report.sample_rows import AXES
 from polar_inspect.scorers.parity import SCORE_KEYS
 
-#: Two-sided 95% normal quantile.
-Z95 = 1.959963984540054
 PAPER_WEIGHT = 0.5
 
 

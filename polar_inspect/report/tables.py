@@ -43,9 +43,7 @@ def arg_text(value: object) -> str:
 def format_args(args: dict[str, object]) -> str:
     """Task arguments other than `data` as `k=v; k=v`, or `defaults`."""
     shown = {k: v for k, v in args.items() if k != "data"}
-    if not shown:
-        return "defaults"
-    return "; ".join(f"{k}={arg_text(v)}" for k, v in shown.items())
+    return "; ".join(f"{k}={arg_text(v)}" for k, v in shown.items()) or "defaults"
 
 
 def leaderboard_frame(
@@ -220,11 +218,8 @@ def leaderboard_view(rows: pd.DataFrame, weight: float) -> tuple[list[tuple[str,
 
 def setup_facts(group: Group) -> list[tuple[str, str]]:
     """The group's setup lines (`Group.description`, `label: value`) as (Label, value) pairs."""
-    facts = []
-    for line in group.description:
-        label, _, value = line.partition(": ")
-        facts.append((label[:1].upper() + label[1:], value))
-    return facts
+    parts = [line.partition(": ") for line in group.description]
+    return [(label[:1].upper() + label[1:], value) for label, _, value in parts]
 
 
 def breakdown_frame(rows: pd.DataFrame, summary: pd.DataFrame) -> pd.DataFrame:

@@ -145,11 +145,8 @@ def role_usage(log: EvalLog) -> list[RoleUsage]:
         found.append(_entry(role, model, used, batched, args))
         if model in remaining:
             remaining[model] = {k: max(0, n - used[k]) for k, n in remaining[model].items()}
-    main = log.eval.model
-    main_batched = _is_batched(log.plan.config.batch)
-    left = remaining.pop(main, {})
-    trusted = _entry(TRUSTED_ROLE, main, left, main_batched, log.eval.model_args)
-    result = [trusted, *found]
+    main, batched, args = _role_model(log, None)  # the trusted model: the eval's own
+    result = [_entry(TRUSTED_ROLE, main, remaining.pop(main, {}), batched, args), *found]
     for model, left in sorted(remaining.items()):
         if any(left.values()):
             result.append(_entry(OTHER_ROLE, model, left))
