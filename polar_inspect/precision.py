@@ -29,8 +29,7 @@ def samples_for_half_width(target: float, sd: float = WORST_CASE_SD) -> int:
     """The fewest samples whose mean's 95% half-width is at most `target` (0-1 scale)."""
     if not 0 < target <= 1:
         raise ValueError(f"a half-width is in (0, 1] on the 0-1 scale, not {target}")
-    needed = math.ceil((Z95 * sd / target) ** 2 - 1e-9)
-    return max(needed, 1)
+    return max(math.ceil((Z95 * sd / target) ** 2 - 1e-9), 1)
 
 
 def stratified_size(samples: int, cells: int, available: int | None = None) -> int:

@@ -110,12 +110,8 @@ def recorded(model: StoreModel) -> dict[str, Any]:
             for name, field in cls.model_fields.items()
             if name != "store"
         }
-    found = {}
-    for name, default in defaults.items():
-        key = store_key(cls, name, instance)
-        if key in data and data.get(key) != default:
-            found[key] = data.get(key)
-    return found
+    keys = {store_key(cls, name, instance): default for name, default in defaults.items()}
+    return {k: data.get(k) for k, default in keys.items() if k in data and data.get(k) != default}
 
 
 def read_only(cls: type[Model], source: Store) -> Model:

@@ -90,9 +90,7 @@ def _text_field(found: dict[str, Any], keys: tuple[str, ...]) -> str | None:
 
 def _flag(found: dict[str, Any]) -> bool:
     value = found.get("done", False)
-    if isinstance(value, bool):
-        return value
-    return str(value).strip().lower() in _TRUE_WORDS
+    return value if isinstance(value, bool) else str(value).strip().lower() in _TRUE_WORDS
 
 
 def parse_reply(text: str, placeholders: Sequence[str] = ()) -> AdaptiveReply | None:

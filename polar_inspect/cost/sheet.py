@@ -145,9 +145,8 @@ def _decimal(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> int | float:
     """A YAML number written in decimal: YAML 1.1 reads `010` as 8 and `1:30` as 90."""
     text = str(node.value)
     if re.fullmatch(r"[-+]?(0|[1-9][0-9_]*)(\.[0-9_]*)?([eE][-+]?[0-9]+)?|[-+]?\.[0-9]+", text):
-        return (
-            float(text.replace("_", "")) if re.search("[.eE]", text) else int(text.replace("_", ""))
-        )
+        digits = text.replace("_", "")
+        return float(digits) if re.search("[.eE]", text) else int(digits)
     if node.tag.endswith(":float") and text.lower().lstrip("+-") in (".inf", ".nan"):
         return loader.construct_yaml_float(node)  # refused as no finite price by the model
     raise PriceFileError(f"{text!r} is not a decimal number (octal, hex or base 60 in YAML 1.1)")

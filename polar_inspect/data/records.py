@@ -228,15 +228,11 @@ class PolarRecord(_Open):
         if setup is None or metadata is None:
             return setup
         strength = metadata.attack_strength
-        found = {
-            key: problem
+        checked = {
+            key: axis_problem(getattr(setup, key), "metadata.attack_strength", strength, "S")
             for key in ("attack_strength", "attack_type")
-            if (
-                problem := axis_problem(
-                    getattr(setup, key), "metadata.attack_strength", strength, "S"
-                )
-            )
         }
+        found = {key: problem for key, problem in checked.items() if problem}
         if len(found) == 1:
             ((key, problem),) = found.items()
             raise RecordRuleError(problem, key)
@@ -270,9 +266,7 @@ class PolarRecord(_Open):
     def turn_budget(self) -> int:
         """`attack_setup.attack_spec.turns` when present, else the paper's 6."""
         spec = self.attack_setup.attack_spec if self.attack_setup else None
-        if spec is not None and spec.turns is not None:
-            return spec.turns
-        return DEFAULT_TURN_BUDGET
+        return spec.turns if spec is not None and spec.turns is not None else DEFAULT_TURN_BUDGET
 
     def attacker_goal(self) -> str | None:
         """The attack setup's stated goal, if any."""

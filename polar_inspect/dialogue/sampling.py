@@ -29,15 +29,10 @@ class RoleSampling(BaseModel):
         """This record with a seed that changes from call to call shown as `per call`."""
         if "seed" not in self.requested:
             return self
-        return self.model_copy(
-            update={
-                "requested": {**self.requested, "seed": "per call"},
-                "effective": {
-                    **self.effective,
-                    **({"seed": "per call"} if "seed" in self.effective else {}),
-                },
-            }
-        )
+        per_call = {"seed": "per call"}
+        requested = self.requested | per_call
+        effective = self.effective | (per_call if "seed" in self.effective else {})
+        return self.model_copy(update={"requested": requested, "effective": effective})
 
 
 def dropped_parameters(model: str, config: GenerateConfig) -> tuple[list[str], str | None]:
@@ -72,11 +67,8 @@ def _openai_reasoning(name: str, config: GenerateConfig) -> bool:
 
 def role_sampling(model: str, config: GenerateConfig) -> RoleSampling:
     """The sampling record of a role whose calls use `config` on `model`."""
-    requested = {
-        field: getattr(config, field)
-        for field in SAMPLING_FIELDS
-        if getattr(config, field) is not None
-    }
+    values = {field: getattr(config, field) for field in SAMPLING_FIELDS}
+    requested = {field: value for field, value in values.items() if value is not None}
     dropped, why = dropped_parameters(model, config)
     return RoleSampling(
         model=model,
@@ -89,8 +81,5 @@ def role_sampling(model: str, config: GenerateConfig) -> RoleSampling:
 
 def describe_sampling(settings: dict[str, Any]) -> str:
     """`temperature=0, top_p=1, max_tokens=1200`, or `provider defaults` when empty."""
-    if not settings:
-        return "provider defaults"
-    return ", ".join(
-        f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in settings.items()
-    )
+    shown = (f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in settings.items())
+    return ", ".join(shown) or "provider defaults"

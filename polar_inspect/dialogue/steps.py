@@ -262,5 +262,4 @@ def _trusted_sampling(model: str) -> RoleSampling | None:
     event = events[0] if events else None
     if not isinstance(event, ModelEvent):
         return None
-    sampling = role_sampling(model, event.config)
-    return sampling.without_per_call_seed()
+    return role_sampling(model, event.config).without_per_call_seed()
