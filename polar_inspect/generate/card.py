@@ -37,9 +37,7 @@ TEXT_FIELDS = {
 def text_words(record: dict[str, Any], name: str) -> int:
     """Words of one text field; the attacker text counts the words of its turns."""
     text = record["generated_texts"][TEXT_FIELDS[name]]
-    if name == "attacker":
-        return sum(words(turn) for turn in json.loads(text))
-    return words(text)
+    return sum(words(turn) for turn in json.loads(text)) if name == "attacker" else words(text)
 
 
 def _lengths(records: Sequence[dict[str, Any]]) -> list[tuple[str, list[int], int]]:

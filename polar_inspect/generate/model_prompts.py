@@ -125,12 +125,8 @@ def build_prompts(sym: SymbolicRecord, templates: dict[str, Template]) -> Texts:
         "strategy_rules": FRAGMENTS["strategy_rules"][cell.attack].format(**level_slots),
         "turns": str(sym.planned_turns),
     }
-    return Texts(
-        **{
-            name: _fill(templates[name], slots, name)
-            for name in ("document", "policy", "task", "attacker")
-        }
-    )
+    texts = {name: _fill(templates[name], slots, name) for name in PROMPT_NAMES if name != "repair"}
+    return Texts(**texts)
 
 
 def repair_prompt(

@@ -146,9 +146,7 @@ class ValueGen:
 
     def town(self) -> str:
         """A Swiss town name (for context, not a value)."""
-        if self.region == "it":
-            return self.pick(LISTS.ticino_towns)[1]
-        return self.faker.city()
+        return self.pick(LISTS.ticino_towns)[1] if self.region == "it" else self.faker.city()
 
     def company(self) -> str:
         """A company name, `Family Suffix`."""

@@ -141,9 +141,7 @@ class DocContext:
 
     def bullets(self, lines: list[str]) -> str:
         """Sentences as a list when the layout is rich enough, else as running text."""
-        if self.sym.layout_complexity == "simple":
-            return " ".join(lines)
-        return self.listing(lines)
+        return " ".join(lines) if self.sym.layout_complexity == "simple" else self.listing(lines)
 
     def listing(self, lines: list[str]) -> str:
         """Lines (e.g. `Key: value`) one per line, marked in richer layouts."""
