@@ -17,13 +17,10 @@ def trusted_marks(index: int, rounds: int) -> tuple[bool, bool]:
 
 
 def _content(message: ChatMessage, marked: bool) -> ChatMessage:
-    text = message.text
-    if not marked:
-        if isinstance(message.content, str):
-            return message
-        return message.model_copy(update={"content": text})
-    block = ContentText(text=text, cache_breakpoint=True)
-    return message.model_copy(update={"content": [block]})
+    if not marked and isinstance(message.content, str):
+        return message
+    content = [ContentText(text=message.text, cache_breakpoint=True)] if marked else message.text
+    return message.model_copy(update={"content": content})
 
 
 def breakpoint_messages(

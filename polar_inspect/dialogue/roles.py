@@ -31,12 +31,9 @@ def bound_role(role: str) -> Model | None:
 
 def check_roles(setup: RunSetup) -> dict[str, Model]:
     """The bound roles; RoleNotBoundError when one the run needs is missing or misbound."""
-    bound: dict[str, Model] = {}
     check_role_names(model_roles(), setup)  # per sample: no registry scan for known names
-    for role in model_roles():
-        model = bound_role(role)
-        if model is not None:
-            bound[role] = model
+    found = {role: bound_role(role) for role in model_roles()}
+    bound = {role: model for role, model in found.items() if model is not None}
     for role, why in setup.required_roles().items():
         if role not in bound:
             raise RoleNotBoundError(missing_role_message(role, why))
