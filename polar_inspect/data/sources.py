@@ -34,7 +34,8 @@ HUB_PREFIX = "hf:"
 _PACKAGE_ROOT = Path(__file__).resolve().parents[1]
 _REPO_ROOT = _PACKAGE_ROOT.parent
 _BUNDLED_RELATIVE = Path("datasets") / "polar_bundled.json.gz"
-_REPO_ID = re.compile(r"[A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*")
+#: OWNER/NAME as the Hub spells a repository id.
+REPO_ID = re.compile(r"[A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*")
 
 
 class OfficialRelease(BaseModel):
@@ -280,7 +281,7 @@ def _hub(data: str) -> DataSource:
     spec, _, split = data[len(HUB_PREFIX) :].partition("#")
     repo_id, _, revision = spec.partition("@")
     malformed = spec.endswith("@") or (data.endswith("#"))
-    if malformed or not _REPO_ID.fullmatch(repo_id):
+    if malformed or not REPO_ID.fullmatch(repo_id):
         raise DataSourceError(
             f"data={data!r}: a Hub dataset is written hf:OWNER/NAME, hf:OWNER/NAME@REVISION "
             "(a commit, branch or tag) or either of those followed by #SPLIT."

@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 
 from pydantic import BaseModel
 
 from polar_inspect.data.hf_folder import require_datasets
 from polar_inspect.data.hub import hub_offline
-
-#: OWNER/NAME as the Hub spells a repository id.
-REPO_ID = re.compile(r"[A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*")
+from polar_inspect.data.sources import REPO_ID
 
 
 class PushError(ValueError):
