@@ -238,11 +238,7 @@ def _build(paths: list[str], out: Path, settings: _Settings) -> tuple[ReportResu
 
 def write_page(done: Sequence[SectionOutput], inputs: SectionInputs, files: list[str]) -> Path:
     """Write `index.html`: each group's fragments, the sections' own parts, the files."""
-    html = [
-        (output.section, output.section.html(output, inputs))
-        for output in done
-        if output.section.html is not None
-    ]
+    html = [(output.section, output.html(inputs)) for output in done if output.section.html]
     groups = [
         {
             "name": group.name,

@@ -123,8 +123,6 @@ def cross_text_table(table: pd.DataFrame, run: int, name: str, score: str) -> Te
 
 
 def _html(output: SectionOutput, inputs: SectionInputs) -> str:
-    if output.frame.empty:
-        return ""
     runs = []
     for run, group, label, rank in _ranked(inputs, output.frame):
         shown = [

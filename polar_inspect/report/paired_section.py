@@ -84,8 +84,6 @@ def _markdown(frame: pd.DataFrame, inputs: SectionInputs) -> str:
 
 
 def _html(output: SectionOutput, inputs: SectionInputs) -> str:
-    if output.frame.empty:
-        return ""
     return render("paired", note=NOTE, shown=paired_view(output.frame, inputs))
 
 

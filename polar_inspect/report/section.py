@@ -113,6 +113,11 @@ class SectionOutput:
         """The section's part of `report.md` ("" when it shows nothing)."""
         return self.section.markdown(self.frame, inputs) if self.shown else ""
 
+    def html(self, inputs: SectionInputs) -> str:
+        """The section's own part of the page ("" when it has none or its frame is empty)."""
+        part = self.section.html
+        return part(self, inputs) if part is not None and not self.frame.empty else ""
+
 
 def compute_sections(
     sections: Sequence[Section], inputs: SectionInputs, figures: bool

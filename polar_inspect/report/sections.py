@@ -126,8 +126,6 @@ def _usage(inputs: SectionInputs) -> pd.DataFrame:
 
 
 def _usage_html(output: SectionOutput, inputs: SectionInputs) -> str:
-    if output.frame.empty:
-        return ""
     shown, numeric, lines = usage.usage_view(output.frame)
     return render("tokens", shown=frame_table(shown, numeric), lines=lines, hint=usage.PRICES_HINT)
 
@@ -183,8 +181,6 @@ LOGS_SECTION = Section(
 
 
 def _attribution_html(output: SectionOutput, inputs: SectionInputs) -> str:
-    if output.frame.empty:
-        return ""
     shown = attribution.attribution_table(output.frame)
     return render("attribution", title=attribution.TITLE, shown=shown, note=TEXTS["attribution"])
 
