@@ -70,7 +70,8 @@ def played_under(run: RunHeader, rows: pd.DataFrame) -> RunHeader:
 
 
 def _digest(rows: pd.DataFrame) -> str:  # of every value (cells may be lists): for tied copies
-    return hashlib.sha256(rows.to_csv(index=False).encode()).hexdigest()
+    ordered = rows.sort_values(["id", "epoch"], kind="stable")  # a .json log lists them by id
+    return hashlib.sha256(ordered.to_csv(index=False).encode()).hexdigest()
 
 
 def header_disagreement(run: RunHeader, rows: pd.DataFrame) -> str:

@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import io
 import json
+import shutil
 from pathlib import Path
 
 import pandas as pd
 import pytest
-from inspect_ai.log import read_eval_log
+from inspect_ai.log import read_eval_log, write_eval_log
 
 from polar_inspect.report import inventory, sample_rows
+from polar_inspect.report.build import build_report
 from polar_inspect.report.read_cache import log_member
 
 
@@ -87,3 +89,19 @@ def test_a_json_log_has_no_member(tmp_path: Path) -> None:
     log.write_text("{}", encoding="utf-8")
     with log_member(str(log), "header.json") as member:
         assert member is None
+
+
+def test_a_copy_listing_its_samples_in_another_order_is_the_same_run(
+    report_logs, tmp_path: Path  # noqa: ANN001
+) -> None:
+    # A .eval log lists samples as they finished, a .json copy (inspect log convert) by id.
+    source = next(report_logs.eval_set_dir.glob("*.eval"))
+    log = read_eval_log(str(source))
+    assert log.samples and len(log.samples) > 1
+    log.samples = list(reversed(log.samples))
+    (tmp_path / "logs").mkdir()
+    shutil.copy(source, tmp_path / "logs" / source.name)
+    write_eval_log(log, str(tmp_path / "logs" / "copy.json"))
+    result = build_report([tmp_path / "logs"], tmp_path / "report", figures=False)
+    assert len(result.models) == 1, result.skipped
+    assert [s.reason for s in result.skipped] == ["duplicate"], result.skipped
