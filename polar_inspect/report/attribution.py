@@ -30,18 +30,30 @@ def attribution_frame(
             continue
         attacks = frame["attack"].astype(object).where(frame["attack"].notna(), "").astype(str)
         for attack, part in frame.groupby(attacks.to_numpy(), sort=True):
-            out.append(_attack_row(runs[index], str(attack), part))
+            out.append(_attack_row(runs[index], str(attack), _per_sample(part)))
     return pd.DataFrame(out, columns=COLUMNS)
+
+
+_MEANS = ["first_leak_turn", "leaked_count", "echoed_count", "reasoning_leak",
+          "parity_privacy_echo"]  # fmt: skip
+
+
+def _per_sample(part: pd.DataFrame) -> pd.DataFrame:
+    """One row per sample, its epochs averaged as every table reads them (`leaking`: the share
+    of its epochs with a strict leak; `first_leak_turn`: the mean over those epochs)."""
+    part = part.assign(leaking=part["first_leak_turn"].notna().astype(float))
+    return part.groupby("id", sort=False, observed=True)[[*_MEANS, "leaking"]].mean()
 
 
 def _attack_row(run: RunHeader, attack: str, part: pd.DataFrame) -> dict[str, object]:
     turns = part["first_leak_turn"].dropna()
     touched = part["leaked_count"].sum() + part["echoed_count"].sum()
+    leaking = float(part["leaking"].sum())
     return {
         "model": run.label,
         "attack": attack,
         "samples": len(part),
-        "leaking_samples": int(turns.size),
+        "leaking_samples": int(leaking) if leaking.is_integer() else round(leaking, 2),
         "first_leak_turn_mean": round(float(turns.mean()), 3) if turns.size else None,
         "first_leak_turn_median": float(turns.median()) if turns.size else None,
         "echo_share": round(float(part["echoed_count"].sum() / touched), 4) if touched else None,

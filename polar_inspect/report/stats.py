@@ -5,6 +5,7 @@ breakdowns and epoch means from the per-sample scores (docs/results.md).
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -168,7 +169,10 @@ def run_summary(
     """One row per run: scores (0-1) with CI bounds, n, errors, epochs, group and rank."""
     reduced = per_sample(samples)
     by_run = dict(tuple(reduced.groupby("run", sort=False)))
-    errors = samples[samples["error"] != ""].groupby("run")["id"].nunique()
+    scored = set(zip(reduced["run"], reduced["id"], strict=True))
+    failed = samples[samples["error"] != ""][["run", "id"]].drop_duplicates()
+    # a sample left out: errored with no scored epoch (one scored epoch keeps it in n)
+    errors = Counter(run for run, id_ in failed.itertuples(index=False) if (run, id_) not in scored)
     group_of = {index: group.name for group in groups for index in group.runs}
     rows = []
     for index, run in enumerate(runs):

@@ -39,11 +39,33 @@ def test_logs_without_strict_scores_give_an_explained_empty_table() -> None:
     assert "No log carries strict-scorer attribution" in attribution_markdown(frame)
 
 
+def test_a_sample_of_several_epochs_counts_once_with_its_epochs_averaged() -> None:
+    run = RunHeader.model_construct(label="two epochs", path="run.eval")
+    samples = pd.DataFrame(  # sample a leaks at turn 1 then 3, b in one of its two epochs
+        {
+            "run": [0] * 4,
+            "id": ["a", "a", "b", "b"],
+            "attack": ["S1"] * 4,
+            "strict": [True] * 4,
+            "first_leak_turn": [1.0, 3.0, 2.0, float("nan")],
+            "leaked_count": [2, 2, 1, 0],
+            "echoed_count": [0, 0, 1, 1],
+            "reasoning_leak": [0.0, 0.5, 0.0, 0.0],
+            "parity_privacy_echo": [0.0] * 4,
+        }
+    )
+    row = attribution_frame([run], samples, pd.DataFrame({"run": [0]})).iloc[0]
+    assert (row["samples"], row["leaking_samples"]) == (2, 1.5)
+    assert (row["first_leak_turn_mean"], row["first_leak_turn_median"]) == (2.0, 2.0)
+    assert row["echo_share"] == round(1 / 3.5, 4) and row["reasoning_leak"] == 0.125
+
+
 def test_parity_privacy_lost_to_unfetched_echoes_is_the_mean_per_attack() -> None:
     run = RunHeader.model_construct(label="agent via react (fields)", path="run.eval")
     samples = pd.DataFrame(
         {
             "run": [0, 0, 0, 0],
+            "id": ["a", "b", "c", "d"],
             "attack": ["S5", "S5", "S1", "S1"],
             "strict": [True] * 4,
             "first_leak_turn": [1.0, float("nan"), float("nan"), float("nan")],

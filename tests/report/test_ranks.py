@@ -91,3 +91,20 @@ def test_long_labels_that_differ_in_the_middle_are_drawn_whole(
             for label in table["label"]
         ]
         assert all("\n" in text for text in shown)  # over the width: on two lines
+
+
+def test_a_sample_with_one_scored_epoch_is_in_n_and_not_among_the_errors() -> None:
+    from polar_inspect.report.inventory import RunHeader
+    from polar_inspect.report.stats import Group, run_summary
+
+    metrics = {key: {"mean": 0.5} for key in ("privacy", "utility", "overall")}
+    run = RunHeader.model_construct(label="m", metrics=metrics, weight=0.5, epochs=2)
+    nan = float("nan")
+    samples = pd.DataFrame(  # a errored in epoch 1 and scored in 2; b errored in both
+        {"run": 0, "id": ["a", "a", "b", "b"], "epoch": [1, 2, 1, 2],
+         "error": ["boom", "", "boom", "boom"], "privacy": [nan, 0.5, nan, nan],
+         "utility": [nan, 0.5, nan, nan], "overall": [nan, 0.5, nan, nan],
+         **{axis: "x" for axis in ("domain", "policy", "attack", "cell")}}
+    )  # fmt: skip
+    row = run_summary([run], samples, [Group(name="g", runs=[0], description=[])], 0.5).iloc[0]
+    assert (row["n"], row["errors"]) == (1, 1)
