@@ -92,7 +92,8 @@ def test_a_json_log_has_no_member(tmp_path: Path) -> None:
 
 
 def test_a_copy_listing_its_samples_in_another_order_is_the_same_run(
-    report_logs, tmp_path: Path  # noqa: ANN001
+    report_logs,  # noqa: ANN001
+    tmp_path: Path,
 ) -> None:
     # A .eval log lists samples as they finished, a .json copy (inspect log convert) by id.
     source = next(report_logs.eval_set_dir.glob("*.eval"))
