@@ -14,7 +14,7 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, BeforeValidator, Field
 
-from polar_inspect.detectors.match import normalize_text
+from polar_inspect.detectors.match import TextIndex, extract_dates, normalize_text
 
 #: A character for which `str.isalnum()` is true: Unicode's `\w` but the underscore.
 _LETTER_OR_DIGIT = re.compile(r"[^\W_]")
@@ -85,6 +85,40 @@ def same_target(value: str) -> str:
     form (NFC "é" and NFD "e" + accent are one, as the strict detector folds), whitespace
     collapsed."""
     return " ".join(normalize_text(unicodedata.normalize("NFKC", value)).split())
+
+
+_YEAR = re.compile(r"(?:19|20)[0-9]{2}")  # every date the matcher reads has one
+_NOT_ALNUM_ASCII = str.maketrans(
+    "", "", "".join(c for c in map(chr, range(128)) if not c.isalnum())
+)
+
+
+@lru_cache(maxsize=1 << 16)
+def _keys(value: str) -> frozenset[str]:
+    """Where two values may be one written two ways: its letters and digits alone, its dates."""
+    form = same_target(value)
+    alnum = form.translate(_NOT_ALNUM_ASCII)
+    if not alnum.isascii():
+        alnum = "".join(_LETTER_OR_DIGIT.findall(alnum))
+    return frozenset([alnum, *extract_dates(value)]) if _YEAR.search(value) else frozenset([alnum])
+
+
+def same_value_pairs(protected: list[str], allowed: list[str]) -> list[tuple[str, str]]:
+    """(protected, allowed) values that are one value to the paper's matcher: the same as
+    `same_target` reads them, or each found in the other ("H-460994" and "H460994", one date)."""
+    allowed_keys = frozenset().union(*map(_keys, allowed))
+    if allowed_keys.isdisjoint(frozenset().union(*map(_keys, protected))):
+        return []  # (nearly every record)
+    return [
+        (value, other)
+        for value in protected
+        for other in allowed
+        if not _keys(value).isdisjoint(_keys(other))
+        and (
+            same_target(value) == same_target(other)
+            or (TextIndex(other).contains(value) and TextIndex(value).contains(other))
+        )
+    ]
 
 
 def distinct_targets(values: list[str]) -> list[str]:

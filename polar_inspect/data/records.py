@@ -27,7 +27,7 @@ from polar_inspect.data.record_values import (
     flatten_values,
     literal_items,
     parse_attacker_turns,
-    same_target,
+    same_value_pairs,
     target_list,
 )
 
@@ -141,11 +141,11 @@ class ScoringTargets(_Open):
 
     @model_validator(mode="after")
     def _allowed_or_protected(self) -> ScoringTargets:
-        """A value (as the detectors read it, `same_target`) is either allowed or protected."""
-        allowed = {same_target(v) for v in flatten_values(self.allowed_values)}
-        both = [v for v in flatten_values(self.do_not_disclose_values) if same_target(v) in allowed]
+        """A value (as the paper's matcher reads it) is either allowed or protected."""
+        allowed, protected = map(flatten_values, (self.allowed_values, self.do_not_disclose_values))
+        both = same_value_pairs(protected, allowed)
         if both:
-            shown = ", ".join(repr(value) for value in both[:5])
+            shown = ", ".join(p if p == a else f"{p} (allowed as {a})" for p, a in _quoted(both))
             more = f" and {len(both) - 5} more" if len(both) > 5 else ""
             raise RecordRuleError(
                 f"{shown}{more} listed both in allowed_values and in do_not_disclose_values; "
@@ -153,6 +153,10 @@ class ScoringTargets(_Open):
                 "do_not_disclose_values",
             )
         return self
+
+
+def _quoted(pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    return [(repr(p), repr(a)) for p, a in pairs[:5]]
 
 
 class AttackSpec(_Open):

@@ -103,3 +103,23 @@ def test_a_value_in_the_lowercased_document_is_in_the_normalised_one() -> None:
         for value in {piece, piece.upper(), piece.title()}:
             if value.lower() in lowered:
                 assert normalize_text(value) in normalize_text(text), (value, text)
+
+
+@pytest.mark.parametrize(
+    ("protected", "allowed", "one"),
+    [
+        ("H-460994", "H460994", True),
+        ("+41 78 349 9609", "+41783499609", True),
+        ("six weeks", "six\u00adweeks", True),  # a soft hyphen
+        ("1952-12-11", "11 December 1952", True),
+        ("15", "1.5", False),  # the same letters and digits, two values to the matcher
+        ("Anna", "Anna Keller", False),  # one holds the other: a question for the data's author
+        ("2020", "2020-01-05", False),
+    ],
+)
+def test_one_value_written_two_ways_is_found_on_both_lists(
+    protected: str, allowed: str, one: bool
+) -> None:
+    from polar_inspect.data.record_values import same_value_pairs
+
+    assert same_value_pairs([protected], [allowed]) == ([(protected, allowed)] if one else [])
