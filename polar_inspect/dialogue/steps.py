@@ -64,8 +64,7 @@ class Dialogue:
         self.info: SampleInfo = sample_info(state)
         self.record = DialogueState(store=Store())  # the sample's store: `save`
         self.trusted = get_model()
-        calls_model = setup.attacker.calls_model
-        self.attacker_model = bound.get(ATTACKER_ROLE) if calls_model else None
+        self.attacker_model = bound.get(ATTACKER_ROLE) if setup.attacker.calls_model else None
         budget = config.turn_budget(self.info.turn_budget)
         self.seeds = call_seeds(state, self.trusted, self.attacker_model)
         assert setup.identity is not None, "the task sets the identity"

@@ -59,9 +59,8 @@ def check_distinct(outputs: Sequence[Output]) -> None:
     for index, first in enumerate(outputs):
         for second in outputs[index + 1 :]:
             if same_file(first.path, second.path):
-                where = first.resolved
                 raise OutputPathError(
-                    f"{first.label()} and {second.label()} name the same file ({where}); "
+                    f"{first.label()} and {second.label()} name the same file ({first.resolved}); "
                     "give each output its own path"
                 )
 

@@ -184,10 +184,9 @@ def _models(board: pd.DataFrame, details: pd.DataFrame, output: SectionOutput) -
             if f.kind == "model" and f.model == model
         ]  # fmt: skip
         oracle = row["oracle_reason"] if row.get("oracle") else ""
-        table = _model_table(details, model)
         models.append(
             {"rank": row["rank"], "model": model, "scores": scores, "oracle": oracle,
-             "figures": own, "table": table}
+             "figures": own, "table": _model_table(details, model)}
         )  # fmt: skip
     return models
 

@@ -283,7 +283,6 @@ def classify(path: str, log: EvalLog) -> RunHeader | SkippedLog:
     if missing:
         return skip("no polar scores", f"results lack the mean of {', '.join(missing)}")
     data = DataInfo.model_validate(meta.data_source.model_dump())
-    selection = meta.model_dump(include=SELECTION)
     attacker, samples = s5_attacker(log, meta), sample_set(log)
     prompts, sampling = setup.prompt_facts(meta), setup.sampling_facts(log)
     results = log.results
@@ -310,7 +309,7 @@ def classify(path: str, log: EvalLog) -> RunHeader | SkippedLog:
         weight=meta.weight,
         data=data,
         s5_attacker=attacker,
-        selection=selection,
+        selection=meta.model_dump(include=SELECTION),
         samples=samples,
         task_args=redact(
             {k: v for k, v in (log.eval.task_args_passed or {}).items() if v is not None}

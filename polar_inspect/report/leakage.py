@@ -148,8 +148,7 @@ def leakage_figure(curves: pd.DataFrame, out_dir: Path, name: str, heading: str)
         _draw_family(curves[curves["run"] == members[0]], axes, panels, style, drawn)
         label = _legend_name([label_of[run] for run in members])
         handles.append(Line2D([], [], label=label, **style))
-    last_turn = int(curves["turn"].max())
-    _format_panels(axes, panels, last_turn)
+    _format_panels(axes, panels, int(curves["turn"].max()))
     for ax in grid[::columns]:
         ax.set_ylabel("protected values disclosed (%)")
     fig.legend(handles=handles, loc="outside lower center", ncols=legend_columns, fontsize=8.5,

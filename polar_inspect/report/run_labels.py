@@ -87,9 +87,8 @@ def label_runs(runs: list[RunHeader]) -> list[RunHeader]:
             continue
         tags = _distinguishing_tags([labelled[i] for i in members])
         for index, tag in zip(members, tags, strict=True):
-            labelled[index] = labelled[index].model_copy(
-                update={"label": f"{labelled[index].label} [{tag}]"}
-            )
+            run = labelled[index]
+            labelled[index] = run.model_copy(update={"label": f"{run.label} [{tag}]"})
     return [_redacted(_marked(run)) for run in labelled]
 
 
