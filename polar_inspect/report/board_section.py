@@ -54,6 +54,12 @@ def neighbour_note(rows: pd.DataFrame) -> list[str]:
     return ["Neighbours, paired on the same samples (overall): " + "; ".join(pairs) + "."]
 
 
+def _listed(rows: pd.DataFrame, column: str) -> str:
+    """`model (count)` for each run with a count in `column`, joined."""
+    part = rows[rows[column] > 0]
+    return ", ".join(f"{m} ({n})" for m, n in zip(part["model"], part[column], strict=True))
+
+
 def leaderboard_notes(rows: pd.DataFrame, weight: float) -> list[str]:
     """Footnotes of one group's leaderboard (oracles, neighbours, caveats, recomputed...)."""
     oracle = oracle_note(rows)
@@ -67,14 +73,13 @@ def leaderboard_notes(rows: pd.DataFrame, weight: float) -> list[str]:
             for m, w in zip(recomputed["model"], recomputed["log_weight"], strict=True)
         )
         notes.append(TEXTS["recomputed"].format(weight=f"{weight:g}", names=names))
-    errored = rows[rows["errors"] > 0]
-    if not errored.empty:
-        names = ", ".join(
-            f"{m} ({e})" for m, e in zip(errored["model"], errored["errors"], strict=True)
-        )
-        notes.append(TEXTS["errored"].format(names=names))
+    if errored := _listed(rows, "errors"):
+        notes.append(TEXTS["errored"].format(names=errored))
     if (rows["epochs"] > 1).any():
-        notes.append("Logs with several epochs: each sample's score is its mean over epochs.")
+        lost = _listed(rows, "errored_epochs")
+        notes.append(
+            TEXTS["epochs"].format(errored=f" ({TEXTS['errored_epochs']}: {lost})" * bool(lost))
+        )
     return notes
 
 

@@ -170,9 +170,12 @@ def run_summary(
     reduced = per_sample(samples)
     by_run = dict(tuple(reduced.groupby("run", sort=False)))
     scored = set(zip(reduced["run"], reduced["id"], strict=True))
-    failed = samples[samples["error"] != ""][["run", "id"]].drop_duplicates()
+    failed = samples[samples["error"] != ""][["run", "id"]]
     # a sample left out: errored with no scored epoch (one scored epoch keeps it in n)
-    errors = Counter(run for run, id_ in failed.itertuples(index=False) if (run, id_) not in scored)
+    errors = Counter(
+        r for r, i in failed.drop_duplicates().itertuples(index=False) if (r, i) not in scored
+    )
+    errored_epochs = Counter(r for r, i in failed.itertuples(index=False) if (r, i) in scored)
     group_of = {index: group.name for group in groups for index in group.runs}
     rows = []
     for index, run in enumerate(runs):
@@ -190,6 +193,7 @@ def run_summary(
         row.update(
             n=int(frame["privacy"].notna().sum()),
             errors=int(errors.get(index, 0)),
+            errored_epochs=int(errored_epochs.get(index, 0)),  # of samples still in n
             epochs=run.epochs,
             log_weight=run.weight,
         )

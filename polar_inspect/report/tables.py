@@ -64,6 +64,7 @@ def leaderboard_frame(
             log_weight=run.weight,
             n=row.n,
             errors=row.errors,
+            errored_epochs=row.errored_epochs,
             epochs=row.epochs,
             s5_attacker=run.s5_attacker,
             prompt=run.prompt,

@@ -107,4 +107,4 @@ def test_a_sample_with_one_scored_epoch_is_in_n_and_not_among_the_errors() -> No
          **{axis: "x" for axis in ("domain", "policy", "attack", "cell")}}
     )  # fmt: skip
     row = run_summary([run], samples, [Group(name="g", runs=[0], description=[])], 0.5).iloc[0]
-    assert (row["n"], row["errors"]) == (1, 1)
+    assert (row["n"], row["errors"], row["errored_epochs"]) == (1, 1, 1)
