@@ -15,6 +15,7 @@ from typing import Annotated, Any
 from pydantic import AfterValidator, BeforeValidator, Field
 
 from polar_inspect.detectors.match import TextIndex, extract_dates, normalize_text
+from polar_inspect.detectors.value_forms import value_form
 
 #: A character for which `str.isalnum()` is true: Unicode's `\w` but the underscore.
 _LETTER_OR_DIGIT = re.compile(r"[^\W_]")
@@ -94,26 +95,41 @@ _NOT_ALNUM_ASCII = str.maketrans(
 
 
 @lru_cache(maxsize=1 << 16)
-def _keys(value: str) -> frozenset[str]:
-    """Where two values may be one written two ways: its letters and digits alone, its dates."""
-    form = same_target(value)
-    alnum = form.translate(_NOT_ALNUM_ASCII)
-    if not alnum.isascii():
-        alnum = "".join(_LETTER_OR_DIGIT.findall(alnum))
-    return frozenset([alnum, *extract_dates(value)]) if _YEAR.search(value) else frozenset([alnum])
+def _letters_and_digits(value: str) -> str:
+    alnum = same_target(value).translate(_NOT_ALNUM_ASCII)
+    return alnum if alnum.isascii() else "".join(_LETTER_OR_DIGIT.findall(alnum))
+
+
+@lru_cache(maxsize=1 << 16)
+def _dates(value: str) -> frozenset[str]:
+    return frozenset(extract_dates(value)) if _YEAR.search(value) else frozenset()
+
+
+def _may_be_one(value: str, other: str) -> bool:
+    """The same letters and digits, or one date (two payments of one day are two values,
+    though the paper's matcher finds each in the other)."""
+    if _letters_and_digits(value) == _letters_and_digits(other):
+        return True
+    return not _dates(value).isdisjoint(_dates(other)) and (
+        value_form(value).kind == value_form(other).kind == "date"
+    )
 
 
 def same_value_pairs(protected: list[str], allowed: list[str]) -> list[tuple[str, str]]:
     """(protected, allowed) values that are one value to the paper's matcher: the same as
     `same_target` reads them, or each found in the other ("H-460994" and "H460994", one date)."""
-    allowed_keys = frozenset().union(*map(_keys, allowed))
-    if allowed_keys.isdisjoint(frozenset().union(*map(_keys, protected))):
+    same_letters = not {*map(_letters_and_digits, allowed)}.isdisjoint(
+        map(_letters_and_digits, protected)
+    )
+    if not same_letters and frozenset().union(*map(_dates, allowed)).isdisjoint(
+        frozenset().union(*map(_dates, protected))
+    ):
         return []  # (nearly every record)
     return [
         (value, other)
         for value in protected
         for other in allowed
-        if not _keys(value).isdisjoint(_keys(other))
+        if _may_be_one(value, other)
         and (
             same_target(value) == same_target(other)
             or (TextIndex(other).contains(value) and TextIndex(value).contains(other))

@@ -115,6 +115,7 @@ def test_a_value_in_the_lowercased_document_is_in_the_normalised_one() -> None:
         ("15", "1.5", False),  # the same letters and digits, two values to the matcher
         ("Anna", "Anna Keller", False),  # one holds the other: a question for the data's author
         ("2020", "2020-01-05", False),
+        ("2025-01-02 Swisscom CHF 235.85", "2025-01-02 Manor CHF 1187.30", False),  # one day
     ],
 )
 def test_one_value_written_two_ways_is_found_on_both_lists(
