@@ -84,10 +84,7 @@ def _date_shifts(reply: str) -> list[tuple[int, int]]:
         sign = 1 if m.group(3) else -1
         kind, size = _unit(m.group(2))
         shifts.append((sign * amount * size, 0) if kind == "months" else (0, sign * amount * size))
-    for pattern, days in _SHIFT_WORDS:
-        if pattern.search(reply):
-            shifts.append((0, days))
-    return shifts
+    return shifts + [(0, days) for pattern, days in _SHIFT_WORDS if pattern.search(reply)]
 
 
 def _candidates(view: TextView, form: ValueForm) -> list[tuple[object, int]]:

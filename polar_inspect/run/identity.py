@@ -69,19 +69,16 @@ class TaskIdentity(_Identity):
 
     def components(self) -> dict[str, str]:
         """Short digests per part, so that two identities can be told apart part by part."""
-        parts: dict[str, str] = {
-            "versions": digest_of([self.package_version, self.task_version, self.detectors])[
-                :SHORT
-            ],
-            "data": self.data_sha256[:SHORT],
-            "selection": digest_of([self.subset, self.selection])[:SHORT],
-            "settings": digest_of(self.settings)[:SHORT],
+        digests = {
+            "versions": digest_of([self.package_version, self.task_version, self.detectors]),
+            "data": self.data_sha256,
+            "selection": digest_of([self.subset, self.selection]),
+            "settings": digest_of(self.settings),
         }
-        for name, sha in sorted(self.templates.items()):
-            parts[f"template {name}"] = sha[:SHORT]
+        digests |= {f"template {name}": sha for name, sha in sorted(self.templates.items())}
         for name, code in sorted(self.code.items()):
-            parts[f"code {name}"] = digest_of(code.model_dump(mode="json"))[:SHORT]
-        return parts
+            digests[f"code {name}"] = digest_of(code.model_dump(mode="json"))
+        return {part: digest[:SHORT] for part, digest in digests.items()}
 
 
 class ModelIdentity(_Identity):

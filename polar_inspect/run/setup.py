@@ -123,10 +123,8 @@ def missing_role_message(role: str, why: str) -> str:
 
 def known_roles() -> list[str]:
     """Every model role the package calls: the attacker's, the judge's, each defense's."""
-    roles = {ATTACKER_ROLE, JUDGE_ROLE}
-    for defense in DEFENSES.available().values():
-        roles.update(defense.roles)
-    return sorted(roles)
+    defense_roles = (role for defense in DEFENSES.available().values() for role in defense.roles)
+    return sorted({ATTACKER_ROLE, JUDGE_ROLE, *defense_roles})
 
 
 def check_role_names(names: Iterable[str], setup: RunSetup | None = None) -> None:

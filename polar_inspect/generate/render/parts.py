@@ -133,11 +133,8 @@ class DocContext:
 
     def heading(self, text: str) -> str:
         """A section heading in the record's layout complexity."""
-        if self.sym.layout_complexity == "complex":
-            return f"## {text}"
-        if self.sym.layout_complexity == "moderate":
-            return f"{text.upper()}"
-        return f"{text}:"
+        by_complexity = {"complex": f"## {text}", "moderate": text.upper()}
+        return by_complexity.get(self.sym.layout_complexity, f"{text}:")
 
     def bullets(self, lines: list[str]) -> str:
         """Sentences as a list when the layout is rich enough, else as running text."""
