@@ -195,8 +195,7 @@ def _scripted_judge(input: list[ChatMessage], args: dict[str, Any]) -> str:
             category = str(fixed)
         else:
             form = value_form(item["value"], item.get("field"))
-            turns = [case["requester_turn"]]
-            category = attribute_turn(turns, case["assistant_reply"], form)[0]
+            category = attribute_turn([case["requester_turn"]], case["assistant_reply"], form)[0]
         verdicts.append({"value": item["value"], "category": category, "reason": "scripted"})
     return "```json\n" + json.dumps({"verdicts": verdicts}) + "\n```"
 

@@ -120,8 +120,7 @@ def resolve_agent(value: object) -> str | None:
             f"{module_name!r} is a relative module name: write the full name "
             "(package.module:function), importable from where inspect runs"
         )
-    module = _import(module_name)
-    function = getattr(module, function_name, None)
+    function = getattr(_import(module_name), function_name, None)
     if not callable(function):
         raise TrustedAgentError(f"module {module_name!r} has no function {function_name!r}")
     if not _takes_tools(function):

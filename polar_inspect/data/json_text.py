@@ -25,8 +25,7 @@ def _object_tracking_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     if len(parsed) == len(pairs):
         return parsed
     tracked = RepeatedKeys(parsed)
-    counts = Counter(key for key, _ in pairs)
-    tracked.repeats = {key: n for key, n in counts.items() if n > 1}
+    tracked.repeats = {key: n for key, n in Counter(key for key, _ in pairs).items() if n > 1}
     return tracked
 
 

@@ -149,8 +149,7 @@ def check_across_parts(
 def _across(records: list[PolarRecord], labels: list[str], origin: str) -> list[PolarRecord]:
     """`records` once the rules across records hold; `labels` say where each record is."""
     keys = ((r.sample_id, r.domain, r.metadata.domain) for r in records)
-    entries = zip(range(len(records)), labels, keys, strict=True)
-    found = _inconsistencies(entries)
+    found = _inconsistencies(zip(range(len(records)), labels, keys, strict=True))
     if found:
         raise RecordError(origin, _in_order(found), len(records))
     return records

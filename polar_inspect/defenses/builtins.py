@@ -117,8 +117,7 @@ class Guard(Defense):
     async def review_reply(self, ctx: DefenseContext, draft: str) -> str:
         """The guard's version of the draft (a fixed refusal if it answers nothing)."""
         prompt = self.text(policy=ctx.policy, request=ctx.last_attacker_message, draft=draft)
-        checked = await ctx.generate_on_role(GUARD_ROLE, prompt)
-        return _unwrap(checked) or WITHHELD_REPLY
+        return _unwrap(await ctx.generate_on_role(GUARD_ROLE, prompt)) or WITHHELD_REPLY
 
 
 def _unwrap(text: str) -> str:

@@ -32,8 +32,7 @@ def _fold_char(char: str) -> str:
         return " "
     if char in "\u2010\u2011\u2012\u2013\u2014\u2212":
         return "-"
-    decomposed = unicodedata.normalize("NFKD", char)
-    kept = "".join(c for c in decomposed if not unicodedata.combining(c))
+    kept = "".join(c for c in unicodedata.normalize("NFKD", char) if not unicodedata.combining(c))
     return kept.casefold()
 
 

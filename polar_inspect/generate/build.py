@@ -33,8 +33,7 @@ Progress = Callable[[int], None]
 def _render(sym: SymbolicRecord, attempts: dict[str, int]) -> tuple[Texts, dict[str, str]]:
     rendered = {name: RENDERERS[name](sym, attempts[name]) for name in RENDERERS}
     texts = Texts(**{name: text for name, (text, _) in rendered.items()})
-    templates = {name: template for name, (_, template) in rendered.items()}
-    return texts, templates
+    return texts, {name: template for name, (_, template) in rendered.items()}
 
 
 def build_cell(cell: Cell, seed: int, document_offset: int = 0) -> Outcome:

@@ -204,8 +204,7 @@ def _write_file(
     write_bytes_atomically(payload, out)
     console.print(f"wrote {out} ({len(payload):,} bytes, sha256 {sha256(payload)})")
     if args.card:
-        subject = card_subject(args, domains)
-        text = render_card(records, report, data, payload, subject)
+        text = render_card(records, report, data, payload, card_subject(args, domains))
         write_bytes_atomically(text.encode("utf-8"), args.card)
         console.print(f"wrote {args.card}")
 

@@ -171,8 +171,7 @@ def make_symbolic(cell: Cell, seed: int, value_attempt: int = 0) -> SymbolicReco
     record_seed = derive_seed(
         "record", seed, cell.domain, cell.policy, cell.attack, cell.form, cell.repetition
     )
-    gen = ValueGen(derive_seed(record_seed, "values", value_attempt))
-    values = spec.make_values(gen)
+    values = spec.make_values(ValueGen(derive_seed(record_seed, "values", value_attempt)))
     missing = [f.name for f in spec.fields if f.name not in values]
     if missing:
         raise ValueError(f"domain {spec.name!r}: make_values gave no value for {missing}")

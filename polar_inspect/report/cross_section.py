@@ -28,8 +28,7 @@ def cross_breakdown(reduced: pd.DataFrame) -> pd.DataFrame:
     scored = reduced.dropna(subset=["privacy"])
     for row_axis, column_axis in CROSS_TABLES:
         name = f"{row_axis}_x_{column_axis}"
-        keys = ["run", row_axis, column_axis]
-        grouped = scored.groupby(keys, sort=False, observed=True)
+        grouped = scored.groupby(["run", row_axis, column_axis], sort=False, observed=True)
         means = grouped[list(SCORE_KEYS)].mean()
         counts = grouped.size()
         for (run, row, column), values in means.iterrows():
@@ -84,8 +83,7 @@ def cross_csv_frame(table: pd.DataFrame, inputs: SectionInputs) -> pd.DataFrame:
 
 def _ranked(inputs: SectionInputs, table: pd.DataFrame) -> list[tuple[int, str, str, int]]:
     """(run, group, label, rank) of every run with cells, in leaderboard order."""
-    present = set(table["run"])
-    rows = inputs.summary[inputs.summary["run"].isin(present)]
+    rows = inputs.summary[inputs.summary["run"].isin(set(table["run"]))]
     return [
         (int(r.run), str(r.group), str(r.label), int(r.rank)) for r in rows.itertuples(index=False)
     ]

@@ -181,8 +181,7 @@ def model_label(log: EvalLog) -> str:
 def model_identity(log: EvalLog) -> str:
     """The model and all its args, for telling runs of different models apart."""
     read = options_read(log.eval.model, log.eval.model_args or {})
-    args = json.dumps(fingerprint(read), sort_keys=True, default=str)
-    return f"{log.eval.model} {args}"
+    return f"{log.eval.model} {json.dumps(fingerprint(read), sort_keys=True, default=str)}"
 
 
 def s5_attacker(log: EvalLog, meta: RunMetadata) -> str:

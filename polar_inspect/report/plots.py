@@ -295,8 +295,7 @@ def pareto_figure(
     ax.grid(alpha=0.3)
     ax.set_title(f"{heading}: privacy-utility trade-off (error bars: 95% CI)", loc="left", pad=16)
     keys = _key_handles(lambdas, any(_oracle_flags(rows)), spread)
-    legend = _legend(fig, ax, [*model_handles, *paper_handles, *keys, *iso_handles])
-    _place(fig, ax, legend)
+    _place(fig, ax, _legend(fig, ax, [*model_handles, *paper_handles, *keys, *iso_handles]))
     if paper_points:  # named once the figure has its final size, where no run's mark is
         markers = [shifted(ax, o).transform(xy) for xy, o in zip(points, offsets, strict=True)]
         name_paper_points(ax, rank_labels, markers)

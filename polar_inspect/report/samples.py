@@ -57,8 +57,7 @@ def load_runs(
     found = Inventory(runs=[r for r in runs if r.path not in bad], skipped=skipped,
                       files_seen=len(paths))  # fmt: skip
     inventory = resolve_duplicates(found, keep, lambda run: _digest(rows[run.path]))
-    frames = {index: rows[run.path] for index, run in enumerate(inventory.runs)}
-    return inventory, combine(frames)
+    return inventory, combine({index: rows[run.path] for index, run in enumerate(inventory.runs)})
 
 
 def played_under(run: RunHeader, rows: pd.DataFrame) -> RunHeader:

@@ -225,8 +225,7 @@ def setup_facts(group: Group) -> list[tuple[str, str]]:
 
 def breakdown_frame(rows: pd.DataFrame, summary: pd.DataFrame) -> pd.DataFrame:
     """The breakdowns as CSV columns: group, model, axis, key, score, value x100, n."""
-    labels = summary.set_index("run")[["group", "label"]]
-    frame = rows.join(labels, on="run")
+    frame = rows.join(summary.set_index("run")[["group", "label"]], on="run")
     frame["value"] = frame["value"].map(lambda v: _x100(v) if v == v else None)
     frame = frame.rename(columns={"label": "model"})
     return frame[["group", "model", "axis", "key", "score", "value", "n"]]

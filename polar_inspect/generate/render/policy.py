@@ -89,8 +89,7 @@ def render_policy(sym: SymbolicRecord, attempt: int = 0) -> tuple[str, str]:
 def render_task(sym: SymbolicRecord, attempt: int = 0) -> tuple[str, str]:
     """The task instruction and its template id (a lead-in or tail keeps it at 20+ words)."""
     rng = random.Random(derive_seed(sym.record_seed, "task", attempt))
-    slots = {"person": sym.spec.person, "org": sym.context["org"]}
-    text = expand(sym.task.text, rng, slots)
+    text = expand(sym.task.text, rng, {"person": sym.spec.person, "org": sym.context["org"]})
     template = f"task/{sym.cell.domain}/{sym.task_id}"
     if rng.random() < 0.2:
         text = rng.choice(PHRASING.task_leads) + text[:1].lower() + text[1:]
