@@ -63,8 +63,7 @@ def parse_domains(
     items = [item.strip() for item in parts if item.strip()]
     if not items:
         return [*DOMAINS, *extra]
-    unknown = [item for item in items if item.lower() not in known]
-    if unknown:
+    if unknown := [item for item in items if item.lower() not in known]:
         also = f" Also in the data: {', '.join(extra)}." if extra else ""
         raise SelectionError(
             f"Unknown domain {', '.join(map(repr, unknown))}. Valid domains: "

@@ -89,8 +89,7 @@ class PaperTemplates:
         self.free_turn = load_template("attacker_free_turn", options.attacker_free_turn_prompt)
         self.opening = load_template("attacker_opening", options.attacker_opening_prompt)
         shown = placeholders(self.system.text) | placeholders(self.turn.text)
-        missing = [name for name in SHOWN_VALUES if not {name, f"{name}_json"} & shown]
-        if missing:
+        if missing := [name for name in SHOWN_VALUES if not {name, f"{name}_json"} & shown]:
             raise PromptTemplateError(
                 f"attacker templates ({self.system.source} and {self.turn.source}): neither "
                 f"uses {', '.join('{' + n + '}' for n in missing)} (or its _json form); the "

@@ -75,8 +75,7 @@ def checked_attacker(attacker: Attacker) -> Attacker:
 
     def start(info: Any, budget: int, model: Any, seeds: Any) -> SampleAttacker:
         sample = original(info, budget, model, seeds)
-        missing = [name for name in _SAMPLE_MEMBERS if not hasattr(sample, name)]
-        if missing:
+        if missing := [name for name in _SAMPLE_MEMBERS if not hasattr(sample, name)]:
             raise AttackerContractError(
                 f"{who}: start() returned {short_repr(sample)}, which lacks {', '.join(missing)} "
                 "(a sample attacker: see polar_inspect.attackers.SampleAttacker)"

@@ -95,8 +95,7 @@ def dollars(
     if isinstance(tokens, str):
         return None, tokens
     flex = setting == "flex"
-    missing = price.missing_rates(tokens, ttl, flex)
-    if missing:
+    if missing := price.missing_rates(tokens, ttl, flex):
         return None, f"unknown (no {', '.join(missing)} rate)"
     usd = price.cost(tokens, ttl, flex)
     return usd, f"{usd:,.4f}"

@@ -153,8 +153,7 @@ def _total(
     if setting == "flex" and len(no_flex) == len(called):
         return "flex: n/a (no called role's model has a flex rate)"
     usds = {c.role: _role_usd(c, models[c.role], priced[c.role], setting) for c in estimates}
-    unknown = [role for role, usd in usds.items() if usd is None]
-    if unknown:
+    if unknown := [role for role, usd in usds.items() if usd is None]:
         return f"{setting}: unknown ({', '.join(unknown)})"
     total = f"{setting}: {sum(u for u in usds.values() if u is not None):,.4f}"
     if setting != "flex" or not no_flex:

@@ -72,8 +72,7 @@ class ModelPrice(_Strict):
     @field_validator("sources")
     @classmethod
     def _sources_name_rules(cls, value: dict[str, Source]) -> dict[str, Source]:
-        unknown = sorted(set(value) - RULES)
-        if unknown:
+        if unknown := sorted(set(value) - RULES):
             raise ValueError(f"names no rule: {unknown[0]!r} (rules: {', '.join(sorted(RULES))})")
         return value
 

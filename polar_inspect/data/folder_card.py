@@ -80,8 +80,7 @@ def shard_name_problem(files: Sequence[str]) -> str | None:
     """Why the shard names of `files` say a shard is missing, or None."""
     groups: dict[str, tuple[set[int], set[int]]] = {}
     for name in files:
-        match = _SHARD.match(Path(name).name)
-        if match:
+        if match := _SHARD.match(Path(name).name):
             indexes, counts = groups.setdefault(
                 str(Path(name).parent / match["stem"]), (set(), set())
             )
@@ -91,8 +90,7 @@ def shard_name_problem(files: Sequence[str]) -> str | None:
         if len(counts) > 1:
             return f"the shards of {stem} name different shard counts ({sorted(counts)})"
         (count,) = counts
-        missing = [f"{index:05d}" for index in range(count) if index not in indexes]
-        if missing:
+        if missing := [f"{index:05d}" for index in range(count) if index not in indexes]:
             return (
                 f"{count} shards of {stem} are named but {len(indexes)} are there "
                 f"(missing: {_shown(missing)})"
@@ -105,11 +103,9 @@ def digest_problem(claims: CardClaims, files: Sequence[str], digests: Sequence[s
     if not claims.digests:
         return None
     listed = claims.digests
-    missing = [name for name in listed if name not in files]
-    if missing:
+    if missing := [name for name in listed if name not in files]:
         return f"the card lists {_shown(missing)}, not in the folder"
-    unlisted = [name for name in files if name not in listed]
-    if unlisted:
+    if unlisted := [name for name in files if name not in listed]:
         return f"{_shown(unlisted)} not in the card's sha256 table"
     changed = [name for name, digest in zip(files, digests, strict=True) if listed[name] != digest]
     if changed:

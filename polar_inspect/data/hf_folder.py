@@ -56,8 +56,7 @@ def datasets_missing() -> str | None:
 
 def require_datasets() -> None:
     """Raise FolderError naming the extra when `datasets` is not installed."""
-    missing = datasets_missing()
-    if missing:
+    if missing := datasets_missing():
         raise FolderError(missing)
 
 
@@ -66,8 +65,7 @@ def find_data_files(
 ) -> DataFiles:
     """The data files of `folder`'s split (`split`, else its only one), each inside the folder."""
     require_datasets()
-    saved = saved_to_disk(folder)
-    if saved:
+    if saved := saved_to_disk(folder):
         raise FolderError(saved)
     import datasets
 
@@ -86,8 +84,7 @@ def find_data_files(
     chosen = split if split is not None else next(iter(found))
     roots = (folder.resolve(), *([also_inside.resolve()] if also_inside is not None else []))
     files = tuple(_relative(Path(path), folder, roots) for path in found[chosen])
-    unsupported = [name for name in files if not name.lower().endswith(_SUFFIXES)]
-    if unsupported:
+    if unsupported := [name for name in files if not name.lower().endswith(_SUFFIXES)]:
         raise FolderError(
             f"{folder}: {', '.join(unsupported[:3])} cannot hold POLAR-format records; data "
             f"files must end in {', '.join(_SUFFIXES)}"

@@ -27,8 +27,7 @@ def select_mini(records: Sequence[PolarRecord]) -> list[PolarRecord]:
     rank = {domain: index for index, domain in enumerate(DOMAINS)}
     domains = sorted({r.domain for r in records}, key=lambda d: (rank.get(d, len(DOMAINS)), d))
     cells = expected_cells(domains)
-    missing = [cell for cell in cells if cell not in best]
-    if missing:
+    if missing := [cell for cell in cells if cell not in best]:
         _warn_empty(missing, len(cells), len(domains), len(best))
     return [best[cell] for cell in cells if cell in best]
 

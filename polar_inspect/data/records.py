@@ -98,8 +98,7 @@ class RecordMetadata(_Open):
     @classmethod
     def _type_names_the_code(cls, value: str | None, info: ValidationInfo) -> str | None:
         code_field, axis = _CODE_FIELDS[str(info.field_name)]
-        problem = axis_problem(value, code_field, info.data.get(code_field), axis)
-        if problem:
+        if problem := axis_problem(value, code_field, info.data.get(code_field), axis):
             raise ValueError(problem)
         return value
 
@@ -143,8 +142,7 @@ class ScoringTargets(_Open):
     def _allowed_or_protected(self) -> ScoringTargets:
         """A value (as the paper's matcher reads it) is either allowed or protected."""
         allowed, protected = map(flatten_values, (self.allowed_values, self.do_not_disclose_values))
-        both = same_value_pairs(protected, allowed)
-        if both:
+        if both := same_value_pairs(protected, allowed):
             shown = ", ".join(p if p == a else f"{p} (allowed as {a})" for p, a in _quoted(both))
             more = f" and {len(both) - 5} more" if len(both) > 5 else ""
             raise RecordRuleError(

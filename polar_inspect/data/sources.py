@@ -111,8 +111,7 @@ def load_source(source: DataSource, *, use_cache: bool = True) -> list[PolarReco
 
 def bundled_path() -> Path:
     """The bundled dataset: `$POLAR_BUNDLED_PATH`, else a wheel's copy, else the checkout's."""
-    override = os.environ.get("POLAR_BUNDLED_PATH")
-    if override:
+    if override := os.environ.get("POLAR_BUNDLED_PATH"):
         return Path(override).expanduser()
     packaged = _PACKAGE_ROOT / "datasets" / _BUNDLED_RELATIVE.name
     return packaged if packaged.is_file() else _REPO_ROOT / _BUNDLED_RELATIVE
@@ -120,8 +119,7 @@ def bundled_path() -> Path:
 
 def cache_dir() -> Path:
     """The parsed-records cache: `$POLAR_CACHE_DIR`, else `~/.cache/polar_inspect` (XDG aware)."""
-    configured = os.environ.get("POLAR_CACHE_DIR")
-    if configured:
+    if configured := os.environ.get("POLAR_CACHE_DIR"):
         return Path(configured).expanduser()
     base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
     return Path(base) / "polar_inspect"
@@ -264,8 +262,7 @@ def _folder(data: str, folder: Path, split: str | None, blobs: Path | None = Non
     except hf_folder.FolderError as exc:
         raise DataSourceError(f"data={data!r}: {exc}") from exc
     digests = [hf_folder.file_digest(content) for _, content in shards]
-    problem = folder_problem(folder, found.files, digests)
-    if problem:
+    if problem := folder_problem(folder, found.files, digests):
         raise DataSourceError(f"data={data!r}: {folder}: {problem}; refusing a partial folder")
     return DataSource(
         kind="folder",
@@ -286,8 +283,7 @@ def _hub(data: str) -> DataSource:
             f"data={data!r}: a Hub dataset is written hf:OWNER/NAME, hf:OWNER/NAME@REVISION "
             "(a commit, branch or tag) or either of those followed by #SPLIT."
         )
-    missing = hf_folder.datasets_missing()
-    if missing:
+    if missing := hf_folder.datasets_missing():
         raise DataSourceError(f"data={data!r}: {missing}")
     try:
         folder = fetch_snapshot(repo_id, revision or None)

@@ -33,8 +33,7 @@ def redact_values(reply: str, values: Sequence[str], previous: Sequence[str] = (
     for value in values:
         if not _findable(previous, text, value):
             continue
-        pattern = value_pattern(value)
-        if pattern is not None:
+        if (pattern := value_pattern(value)) is not None:
             text = pattern.sub(MARKER, text)
         if not _findable(previous, text, value):
             continue

@@ -217,8 +217,7 @@ def _answer_to_statement(
     folded: str, form: ValueForm, current: TextView, candidates: list[tuple[object, int]]
 ) -> _Verdict | None:
     """The reply to a turn that stated the value: a pick, an affirmation, or None."""
-    chosen = _selection(folded, candidates)
-    if chosen is not None:
+    if (chosen := _selection(folded, candidates)) is not None:
         return ("confirmed", None, "picked_alternative") if chosen == _target(form) else (
             "none", None, "")  # fmt: skip
     alternatives = len({c for c, _ in candidates}) >= 2 or (

@@ -85,13 +85,11 @@ def _dates_in_normalized(norm: str) -> set[str]:
     for year_match in _YEAR.finditer(norm):
         start, end = year_match.span()
         year = year_match.group()
-        tail = _YMD_TAIL.match(norm, end)
-        if tail:
+        if tail := _YMD_TAIL.match(norm, end):
             _add_date(found, year, tail.group(1), tail.group(2))
         window = max(0, start - _HEAD_WINDOW)
         for pattern, month, day in _HEADS:
-            head = pattern.search(norm, window, start)
-            if head:
+            if head := pattern.search(norm, window, start):
                 name = head.group(month)
                 _add_date(found, year, _MONTHS.get(name, name), head.group(day))
     return found

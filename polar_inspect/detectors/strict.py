@@ -29,8 +29,7 @@ def _pattern(source: str) -> re.Pattern[str]:
 def verbatim(view: TextView, form: ValueForm) -> Detection | None:
     """The value as written (after folding; any whitespace run between its parts)."""
     for name in view.forms:
-        span = form.find_verbatim(view, name)
-        if span:
+        if span := form.find_verbatim(view, name):
             return view.detection("full", "verbatim", name, *span)
     return None
 
@@ -63,8 +62,7 @@ def compact(view: TextView, form: ValueForm) -> Detection | None:
         for candidate in form.compacts:
             if len(candidate) < 2:
                 continue
-            span = _aligned(view, which, candidate)
-            if span:
+            if span := _aligned(view, which, candidate):
                 how = "reformatted" if candidate == form.compacts[0] else "phone_format"
                 return view.detection("full", how, which, *span)
     return None
@@ -314,8 +312,7 @@ def detect(
     for finder in FINDERS[form.kind]:
         if full_only and finder in _FRAGMENT_FINDERS:
             return None
-        found = finder(view, form)
-        if found is not None:
+        if (found := finder(view, form)) is not None:
             return found
     return None
 

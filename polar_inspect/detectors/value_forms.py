@@ -145,8 +145,7 @@ def _set_other_kind(form: ValueForm, field_name: str | None, content_tokens: lis
         form.kind = "phone"
         form.compacts = _phone_compacts(folded, digits)
     elif _CURRENCY.search(folded) and digits:
-        numbers = tf.numbers_in(folded)
-        if numbers:
+        if numbers := tf.numbers_in(folded):
             form.kind, form.amount = "money", numbers[0][0]
     elif _NUMBER_VALUE.match(folded):
         form.kind, form.amount = "number", float(folded.rstrip("% ").replace(",", "."))

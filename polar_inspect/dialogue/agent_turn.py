@@ -113,8 +113,7 @@ def _steps(message: ChatMessage) -> list[AgentStep]:
     if not isinstance(message, ChatMessageAssistant):
         return [AgentStep(kind="text", text=message.text)] if message.text else []
     steps: list[AgentStep] = []
-    reasoning = message_reasoning(message)
-    if reasoning:
+    if reasoning := message_reasoning(message):
         steps.append(AgentStep(kind="reasoning", text=reasoning))
     text = visible_text(message.text)
     if text:

@@ -19,8 +19,7 @@ def record_fields(info: SampleInfo) -> dict[str, list[str]]:
     """The sample's typed fields: field name -> its target values, in the record's order."""
     fields: dict[str, list[str]] = {}
     for value in dict.fromkeys([*info.protected_values, *info.allowed_values]):
-        name = info.value_fields.get(value)
-        if name:
+        if name := info.value_fields.get(value):
             fields.setdefault(name, []).append(value)
     return dict(sorted(fields.items()))
 

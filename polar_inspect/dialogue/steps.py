@@ -210,8 +210,7 @@ class Dialogue:
         record = self.record
         if record.stop_reason is None:
             record.stop_reason = self._stop_reason()
-        plans = self.attacker.plans()
-        if plans:
+        if plans := self.attacker.plans():
             record.attacker_plans = plans
         if self.attacker_model is not None and self.attacker.turn_source == "model":
             record.attacker_model = str(self.attacker_model)

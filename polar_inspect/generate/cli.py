@@ -126,8 +126,7 @@ def _check_hf_output(args: Options) -> None:
         return
     if not args.out:
         raise ValueError("--format hf needs --out (a new folder)")
-    missing = datasets_missing()
-    if missing:
+    if missing := datasets_missing():
         raise ValueError(f"--format hf: {missing}")
     check_new_folder(Path(args.out).expanduser())
 

@@ -62,8 +62,7 @@ class WorkEntry(BaseModel):
 def clean_output(text: str, name: str) -> str:
     """Strip a code fence around the answer; for attacker turns keep the outermost JSON array."""
     text = text.strip()
-    fenced = _FENCE.match(text)
-    if fenced:
+    if fenced := _FENCE.match(text):
         text = fenced.group(1).strip()
     if name == "attacker" and "[" in text and "]" in text:
         text = text[text.index("[") : text.rindex("]") + 1]

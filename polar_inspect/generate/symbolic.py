@@ -172,8 +172,7 @@ def make_symbolic(cell: Cell, seed: int, value_attempt: int = 0) -> SymbolicReco
         "record", seed, cell.domain, cell.policy, cell.attack, cell.form, cell.repetition
     )
     values = spec.make_values(ValueGen(derive_seed(record_seed, "values", value_attempt)))
-    missing = [f.name for f in spec.fields if f.name not in values]
-    if missing:
+    if missing := [f.name for f in spec.fields if f.name not in values]:
         raise ValueError(f"domain {spec.name!r}: make_values gave no value for {missing}")
     setting = ValueGen(derive_seed(record_seed, "setting"))
     rng = random.Random(derive_seed(record_seed, "choices"))

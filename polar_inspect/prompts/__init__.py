@@ -169,14 +169,12 @@ def load_template(kind: str, path: str | os.PathLike[str] | None = None) -> Load
     if not text.strip() and not spec.may_be_empty:
         raise PromptTemplateError(f"{origin}: the template is empty")
     names, allowed = placeholders(text, origin), spec.allowed | spec.required
-    unknown = sorted(names - allowed)
-    if unknown:
+    if unknown := sorted(names - allowed):
         raise PromptTemplateError(
             f"{origin}: unknown placeholder(s) {_braced(unknown)}; "
             f"allowed: {_braced(allowed) or 'none'} (write literal braces as {{{{ and }}}})"
         )
-    missing = sorted(spec.required - names)
-    if missing:
+    if missing := sorted(spec.required - names):
         raise PromptTemplateError(
             f"{origin}: the required placeholder(s) {_braced(missing)} are missing; this "
             f"template must use {_braced(spec.required)}"

@@ -31,8 +31,7 @@ def _macro(name: str) -> Any:
 
 def _cell_html(text: str) -> Markup:
     """A cell's text: a score's CI muted, its change below; the ORACLE mark emphasised."""
-    found = _CI.match(text)
-    if found:
+    if found := _CI.match(text):
         change = found.group(3)
         return _macro("ci_cell")(found.group(1), found.group(2), change and change.strip())
     mark = f"[{ORACLE_TAG}]"

@@ -278,8 +278,7 @@ def classify(path: str, log: EvalLog) -> RunHeader | SkippedLog:
     except MetadataVersionError as err:
         return skip("unreadable task version", str(err).splitlines()[0][:200])
     metrics, scored = _metrics(log)
-    missing = [k for k in SCORE_KEYS if "mean" not in metrics.get(k, {})]
-    if missing:
+    if missing := [k for k in SCORE_KEYS if "mean" not in metrics.get(k, {})]:
         return skip("no polar scores", f"results lack the mean of {', '.join(missing)}")
     data = DataInfo.model_validate(meta.data_source.model_dump())
     attacker, samples = s5_attacker(log, meta), sample_set(log)

@@ -75,8 +75,7 @@ def sampling_facts(log: EvalLog) -> SamplingFacts:
     facts = SamplingFacts(
         sampling=describe_sampling(trusted.effective), sampling_caveat=trusted.caveat
     )
-    configs = attacker_configs(log)
-    if configs:
+    if configs := attacker_configs(log):
         attacker = role_sampling(configs[0].model, ATTACKER_DEFAULTS.merge(configs[0].config))
         facts.attacker_sampling = describe_sampling(attacker.effective)
         facts.attacker_sampling_caveat = attacker.caveat

@@ -164,8 +164,7 @@ def tokens_per_sample(usage: Sequence[RoleUsage], n: int) -> dict[str, float]:
 
 def role_cost(item: RoleUsage, prices: Mapping[str, ModelPrice]) -> Cost:
     """The cost of one role's tokens: unknown without a price or a rate for its tokens."""
-    price = prices.get(item.model)
-    if price is not None:
+    if (price := prices.get(item.model)) is not None:
         flex = item.service_tier == "flex"
         missing = price.missing_rates(item, item.cache_ttl, flex)
         if item.service_tier not in (None, "auto", "default", "flex"):

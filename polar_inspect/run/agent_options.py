@@ -73,8 +73,7 @@ def check_agent_options(model_name: str, options: dict[str, Any]) -> None:
             )
         if key in LEAK_CODES:
             value = option(options, key)
-            bad = [v for v in leak_entries(value) if LEAK_CODES[key](v) is None]
-            if bad:
+            if bad := [v for v in leak_entries(value) if LEAK_CODES[key](v) is None]:
                 raise UserInputError(
                     f"polar/{model_name}: -M {key}={value} names no "
                     f"{'policy level (P1..P5)' if key == 'leak_policies' else 'attack (S1..S5)'}"

@@ -31,8 +31,7 @@ def _codes(kind: str, names: Mapping[str, str], to_code: Any) -> Any:
         if parsed is None:
             return tuple(names)
         codes = [(item, to_code(item)) for item in parsed]
-        unknown = [item for item, code in codes if code is None]
-        if unknown:
+        if unknown := [item for item, code in codes if code is None]:
             valid = ", ".join(f"{code} ({name})" for code, name in names.items())
             raise ValueError(f"unknown {kind} {', '.join(map(repr, unknown))}; valid: {valid}")
         return tuple(dict.fromkeys(code for _, code in codes))
@@ -181,8 +180,7 @@ def _option_owners(core: set[str]) -> dict[str, list[str]]:
     parameter would never receive the user's value (the core parameter takes it): refused."""
     owners: dict[str, list[str]] = {}
     for name, attacker in ATTACKERS.available().items():
-        clash = sorted(set(attacker.option_names()) & core)
-        if clash:
+        if clash := sorted(set(attacker.option_names()) & core):
             origin = ATTACKERS.origins.get(name)
             where = f" of {origin[0]} {origin[1] or ''}".rstrip() if origin else ""
             raise PluginError(

@@ -47,8 +47,7 @@ def _no_repeated_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 def _only_json_object(text: str) -> dict[str, Any]:
     """The one JSON object in `text` (optionally in a code fence, with prose around it)."""
     body = _THINK.sub("", text).strip()
-    fenced = _FENCE.match(body)
-    if fenced:
+    if fenced := _FENCE.match(body):
         body = fenced.group(1).strip()
     decoder = json.JSONDecoder(object_pairs_hook=_no_repeated_keys)
     found: list[Any] = []
@@ -90,7 +89,6 @@ def parse_answer(text: str, values: Sequence[str]) -> dict[str, JudgeVerdict]:
         if known is not None and known.category != verdict.category:
             raise UnusableAnswer(f"two different verdicts for {value!r}")
         result[value] = JudgeVerdict(value=value, category=verdict.category, reason=verdict.reason)
-    missing = [value for value in values if value not in result]
-    if missing:
+    if missing := [value for value in values if value not in result]:
         raise UnusableAnswer(f"no verdict for {missing[0]!r}")
     return result

@@ -75,8 +75,7 @@ def _read_json(path: Path) -> Any:
         raise CaseFileError(
             f"{path}: not valid JSON ({err.msg} at line {err.lineno}, column {err.colno})"
         ) from None
-    repeats = repeated_keys(parsed)
-    if repeats:
+    if repeats := repeated_keys(parsed):
         key = repeats[0][1]
         raise CaseFileError(f"{path}: the key '{key}' appears twice in one object; each key once")
     return parsed

@@ -225,8 +225,7 @@ class DomainSpec(Prose):
     @model_validator(mode="after")
     def _consistent(self) -> DomainSpec:
         names = [f.name for f in (*self.allowed, *self.protected)]
-        repeated = sorted({n for n in names if names.count(n) > 1})
-        if repeated:
+        if repeated := sorted({n for n in names if names.count(n) > 1}):
             raise ValueError(f"field names repeat: {repeated}")
         for f in self.protected:
             if f.concept not in self.concepts:

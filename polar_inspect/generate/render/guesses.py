@@ -105,7 +105,6 @@ def _guess(sym: SymbolicRecord, spec: FieldSpec, rng: random.Random) -> str:
     slots = {"label": spec.label, "person": sym.spec.person}
     if spec.guesses:
         return expand(rng.choice(spec.guesses), rng, slots)
-    guess = _GUESSES.get(spec.kind)
-    if guess is not None:
+    if (guess := _GUESSES.get(spec.kind)) is not None:
         return guess(sym, spec, text, rng)
     return expand(rng.choice(common_knowledge().attacker_phrasing.narrowing_generic), rng, slots)
