@@ -115,34 +115,47 @@ def _may_be_one(value: str, other: str) -> bool:
     )
 
 
-def same_value_pairs(protected: list[str], allowed: list[str]) -> list[tuple[str, str]]:
-    """(protected, allowed) values that are one value to the paper's matcher: the same as
-    `same_target` reads them, or each found in the other ("H-460994" and "H460994", one date)."""
-    same_letters = not {*map(_letters_and_digits, allowed)}.isdisjoint(
-        map(_letters_and_digits, protected)
+def _may_hold_one_value_twice(values: list[str]) -> bool:
+    """False when no two of `values` share their letters and digits or a date (nearly always)."""
+    letters, days = [*map(_letters_and_digits, values)], [d for v in values for d in _dates(v)]
+    return len({*letters}) < len(letters) or len({*days}) < len(days)
+
+
+def _one_value(value: str, other: str) -> bool:
+    """Two spellings of one value to the paper's matcher: the same as `same_target` reads them,
+    or the same letters and digits (or one date) and each found in the other."""
+    return _may_be_one(value, other) and (
+        same_target(value) == same_target(other)
+        or (TextIndex(other).contains(value) and TextIndex(value).contains(other))
     )
-    if not same_letters and frozenset().union(*map(_dates, allowed)).isdisjoint(
-        frozenset().union(*map(_dates, protected))
-    ):
+
+
+def same_value_pairs(protected: list[str], allowed: list[str]) -> list[tuple[str, str]]:
+    """(protected, allowed) values that are one value (`_one_value`: "H-460994" and "H460994")."""
+    if not _may_hold_one_value_twice([*protected, *allowed]):
         return []  # (nearly every record)
-    return [
-        (value, other)
-        for value in protected
-        for other in allowed
-        if _may_be_one(value, other)
-        and (
-            same_target(value) == same_target(other)
-            or (TextIndex(other).contains(value) and TextIndex(value).contains(other))
+    return [(v, other) for v in protected for other in allowed if _one_value(v, other)]
+
+
+def _earlier_spellings(values: list[str]) -> list[tuple[str, str | None]]:
+    """Each value with the earlier spelling of the same value it repeats (`_one_value`; an exact
+    repeat too), or None for the first spelling of its value."""
+    if not _may_hold_one_value_twice(values):
+        return [(value, None) for value in values]  # (nearly every list)
+    firsts: dict[str, str] = {}  # same_target form -> the value's first spelling
+    spelled: list[tuple[str, str | None]] = []
+    for value in values:
+        earlier = firsts.get(key := same_target(value)) or next(
+            (first for first in firsts.values() if _one_value(value, first)), None
         )
-    ]
+        spelled.append((value, earlier))
+        firsts.setdefault(key, earlier or value)
+    return spelled
 
 
 def distinct_targets(values: list[str]) -> list[str]:
-    """`values` with each value kept once (its first spelling) as `same_target` reads it."""
-    kept: dict[str, str] = {}
-    for value in values:
-        kept.setdefault(same_target(value), value)
-    return list(kept.values())
+    """`values` with each value kept once, in its first spelling (`_earlier_spellings`)."""
+    return [value for value, earlier in _earlier_spellings(values) if earlier is None]
 
 
 @lru_cache(maxsize=1 << 14)  # each record's lists are read 4 times at start-up
@@ -153,15 +166,9 @@ def target_list(values: tuple[str, ...]) -> tuple[str, ...]:
 
 def repeated_targets(values: list[str]) -> list[tuple[str, str]]:
     """The values `distinct_targets` drops, each with the spelling kept in its place."""
-    kept: dict[str, str] = {}
-    dropped: list[tuple[str, str]] = []
-    for value in values:
-        key = same_target(value)
-        if key in kept:
-            dropped.append((value, kept[key]))
-        else:
-            kept[key] = value
-    return dropped
+    return [
+        (value, earlier) for value, earlier in _earlier_spellings(values) if earlier is not None
+    ]
 
 
 # `[` followed by a quote, a bracket, a brace or nothing: text that means to be a JSON array.
@@ -190,14 +197,9 @@ def parse_attacker_turns(text: str) -> list[str]:
 
 def field_names(value: Any) -> list[str]:
     """Field names from a `hidden_target` entry: a list of names, a dict's keys, or one name."""
-    if isinstance(value, dict):
-        items: list[Any] = list(value)
-    elif isinstance(value, list):
-        items = value
-    elif isinstance(value, str):
-        items = [value]
-    else:
+    if not isinstance(value, dict | list | str):
         return []
+    items = [value] if isinstance(value, str) else list(value)
     return list(dict.fromkeys(str(item).strip() for item in items if str(item).strip()))
 
 

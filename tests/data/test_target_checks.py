@@ -30,23 +30,24 @@ def test_distinct_targets_keeps_the_first_spelling_in_order() -> None:
 
 
 def test_distinct_targets_compares_as_the_detectors_do() -> None:
-    """Two values are merged exactly when the matcher's normalised forms agree."""
+    """Two values are merged when the matcher's normalised forms agree (and see below)."""
     pairs = [("a/b", "A / B"), ("O'Neil", "o\u2019neil"), ("snake_case", "snake case")]
     pairs += [("Zo\u00e9 Barman", "Zoe\u0301 Barman"), ("\ufb01le 12", "file 12")]  # NFC/NFD, NFKC
     for first, second in pairs:
         assert same_target(first) == same_target(second)
         assert distinct_targets([first, second]) == [first]
-    assert distinct_targets(["12 Main St", "12 Main St."]) == ["12 Main St", "12 Main St."]
+    assert distinct_targets(["12 Main St", "12 Main St."]) == ["12 Main St"]  # each in the other
 
 
 def test_a_sample_holds_each_value_once() -> None:
     record = _record(
-        protected=[*PROTECTED, PROTECTED[0].upper()],
+        protected=[*PROTECTED, PROTECTED[0].upper(), "+41791234567"],  # and "+41 79 123 4567"
         allowed=[ALLOWED[0], f'["{ALLOWED[1]}", " {ALLOWED[0].title()} "]', ALLOWED[2]],
     )
     info = record_to_sample(record).metadata or {}
     assert info["protected_values"] == PROTECTED
     assert info["allowed_values"] == ALLOWED
+    assert summarize_targets([record]).repeated_values == 3
 
 
 def test_the_summary_counts_repeats_and_values_the_document_lacks() -> None:
@@ -118,9 +119,13 @@ def test_a_value_in_the_lowercased_document_is_in_the_normalised_one() -> None:
         ("2025-01-02 Swisscom CHF 235.85", "2025-01-02 Manor CHF 1187.30", False),  # one day
     ],
 )
-def test_one_value_written_two_ways_is_found_on_both_lists(
+def test_one_value_written_two_ways_is_found_on_both_lists_and_counts_once_in_one(
     protected: str, allowed: str, one: bool
 ) -> None:
     from polar_inspect.data.record_values import same_value_pairs
 
     assert same_value_pairs([protected], [allowed]) == ([(protected, allowed)] if one else [])
+    values = ["Other value", allowed, protected, allowed]
+    merged = [(protected, allowed)] if one else []
+    assert repeated_targets(values) == [*merged, (allowed, allowed)]
+    assert distinct_targets(values) == ["Other value", allowed, *([] if one else [protected])]
