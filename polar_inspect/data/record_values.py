@@ -248,10 +248,8 @@ def check_literal_item(item: Any) -> None:
 def json_kind(value: Any) -> str:
     """How a parsed JSON value is named in messages: "a string", "an array", "null"..."""
     kinds = ((bool, "a boolean"), (dict, "an object"), (list, "an array"), (str, "a string"))
-    for py_type, name in kinds:
-        if isinstance(value, py_type):
-            return name
-    return "null" if value is None else "a number"
+    other = "null" if value is None else "a number"
+    return next((name for py_type, name in kinds if isinstance(value, py_type)), other)
 
 
 def flatten_values(values: list[str]) -> list[str]:
