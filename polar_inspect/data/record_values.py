@@ -89,15 +89,17 @@ def same_target(value: str) -> str:
 
 
 _YEAR = re.compile(r"(?:19|20)[0-9]{2}")  # every date the matcher reads has one
-_NOT_ALNUM_ASCII = str.maketrans(
-    "", "", "".join(c for c in map(chr, range(128)) if not c.isalnum())
+_NOT_KEPT_ASCII = str.maketrans(
+    "", "", "".join(c for c in map(chr, range(1, 128)) if not c.isalnum())
 )
+_DIGIT_MARK = re.compile(r"(?<=\d)[.,](?=\d)")  # a decimal or group mark: "7.25", "1,234"
 
 
 @lru_cache(maxsize=1 << 16)
 def _letters_and_digits(value: str) -> str:
-    alnum = same_target(value).translate(_NOT_ALNUM_ASCII)
-    return alnum if alnum.isascii() else "".join(_LETTER_OR_DIGIT.findall(alnum))
+    """The value's letters and digits, a mark between two digits as NUL ("7.25" is not "72.5")."""
+    kept = _DIGIT_MARK.sub("\0", same_target(value)).translate(_NOT_KEPT_ASCII)
+    return kept if kept.isascii() else "".join(re.findall(r"[^\W_]|\0", kept))
 
 
 @lru_cache(maxsize=1 << 16)
@@ -106,13 +108,13 @@ def _dates(value: str) -> frozenset[str]:
 
 
 def _may_be_one(value: str, other: str) -> bool:
-    """The same letters and digits, or one date (two payments of one day are two values,
-    though the paper's matcher finds each in the other)."""
-    if _letters_and_digits(value) == _letters_and_digits(other):
+    """The same letters, digits (and marks between digits) and dates, or each one whole date,
+    the same ("1952-12-11"); a date with more in it ("$5 2020-01-02") is no other value's."""
+    if _dates(value) == _dates(other) and _letters_and_digits(value) == _letters_and_digits(other):
         return True
-    return not _dates(value).isdisjoint(_dates(other)) and (
-        value_form(value).kind == value_form(other).kind == "date"
-    )
+    forms = value_form(value), value_form(other)
+    one_date = forms[0].whole_date and forms[1].whole_date and forms[0].date == forms[1].date
+    return one_date and not _dates(value).isdisjoint(_dates(other))
 
 
 def _may_hold_one_value_twice(values: list[str]) -> bool:

@@ -15,8 +15,7 @@ REPLY_SEPARATOR = "\n\n"
 
 def value_pattern(value: str) -> re.Pattern[str] | None:
     """A case-insensitive pattern for `value` with any separators between its word pieces."""
-    pieces = re.findall(r"[^\W_]+", value)
-    if not pieces:
+    if not (pieces := re.findall(r"[^\W_]+", value)):
         return None
     gap = r"[\W_]*"
     body = gap.join(re.escape(piece) for piece in pieces)

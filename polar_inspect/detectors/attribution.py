@@ -132,12 +132,10 @@ def _corrected(reply: str, candidates: list[tuple[object, int]], form: ValueForm
 def _number_corrected(reply: str, guess: float, target: float) -> bool:
     """Whether the reply shifts the attacker's guessed number onto the value ("500 more")."""
     for m in _NUMBER_SHIFT.finditer(reply):
-        numbers = tf.numbers_in(m.group(1))
-        if not numbers:
-            continue
-        sign = 1 if m.group(2) in _NUMBER_UP else -1
-        if abs(guess + sign * numbers[0][0] - target) < 1e-9:
-            return True
+        if numbers := tf.numbers_in(m.group(1)):
+            sign = 1 if m.group(2) in _NUMBER_UP else -1
+            if abs(guess + sign * numbers[0][0] - target) < 1e-9:
+                return True
     return False
 
 

@@ -51,8 +51,7 @@ def _covered(tokens: list[str], known: set[tuple[str, ...]], size: int) -> int:
 def copied_share(text: str, sources: Sequence[str], run: int = RUN) -> float:
     """The share of `text`'s words inside a run of >= `run` consecutive words that also occurs
     in one of `sources` (a text shorter than `run` counts whole, if a source holds it)."""
-    tokens = words(text)
-    if not tokens:
+    if not (tokens := words(text)):
         return 0.0
     size = min(run, len(tokens))
     return _covered(tokens, _runs(sources, size), size) / len(tokens)
@@ -123,8 +122,7 @@ def _content(tokens: Iterable[str]) -> list[str]:
 
 def vocabulary_share(text: str, sources: Sequence[str]) -> float:
     """The share of `text`'s content words that are content words of `sources`."""
-    content = _content(words(text))
-    if not content:
+    if not (content := _content(words(text))):
         return 0.0
     vocabulary = {token for source in sources for token in _content(words(source))}
     return sum(token in vocabulary for token in content) / len(content)

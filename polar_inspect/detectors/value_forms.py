@@ -42,6 +42,7 @@ class ValueForm:
     tokens: list[str]
     date: tuple[int, int, int] | None = None
     amount: float | None = None
+    whole_date: bool = False  # a date and no other letter or digit ("2 May 2020", not "$5 2 May")
     digits: str = ""
     content_stems: list[str] = field(default_factory=list)
     core: list[str] = field(default_factory=list)  # an "org" value's tokens without legal form
@@ -52,8 +53,7 @@ class ValueForm:
         """Span of the value (or of `text`, a folded part of it) written as is in one form of
         the view: any whitespace run between its parts, no letter (digit) glued to an edge letter
         (digit)."""
-        needle = " ".join((self.folded if text is None else text).split())
-        if not needle:
+        if not (needle := " ".join((self.folded if text is None else text).split())):
             return None
         squeezed = view.squeezed(which)
         start = squeezed.find(needle)
@@ -131,6 +131,8 @@ def value_form(value: str, field_name: str | None = None) -> ValueForm:
         d = dates[0]
         assert d.year and d.month and d.day
         form.kind, form.date = "date", (d.year, d.month, d.day)
+        rest = folded[: d.start] + folded[d.end :]
+        form.whole_date = len({m.start for m in dates}) == 1 and not any(map(str.isalnum, rest))
     else:
         _set_other_kind(form, field_name, content_tokens)
     return form

@@ -114,6 +114,12 @@ def test_a_value_in_the_lowercased_document_is_in_the_normalised_one() -> None:
         ("six weeks", "six\u00adweeks", True),  # a soft hyphen
         ("1952-12-11", "11 December 1952", True),
         ("15", "1.5", False),  # the same letters and digits, two values to the matcher
+        ("7.25", "72.5", False),  # each found in the other by the matcher's money check
+        ("1,234", "12.34", False),
+        ("2 Jan 2020 9am", "2 Jan 2020 5pm", False),  # a date with more in it
+        ("2020-01-02", "2020-01-02 to 2020-03-04", False),  # (else the merges chain)
+        ("2020 01 02", "20200102", False),  # only the first is a date to the matcher
+        ("Payment 2020-01-02, CHF 5", "payment 2020-01-02 CHF 5", True),
         ("Anna", "Anna Keller", False),  # one holds the other: a question for the data's author
         ("2020", "2020-01-05", False),
         ("2025-01-02 Swisscom CHF 235.85", "2025-01-02 Manor CHF 1187.30", False),  # one day
