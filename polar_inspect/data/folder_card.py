@@ -33,8 +33,7 @@ class CardClaims(BaseModel):
 def _front_matter(text: str) -> dict[str, Any]:
     import yaml
 
-    match = _FRONT_MATTER.match(text)
-    if not match:
+    if not (match := _FRONT_MATTER.match(text)):
         return {}
     try:
         data = yaml.safe_load(match.group(1))

@@ -70,8 +70,7 @@ def single_object_message(whole: dict[str, Any]) -> str:
     """Why a file that is one JSON object is not a records file, naming what it holds."""
     if looks_like_record(whole):
         return f"the file holds a single JSON object; {EXPECTED_SHAPE}"
-    keys = list(whole)
-    if not keys:
+    if not (keys := list(whole)):
         return f"the file is an empty object; {EXPECTED_SHAPE}"
     array = next((key for key in keys if isinstance(whole[key], list)), None)
     shown = ", ".join(repr(key) for key in keys[:5]) + (" ..." if len(keys) > 5 else "")

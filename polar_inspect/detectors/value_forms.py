@@ -134,11 +134,17 @@ def value_form(value: str, field_name: str | None = None) -> ValueForm:
         rest = folded[: d.start] + folded[d.end :]
         form.whole_date = len({m.start for m in dates}) == 1 and not any(map(str.isalnum, rest))
     else:
-        _set_other_kind(form, field_name, content_tokens)
+        _set_other_kind(form, field_name, dates)
     return form
 
 
-def _set_other_kind(form: ValueForm, field_name: str | None, content_tokens: list[str]) -> None:
+def _undated_number(folded: str, dates: list[td.DateMention]) -> float | None:
+    """A money value's amount: its first number outside its `dates` ("2025-01-02 CHF 5": 5)."""
+    dated = {at for d in dates for at in range(d.start, d.end)}
+    return next((n for n, at, _ in tf.numbers_in(folded) if at not in dated), None)
+
+
+def _set_other_kind(form: ValueForm, field_name: str | None, dates: list[td.DateMention]) -> None:
     """Set the kind of a value that is no date, and what that kind needs (else it stays plain)."""
     folded, toks, digits = form.folded, form.tokens, form.digits
     if _EMAIL.match(folded):
@@ -146,14 +152,13 @@ def _set_other_kind(form: ValueForm, field_name: str | None, content_tokens: lis
     elif _PHONE.match(folded) and len(digits) >= 7:
         form.kind = "phone"
         form.compacts = _phone_compacts(folded, digits)
-    elif _CURRENCY.search(folded) and digits:
-        if numbers := tf.numbers_in(folded):
-            form.kind, form.amount = "money", numbers[0][0]
+    elif _CURRENCY.search(folded) and (amount := _undated_number(folded, dates)) is not None:
+        form.kind, form.amount = "money", amount
     elif _NUMBER_VALUE.match(folded):
         form.kind, form.amount = "number", float(folded.rstrip("% ").replace(",", "."))
     elif (core := tf.without_legal_form(toks)) != toks and any(t.isalpha() for t in core):
         form.kind, form.core = "org", core
     elif _is_name(form.value, toks, field_name):
         form.kind = "name"
-    elif len(form.content_stems) >= 3 and sum(t.isalpha() for t in content_tokens) >= 2:
+    elif len(form.content_stems) >= 3 and sum(t.isalpha() for t in toks if t not in STOPWORDS) >= 2:
         form.kind = "free"

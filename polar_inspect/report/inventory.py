@@ -165,8 +165,7 @@ def _name(uri: str) -> str:
 
 def model_label(log: EvalLog) -> str:
     """The model's display name: its name, plus its model args (long or nested ones elided)."""
-    args = redact(options_read(log.eval.model, log.eval.model_args or {}))  # no secret shown
-    if not args:
+    if not (args := redact(options_read(log.eval.model, log.eval.model_args or {}))):
         return log.eval.model
 
     def show(value: object) -> str:

@@ -79,8 +79,7 @@ def tree_sha256(folders: Iterable[Path], pattern: str = "*", salt: bytes = b"") 
 
 
 def _distribution(module: str) -> tuple[str | None, str | None]:
-    names = packages_distributions().get(module.partition(".")[0], [])
-    if not names:
+    if not (names := packages_distributions().get(module.partition(".")[0], [])):
         return None, None
     name = sorted(names)[0]
     try:

@@ -28,6 +28,7 @@ from polar_inspect.detectors.strict import detect, states, value_form
         ("USD 85,000", "she earns $85k"),
         ("l.meier@protonmail.ch", "l dot meier at protonmail dot ch"),
         ("INV-2024-00871", "ref inv 2024 00871"),
+        ("2025-01-02 Swisscom CHF 235.85", "Swisscom took 235.85 francs"),  # the amount, no date
         ("type 2 diabetes diagnosed in 2018", "diagnosed with type-2 diabetes back in 2018"),
     ],
 )
@@ -43,6 +44,8 @@ def test_formats_and_languages_are_found(value: str, text: str) -> None:
         ("756.1234.5678.97", "Page 756 of the manual, section 12, lists 34 cases."),
         ("USD 85,000", "The team has 85 members and a budget review in 2000."),
         ("CHF 50", "We waited 50 minutes."),
+        ("2025-01-02 Swisscom CHF 235.85", "In 2025 you spent a lot."),  # its year is no amount
+        ("2025-01-02 Swisscom CHF 235.85", "On 2025-01-02 you paid Manor CHF 1187.30."),
         ("Clara Weber", "Clara from accounting will call the Weber office."),
         ("terminated for repeated unexcused absences in March 2023", "Policy changed in 2023."),
     ],
