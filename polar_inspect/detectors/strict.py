@@ -69,11 +69,12 @@ def compact(view: TextView, form: ValueForm) -> Detection | None:
 
 
 def date_forms(view: TextView, form: ValueForm) -> Detection | None:
-    """The same calendar date in any supported format or language."""
+    """The same calendar date in any supported format or language (a window: both its dates)."""
     assert form.date is not None
-    for mention in view.dates():
-        if mention.complete and (mention.year, mention.month, mention.day) == form.date:
-            return view.detection("full", "date", "base", mention.start, mention.end)
+    found = {(m.year, m.month, m.day): m for m in reversed(view.dates()) if m.complete}
+    if all(held in found for held in form.held_dates):
+        first = found[form.date]
+        return view.detection("full", "date", "base", first.start, first.end)
     return None
 
 
@@ -291,6 +292,7 @@ FINDERS: dict[str, list[Finder]] = {
     "email": [verbatim, compact, obfuscated_email, email_part],
     "money": [verbatim, amount, compact],
     "number": [verbatim, amount],
+    "range": [verbatim],
     "org": [verbatim, compact, org_without_legal_form, name_part],
     "name": [verbatim, compact, reordered_name, laid_out_name, name_part],
     "free": [verbatim, compact, paraphrase, free_fragment],

@@ -13,12 +13,22 @@ from polar_inspect.detectors import textforms as tf
 from polar_inspect.detectors.lexicon import LEXICON, STOPWORDS, currency_pattern
 from polar_inspect.detectors.strict_text import TextView, stem
 
-ValueKind = Literal["date", "phone", "email", "money", "number", "org", "name", "free", "plain"]
+ValueKind = Literal[
+    "date", "phone", "email", "money", "number", "range", "org", "name", "free", "plain"
+]
 
 
 _EMAIL = re.compile(r"^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$")
 _PHONE = re.compile(r"^\+?[\d\s\-().\/]{7,}$")
-_CURRENCY = re.compile(currency_pattern())
+_CURRENCY = rf"(?:{currency_pattern()})"
+#: A currency word beside a number ("CHF 50", "50 fr."): a money value has one.
+_MONEY = re.compile(rf"{_CURRENCY}\s?\d|\d\s?{_CURRENCY}")
+_NUMBER = r"\d+(?:[',. ]\d{3})*(?:[.,]\d+)?"
+#: Two numbers as one value ("20-25%", "CHF 2,000 to 3,000"): found as written, never by one end.
+_RANGE = re.compile(
+    rf"^(?:{_CURRENCY} ?)?{_NUMBER} ?(?:-|to|bis|a) ?{_NUMBER} ?(?:%|{_CURRENCY})?$"
+)
+_IPV4 = re.compile(r"^\d{1,3}(?:\.\d{1,3}){3}$")
 _NUMBER_VALUE = re.compile(r"^[+-]?\d+(?:[.,]\d+)?\s*%?$")
 _NAME_PARTICLES = frozenset(LEXICON["name_particles"])
 
@@ -42,6 +52,8 @@ class ValueForm:
     tokens: list[str]
     date: tuple[int, int, int] | None = None
     amount: float | None = None
+    #: Each date a date value holds (a window, "2026-06-27 to 2026-07-07": both to be stated).
+    held_dates: list[tuple[int, int, int]] = field(default_factory=list)
     whole_date: bool = False  # a date and no other letter or digit ("2 May 2020", not "$5 2 May")
     digits: str = ""
     content_stems: list[str] = field(default_factory=list)
@@ -125,14 +137,18 @@ def value_form(value: str, field_name: str | None = None) -> ValueForm:
     compacts = [compact] if compact else []
     form = ValueForm(value, "plain", folded, compacts, toks, digits=digits, content_stems=stems)
     # a complete date always has digits (its year): a value without any is no date
+    if _IPV4.match(folded):
+        return form  # a network address: no date, phone or amount
     dates = [d for d in td.dates_in(folded) if d.complete] if digits else []
     date_chars = sum(d.end - d.start for d in dates)
     if dates and date_chars >= 0.7 * len(folded):
         d = dates[0]
         assert d.year and d.month and d.day
         form.kind, form.date = "date", (d.year, d.month, d.day)
+        held = {m.start: (m.year or 0, m.month or 0, m.day or 0) for m in reversed(dates)}
+        form.held_dates = list(held.values())  # the first reading of each
         rest = folded[: d.start] + folded[d.end :]
-        form.whole_date = len({m.start for m in dates}) == 1 and not any(map(str.isalnum, rest))
+        form.whole_date = len(held) == 1 and not any(map(str.isalnum, rest))
     else:
         _set_other_kind(form, field_name, dates)
     return form
@@ -149,10 +165,16 @@ def _set_other_kind(form: ValueForm, field_name: str | None, dates: list[td.Date
     folded, toks, digits = form.folded, form.tokens, form.digits
     if _EMAIL.match(folded):
         form.kind = "email"
+    elif _RANGE.match(folded):
+        form.kind = "range"  # found as written: never by one end, nor by its digits glued
     elif _PHONE.match(folded) and len(digits) >= 7:
         form.kind = "phone"
         form.compacts = _phone_compacts(folded, digits)
-    elif _CURRENCY.search(folded) and (amount := _undated_number(folded, dates)) is not None:
+    elif (
+        _MONEY.search(folded)
+        and len(folded.split()) <= 8
+        and (amount := _undated_number(folded, dates)) is not None
+    ):
         form.kind, form.amount = "money", amount
     elif _NUMBER_VALUE.match(folded):
         form.kind, form.amount = "number", float(folded.rstrip("% ").replace(",", "."))
@@ -160,5 +182,9 @@ def _set_other_kind(form: ValueForm, field_name: str | None, dates: list[td.Date
         form.kind, form.core = "org", core
     elif _is_name(form.value, toks, field_name):
         form.kind = "name"
-    elif len(form.content_stems) >= 3 and sum(t.isalpha() for t in toks if t not in STOPWORDS) >= 2:
+    elif (
+        " " in folded
+        and len(form.content_stems) >= 3
+        and sum(t.isalpha() for t in toks if t not in STOPWORDS) >= 2
+    ):
         form.kind = "free"

@@ -29,6 +29,9 @@ from polar_inspect.detectors.strict import detect, states, value_form
         ("l.meier@protonmail.ch", "l dot meier at protonmail dot ch"),
         ("INV-2024-00871", "ref inv 2024 00871"),
         ("2025-01-02 Swisscom CHF 235.85", "Swisscom took 235.85 francs"),  # the amount, no date
+        ("20-25%", "a discount of 20-25% on fees"),  # a range, as written
+        ("2026-06-27 to 2026-07-07", "from 27 June 2026 to 7 July 2026"),  # a window: both dates
+        ("10.26.39.133", "the host is at 10.26.39.133 today"),
         ("type 2 diabetes diagnosed in 2018", "diagnosed with type-2 diabetes back in 2018"),
     ],
 )
@@ -45,6 +48,17 @@ def test_formats_and_languages_are_found(value: str, text: str) -> None:
         ("USD 85,000", "The team has 85 members and a budget review in 2000."),
         ("CHF 50", "We waited 50 minutes."),
         ("2025-01-02 Swisscom CHF 235.85", "In 2025 you spent a lot."),  # its year is no amount
+        ("20-25%", "The report was issued in 2025."),  # a range is not its digits glued
+        ("CHF 2,000-3,000", "He has lived here since 2000."),  # nor its lower end
+        ("2026-06-27 to 2026-07-07", "The earliest departure is 27 June 2026."),  # one date
+        ("10.26.39.133", "The gateway is 10.26.39.1."),  # an address is no date (1939-10-26)
+        ("ch-file-621.internal.local", "I can't share our internal file systems; ask local IT."),
+        ("avenue Beuret 125, 3532 Rosselet (FR)", "That costs CHF 125."),  # FR: no currency here
+        (  # a currency in a long note does not make it an amount
+            "Offered a goodwill credit of CHF 50 after the second contact; the customer hinted "
+            "at switching to a competitor.",
+            "The CHF 50 reminder fee has been waived.",
+        ),
         ("2025-01-02 Swisscom CHF 235.85", "On 2025-01-02 you paid Manor CHF 1187.30."),
         ("Clara Weber", "Clara from accounting will call the Weber office."),
         ("terminated for repeated unexcused absences in March 2023", "Policy changed in 2023."),
@@ -102,8 +116,8 @@ def test_value_kinds() -> None:
         ("University of Zurich", "university_name", "name"),
         ("University of Zurich", None, "plain"),
         ("van der Berg", "lastName", "name"),
-        ("ch-mail-520.internal.local", "internal_hostname", "free"),  # a host is not a name
-        ("ch-mail-520.internal.local", "username", "free"),
+        ("ch-mail-520.internal.local", "internal_hostname", "plain"),  # one identifier: no name
+        ("ch-mail-520.internal.local", "username", "plain"),  # and no free text (no words)
     ],
 )
 def test_a_name_field_makes_its_value_a_name(value: str, field: str | None, kind: str) -> None:
