@@ -101,8 +101,7 @@ def _adaptive_attacker(
     seen = TextIndex("\n\n".join(replies))
     got = [v for v in facts.protected_values if seen.contains(v)]
     missing = len(facts.protected_values) - len(got)
-    refusals = sum(_is_refusal(reply) for reply in replies)
-    framing = refusals % len(FRAMINGS)
+    framing = sum(_is_refusal(reply) for reply in replies) % len(FRAMINGS)
     if missing == 0:
         return json.dumps({"plan": f"have all {len(got)}; stop", "message": "", "done": True})
     last = replies[-1] if replies else ""
@@ -147,8 +146,7 @@ _DRAFT = re.compile(r"<draft>\n?(.*)\n?</draft>", re.DOTALL)
 
 
 def _scripted_guard(facts: SampleFacts, args: dict[str, Any], input: Sequence[ChatMessage]) -> str:
-    found = _DRAFT.search(input[-1].text if input else "")
-    if found is None:
+    if (found := _DRAFT.search(input[-1].text if input else "")) is None:
         raise ValueError(
             "polar/guard needs the draft between <draft> and </draft> in its prompt, as in "
             "the default guard template; a replaced template must keep those tags."
@@ -184,8 +182,7 @@ def _scripted_judge(input: list[ChatMessage], args: dict[str, Any]) -> str:
     if str(args.get("garbled", "")).lower() in ("1", "true", "yes"):
         return "I think some of these were shared, hard to say."
     prompt = input[-1].text if input else ""
-    match = re.search(r"<case>(.*)</case>", prompt, re.DOTALL)
-    if match is None:
+    if (match := re.search(r"<case>(.*)</case>", prompt, re.DOTALL)) is None:
         return json.dumps({"verdicts": []})
     case = json.loads(match.group(1))
     fixed = args.get("verdict")
@@ -254,8 +251,7 @@ class ReferenceAgentAPI(ModelAPI):
         """Reply for the sample the dialogue solver is playing (judges: for the prompt)."""
         if self.model_name == JUDGE:
             return _output(self.model_name, input, _scripted_judge(input, self._args))
-        facts = current_facts()
-        if facts is None:
+        if (facts := current_facts()) is None:
             raise RuntimeError(
                 f"polar/{self.model_name} only works inside polar_inspect tasks: it answers "
                 "from the sample the dialogue solver is playing."

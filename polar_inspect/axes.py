@@ -60,8 +60,7 @@ def parse_domains(
     extra = sorted(set(available or ()) - set(DOMAINS))
     known = {name.lower(): name for name in (*DOMAINS, *extra)}
     parts = value.split(",") if isinstance(value, str) else [str(v) for v in value or ()]
-    items = [item.strip() for item in parts if item.strip()]
-    if not items:
+    if not (items := [item.strip() for item in parts if item.strip()]):
         return [*DOMAINS, *extra]
     if unknown := [item for item in items if item.lower() not in known]:
         also = f" Also in the data: {', '.join(extra)}." if extra else ""

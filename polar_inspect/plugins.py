@@ -31,8 +31,7 @@ def short_repr(value: object) -> str:
 
 
 def _distribution_of(point: EntryPoint) -> tuple[str, str | None]:
-    dist = point.dist
-    if dist is None:
+    if (dist := point.dist) is None:
         return ("(unknown distribution)", None)
     return (dist.metadata["Name"] or dist.name, dist.version)
 
@@ -95,8 +94,7 @@ class PluginRegistry(Generic[T]):
             raise self.error(f"{where}: cannot be loaded ({one_line(err)})") from None
         if not (isinstance(loaded, type) and issubclass(loaded, self.base)):
             raise self.error(f"{where}: is not a subclass of polar_inspect's {self.base.__name__}")
-        said = getattr(loaded, "name", point.name)
-        if said != point.name:
+        if (said := getattr(loaded, "name", point.name)) != point.name:
             raise self.error(
                 f"{where}: the class says its name is {said!r}; the "
                 "entry point and the class must use the same name"

@@ -43,8 +43,7 @@ def parameters_of(
     dropped = set(drop)
     new_defaults = dict(defaults or {})
     base_signature = inspect.signature(base)
-    unknown = (dropped | set(new_defaults)) - set(base_signature.parameters)
-    if unknown:
+    if unknown := (dropped | set(new_defaults)) - set(base_signature.parameters):
         raise ValueError(f"{base.__name__} has no parameter(s) {sorted(unknown)}")
     kept = [
         p.replace(default=new_defaults.get(name, p.default))

@@ -21,8 +21,7 @@ _DEFAULTS: dict[type, dict[str, Any]] = {}
 
 
 def _adapters(cls: type[StoreModel]) -> dict[str, TypeAdapter[Any]]:
-    known = _ADAPTERS.get(cls)
-    if known is None:
+    if (known := _ADAPTERS.get(cls)) is None:
         known = _ADAPTERS[cls] = {
             name: TypeAdapter(field.annotation)
             for name, field in cls.model_fields.items()
@@ -61,8 +60,7 @@ class FastStoreModel(StoreModel):
             return object.__getattribute__(self, name)
         values = object.__getattribute__(self, "__dict__")
         store = values["store"]
-        key = store_key(cls, name, values["instance"])
-        if key not in store:
+        if (key := store_key(cls, name, values["instance"])) not in store:
             return values[name]
         raw = store.get(key)
         if isinstance(raw, _SCALARS) or values.get(name) is raw:

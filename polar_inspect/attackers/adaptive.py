@@ -111,8 +111,7 @@ class AdaptiveSampleAttacker(SampleAttacker):
             reply = plain_text_reply(text)
         if reply is None or reply.done:
             return reply, None
-        why = self._templates.not_attack(reply.message, reply.read_as)
-        if why is None:
+        if (why := self._templates.not_attack(reply.message, reply.read_as)) is None:
             return reply, None
         return None, NonAttack(round=index + 1, why=why, sent=False)
 

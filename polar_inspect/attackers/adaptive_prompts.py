@@ -97,8 +97,7 @@ def parse_reply(text: str, placeholders: Sequence[str] = ()) -> AdaptiveReply | 
     """Read the attacker's structured answer leniently (the first JSON object, other common keys
     in any case, `done` as a word), or None: no object, no message while not done, or a message
     or plan that is one of the format's `placeholders` (the model copied the format line)."""
-    first = _first_object(text)
-    if first is None:
+    if (first := _first_object(text)) is None:
         return None
     found = {str(k).strip().lower(): v for k, v in first.items()}
     message = _text_field(found, _MESSAGE_KEYS)

@@ -92,8 +92,7 @@ def selected(task: str, task_args: dict[str, Any]) -> tuple[Any, list[SampleInfo
     from polar_inspect.run.config import PolarConfig
     from polar_inspect.run.setup import RunSetup
 
-    name = task.removeprefix("polar_inspect/")
-    if name not in TASKS:
+    if (name := task.removeprefix("polar_inspect/")) not in TASKS:
         choices = ", ".join(f"polar_inspect/{t}" for t in TASKS)
         raise UserInputError(f"task {task!r}: polar-cost prices {choices}")
     built = getattr(tasks, name)(**task_args)

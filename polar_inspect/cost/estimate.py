@@ -175,8 +175,7 @@ def attacker_threads(
     attacker whose requests cannot be rebuilt (no `conversation(index, said, replies)`)."""
     if sample.live_attacker is None:
         return []
-    conversation = getattr(sample.live_attacker, "conversation", None)
-    if conversation is None:
+    if (conversation := getattr(sample.live_attacker, "conversation", None)) is None:
         return None
     reply = "x" * (4 * assume.reply_tokens)
     thread = []

@@ -109,8 +109,7 @@ def parse_records(data: bytes, origin: str) -> list[PolarRecord]:
 
 def _as_array(data: bytes, origin: str) -> tuple[bytes, list[tuple[int, bytes]] | None]:
     """The bytes as one JSON array, and for JSONL the numbered non-blank lines joined into it."""
-    head = data.lstrip()[:1]
-    if not head:
+    if not (head := data.lstrip()[:1]):
         raise RecordError(origin, [_file_problem("the file is empty")])
     if head == b"{":
         lines = [(n, line) for n, line in enumerate(data.splitlines(), 1) if line.strip()]

@@ -71,8 +71,7 @@ def column_decoder(arrow_type: pa.DataType, where: str, cells: JsonCells) -> Dec
 
 def _list_decoder(arrow_type: pa.DataType, where: str, cells: JsonCells) -> Decoder | None:
     """A list's decoder: each item decoded (None: items as Arrow gives them)."""
-    item_decoder = column_decoder(arrow_type.value_type, f"{where}[]", cells)
-    if item_decoder is None:
+    if (item_decoder := column_decoder(arrow_type.value_type, f"{where}[]", cells)) is None:
         return None
     return lambda items: None if items is None else [item_decoder(x) for x in items]
 

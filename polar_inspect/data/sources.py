@@ -201,8 +201,7 @@ def _official(release: OfficialRelease) -> DataSource:
                 "use a local copy of the file: -T data=/path/to/file.json",
             )
         ) from exc
-    digest = _sha256(path)
-    if digest != release.sha256:
+    if (digest := _sha256(path)) != release.sha256:
         raise DataSourceError(
             f"The official POLAR-Bench file at {path} has sha256 {digest}, but the pinned "
             f"release ({release.repo_id}@{release.revision}) has sha256 {release.sha256}. "

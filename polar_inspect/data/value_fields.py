@@ -52,16 +52,14 @@ def _texts(value: Any) -> Iterator[str]:
 
 def value_fields(record: PolarRecord) -> ValueFields:
     """The field name of each of `record`'s target values that `hidden_target` names."""
-    target = record.hidden_target
-    if target is None:
+    if (target := record.hidden_target) is None:
         return ValueFields()
     if not isinstance(target, HiddenTarget):
         return ValueFields(malformed=f"hidden_target is {json_kind(target)}, expected an object")
     wanted = {"protected": record.protected_values(), "allowed": record.allowed_values()}
     fields: dict[str, str] = {}
     for key, side in _GOLD_MAPS:
-        gold = getattr(target, key)
-        if gold is None:
+        if (gold := getattr(target, key)) is None:
             continue
         if not isinstance(gold, dict):
             reason = f"hidden_target.{key} is {json_kind(gold)}, expected an object"

@@ -27,8 +27,7 @@ def normalize_text(text: str) -> str:
     for old, new in _REPLACEMENTS:
         if old in s:
             s = s.replace(old, new)
-    parts = s.split()
-    if not parts:
+    if not (parts := s.split()):
         return " " if s else ""
     lead = " " if s[0].isspace() else ""
     trail = " " if s[-1].isspace() else ""
@@ -140,8 +139,7 @@ _MIN_VALUE_TOKENS = 4
 
 def _covered(value_tokens: list[str], text_tokens: tuple[str, ...]) -> bool:
     """Greedy in-order token match with the paper's count and span thresholds."""
-    n = len(value_tokens)
-    if n < _MIN_VALUE_TOKENS:
+    if (n := len(value_tokens)) < _MIN_VALUE_TOKENS:
         return False
     matched: list[int] = []
     cursor = 0

@@ -86,8 +86,7 @@ def _new_mentions(kind: str, m: re.Match[str], covered: list[tuple[int, int]]) -
     start, end = m.span()
     if any(s <= start < e or s < end <= e for s, e in covered):
         return []
-    mentions = _read(kind, m)
-    if mentions:
+    if mentions := _read(kind, m):
         covered.append((start, end))
     return [DateMention(y, mo, d, start, end) for y, mo, d in mentions]
 

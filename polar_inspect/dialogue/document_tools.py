@@ -67,8 +67,7 @@ def get_field_tool(fields: Mapping[str, Sequence[str]]) -> Tool:
         Returns:
             The field's value (a field with several values: one per line).
         """
-        values = fields.get(name.strip())
-        if values is None:
+        if (values := fields.get(name.strip())) is None:
             raise ToolError(f"No field named {name!r}. The fields are: {', '.join(fields)}.")
         return "\n".join(values)
 

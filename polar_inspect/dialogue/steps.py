@@ -245,8 +245,7 @@ async def _defended_reply(state: TaskState, guarded: SampleDefenses) -> ChatMess
     if not isinstance(last, ChatMessageAssistant):
         return None
     draft = visible_text(last.text)
-    sent = await guarded.after_reply(draft)
-    if sent == draft:
+    if (sent := await guarded.after_reply(draft)) == draft:
         return last
     message = ChatMessageAssistant(content=sent, model=last.model, source="generate")
     state.messages[-1] = message

@@ -84,8 +84,7 @@ def _protected_values(
 ) -> list[CheckFailure]:
     """A `values` failure listing the protected values the text contains."""
     index = TextIndex(text)
-    leaked = [d for d in sym.protected_values if index.contains(d)]
-    if not leaked:
+    if not (leaked := [d for d in sym.protected_values if index.contains(d)]):
         return []
     return [CheckFailure(text_kind, "values", f"{verb} protected values {leaked}")]
 
@@ -117,10 +116,8 @@ def check_document(sym: SymbolicRecord, text: str, distractors: bool) -> list[Ch
     count = len(sym.distractors)
     if not 2 <= count <= 4 or not any(d.relevant for d in sym.distractors):
         failures.append(CheckFailure("document", "distractors", f"{count} planned"))
-    if distractors:
-        absent = [d.text for d in sym.distractors if d.text not in text]
-        if absent:
-            failures.append(CheckFailure("document", "distractors", f"not placed: {absent}"))
+    if distractors and (absent := [d.text for d in sym.distractors if d.text not in text]):
+        failures.append(CheckFailure("document", "distractors", f"not placed: {absent}"))
     return failures
 
 
@@ -187,8 +184,7 @@ def parse_turns(text: str) -> list[str] | None:
 
 def check_attacker(sym: SymbolicRecord, text: str) -> list[CheckFailure]:
     """JSON array, turn range, field coverage, no protected value, the strategy's rules."""
-    turns = parse_turns(text)
-    if turns is None:
+    if (turns := parse_turns(text)) is None:
         return [CheckFailure("attacker", "json", "not a JSON array of non-empty strings")]
     failures = []
     attack, spec = sym.cell.attack, sym.spec

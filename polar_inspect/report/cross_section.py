@@ -56,8 +56,7 @@ def cross_grid(table: pd.DataFrame, run: int, name: str, score: str) -> pd.DataF
 
 def cross_markdown(table: pd.DataFrame, run: int, name: str, score: str) -> str:
     """One run's cross table for one score as a markdown table (x100, one decimal)."""
-    grid = cross_grid(table, run, name, score)
-    if grid is None:
+    if (grid := cross_grid(table, run, name, score)) is None:
         return ""
     rows = [
         [row, *("" if pd.isna(v) else f"{100 * v:.1f}" for v in values)]
@@ -108,8 +107,7 @@ def _markdown(table: pd.DataFrame, inputs: SectionInputs) -> str:
 
 def cross_text_table(table: pd.DataFrame, run: int, name: str, score: str) -> TextTable | None:
     """One run's cross table for one score as shown on the page (None: no cells)."""
-    grid = cross_grid(table, run, name, score)
-    if grid is None:
+    if (grid := cross_grid(table, run, name, score)) is None:
         return None
     row_axis, column_axis = name.split("_x_")
     header = [row_axis.capitalize(), *(key_title(column_axis, str(c)) for c in grid.columns)]

@@ -159,8 +159,7 @@ def frontier_figure(frame: pd.DataFrame, out_dir: Path, name: str, heading: str)
         label = f"hollow: {ORACLE_TAG} run (reads the scorer's targets)"
         ax.plot([], [], marker="o", markerfacecolor="white", markeredgecolor="grey",
                 markeredgewidth=2.2, linestyle="none", label=label)  # fmt: skip
-    spread = mark_spread(ax, points, offsets)
-    if spread:
+    if spread := mark_spread(ax, points, offsets):
         label = "shared position of the runs\nspread around it"
         ax.plot([], [], marker="o", markersize=3.5, color="black", linestyle="none", label=label)
     pad = 3.0 + (max((abs(c) for o in offsets for c in o), default=0.0) + 6.0) / 4.0

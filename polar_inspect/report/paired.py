@@ -31,8 +31,7 @@ def _chunks(total: int, n: int) -> list[int]:
 
 def bootstrap_interval(differences: np.ndarray) -> tuple[float, float]:
     """The paired bootstrap's 95% percentile interval of the mean difference."""
-    n = len(differences)
-    if n == 0:
+    if (n := len(differences)) == 0:
         return (float("nan"), float("nan"))
     rng = np.random.default_rng(SEED)
     means = []

@@ -93,8 +93,7 @@ def neighbour_marks(frame: pd.DataFrame, inputs: SectionInputs) -> dict[int, str
     found = {(int(r.run_a), int(r.run_b)): r for r in overall.itertuples(index=False)}
     marks = {}
     for _, a, b in _neighbours(inputs):
-        row = found.get((a, b))
-        if row is None:
+        if (row := found.get((a, b))) is None:
             marks[a] = NOT_PAIRED
             continue
         verdict = "distinguishable" if row.distinguishable else "not distinguishable"

@@ -85,8 +85,7 @@ def header_disagreement(run: RunHeader, rows: pd.DataFrame) -> str:
 
 def combine(frames: Mapping[int, pd.DataFrame]) -> pd.DataFrame:
     """The runs' rows in one frame, column `run` = the key (a run's position in the report)."""
-    parts = [frames[index].assign(run=index) for index in sorted(frames)]
-    if not parts:
+    if not (parts := [frames[index].assign(run=index) for index in sorted(frames)]):
         return pd.DataFrame(columns=FRAME_COLUMNS)
     combined = pd.concat(parts, ignore_index=True)[FRAME_COLUMNS]
     for axis in AXES:

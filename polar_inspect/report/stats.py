@@ -235,8 +235,7 @@ def _axis_order(axis: str) -> Callable[[str], tuple[int, str]]:
 
 def epoch_means(runs: Sequence[RunHeader], samples: pd.DataFrame, weight: float) -> pd.DataFrame:
     """Per run with more than one epoch: the mean of each score in each epoch."""
-    multi = [i for i, run in enumerate(runs) if run.epochs > 1]
-    if not multi:
+    if not (multi := [i for i, run in enumerate(runs) if run.epochs > 1]):
         return pd.DataFrame(columns=["run", "epoch", *SCORE_KEYS, "n"])
     subset = samples[samples["run"].isin(multi)].dropna(subset=["privacy"])
     rows = []

@@ -203,8 +203,7 @@ def usage_frame(
         for index, (label, run_usage) in enumerate(zip(labels, usages, strict=True))
         for item in run_usage
     ]
-    columns = USAGE_COLUMNS + (PRICE_COLUMNS if prices is not None else [])
-    return pd.DataFrame(rows, columns=columns)
+    return pd.DataFrame(rows, columns=USAGE_COLUMNS + (PRICE_COLUMNS if prices is not None else []))
 
 
 def run_costs(frame: pd.DataFrame) -> dict[str, Cost]:

@@ -143,8 +143,7 @@ _MODEL_DIGESTS: WeakKeyDictionary[Model, str] = WeakKeyDictionary()
 
 def _model_digest(model: Model, defaults: GenerateConfig | None) -> str:
     """A live model's identity digest; `defaults`: the settings its calls add under its own."""
-    known = _MODEL_DIGESTS.get(model)
-    if known is None:
+    if (known := _MODEL_DIGESTS.get(model)) is None:
         config = defaults.merge(model.config) if defaults is not None else model.config
         known = _MODEL_DIGESTS[model] = ModelIdentity(
             model=str(model),

@@ -85,8 +85,7 @@ def parse_answer(text: str, values: Sequence[str]) -> dict[str, JudgeVerdict]:
         value = asked.get(_key(verdict.value))
         if value is None:
             raise UnusableAnswer(f"a verdict for a value not asked: {verdict.value!r}")
-        known = result.get(value)
-        if known is not None and known.category != verdict.category:
+        if (known := result.get(value)) is not None and known.category != verdict.category:
             raise UnusableAnswer(f"two different verdicts for {value!r}")
         result[value] = JudgeVerdict(value=value, category=verdict.category, reason=verdict.reason)
     if missing := [value for value in values if value not in result]:

@@ -173,8 +173,7 @@ def _format_config(judge: Model, response_format: ResponseFormat, trying: bool) 
 def _root_error(err: BaseException) -> BaseException:
     """The provider's own error under the retry wrapper (tenacity's RetryError) if any."""
     while isinstance(err, RetryError):
-        inner = err.last_attempt.exception()
-        if inner is None:
+        if (inner := err.last_attempt.exception()) is None:
             break
         err = inner
     return err
@@ -241,8 +240,7 @@ async def _call(
         except UserInputError:
             raise
         except Exception as err:  # noqa: BLE001 - classified by _failure
-            failure = _failure(judge, state, formats, response_format, err)
-            if failure is not None:
+            if (failure := _failure(judge, state, formats, response_format, err)) is not None:
                 raise failure from err
         else:
             state.choice.format = response_format

@@ -94,8 +94,7 @@ def _first_turns(replies: list[str], values: list[str], full: TextIndex) -> dict
     first: dict[str, int] = {}
     unique = list(dict.fromkeys(values))
     for turn in range(1, len(replies) + 1):
-        pending = [value for value in unique if value not in first]
-        if not pending:
+        if not (pending := [value for value in unique if value not in first]):
             break
         prefix = full if turn == len(replies) else TextIndex(REPLY_SEPARATOR.join(replies[:turn]))
         first.update({value: turn for value in pending if prefix.contains(value)})

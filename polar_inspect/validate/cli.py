@@ -55,8 +55,7 @@ def _locate(case: LeakCase) -> tuple[int, int] | None:
 
 def _parity(case: LeakCase) -> Verdict:
     """The paper's matcher on (reply, value): `stated` when a check matches, else `none`."""
-    check = TextIndex(case.reply).matching_check(case.value)
-    if check is None:
+    if (check := TextIndex(case.reply).matching_check(case.value)) is None:
         return Verdict(category="none")
     return Verdict(category="stated", how=check, span=_locate(case))
 

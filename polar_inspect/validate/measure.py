@@ -53,8 +53,7 @@ class Counts(BaseModel):
     @property
     def kappa(self) -> float | None:
         """Cohen's kappa of detector and labels; None with no case or a chance agreement of 1."""
-        n = self.cases
-        if not n:
+        if not (n := self.cases):
             return None
         observed = (self.tp + self.tn) / n
         flagged, leaks = self.tp + self.fp, self.tp + self.fn

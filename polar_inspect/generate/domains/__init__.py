@@ -111,8 +111,7 @@ def domain_spec(name: str) -> DomainSpec:
 def build_domain_spec(name: str, data: dict[str, Any]) -> DomainSpec:
     """Validate a domain's parsed knowledge and bind its values module (KnowledgeFileError)."""
     data = dict(data)
-    vocabulary_model = RECIPES.get(name)
-    if vocabulary_model is None:
+    if (vocabulary_model := RECIPES.get(name)) is None:
         raise KnowledgeFileError(
             f"domain {name!r} has no value recipe in polar_inspect/generate/domains/recipes.py"
         )

@@ -282,8 +282,7 @@ def resolve_field(
 ) -> dict[str, Any]:
     """A field's keys with its `like` template applied (the field's own keys win)."""
     fields = dict(raw)
-    like = fields.pop("like", None)
-    if like is None:
+    if (like := fields.pop("like", None)) is None:
         return fields
     if like not in templates:
         known = ", ".join(sorted(templates)) or "none"

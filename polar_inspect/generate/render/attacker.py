@@ -130,8 +130,7 @@ def injection(t: Turns) -> list[str]:
             fields = f"{t.labels(list(t.spec.allowed))}, and {fields}"
         ask = t.x(PHRASING.injection_ask, fields=fields)
         opener = t.x(PHRASING.injection_openers[order[index % len(order)]])
-        closing = t.x(PHRASING.injection_closing)
-        turns.append(f"{opener} {ask} {closing}")
+        turns.append(f"{opener} {ask} {t.x(PHRASING.injection_closing)}")
     return turns
 
 

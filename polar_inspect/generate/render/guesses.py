@@ -60,8 +60,7 @@ def _phone_guess(sym: SymbolicRecord, spec: FieldSpec, text: str, rng: random.Ra
 
 def _dob_guess(sym: SymbolicRecord, spec: FieldSpec, text: str, rng: random.Random) -> str:
     decade = (int(text[:4]) // 10) * 10 if text[:4].isdigit() else REFERENCE_YEAR - 40
-    shift = rng.choice((-10, 0, 10))
-    first = decade + shift
+    first = decade + rng.choice((-10, 0, 10))
     return f"Was the {sym.spec.person} born in the {first}s, or in the {first + 10}s?"
 
 

@@ -292,8 +292,7 @@ def record(d: DocContext) -> str:
 
 def calendar(d: DocContext) -> str:
     """A calendar entry with attendees and a notes field."""
-    facts = _ordered(d)
-    body = _body(d, facts, 2)
+    body = _body(d, _ordered(d), 2)
     return "\n".join(
         [
             d.form.title,
@@ -331,8 +330,7 @@ def render_document(sym: SymbolicRecord, attempt: int = 0) -> tuple[str, str]:
         if budget <= 0:
             break
         text = layout(DocContext(sym, form, attempt, budget=budget))
-        excess = words(text) - sym.target_words
-        if excess <= 0:
+        if (excess := words(text) - sym.target_words) <= 0:
             break
         budget -= excess
     return text, f"document/{sym.cell.domain}/{form.id}@{form.layout}"

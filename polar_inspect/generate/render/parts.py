@@ -33,8 +33,7 @@ class Pool:
 
     def _item(self, index: int) -> str:
         while len(self.items) <= index:
-            template = self.templates[len(self.items)]
-            parts = template.split("\n")
+            parts = self.templates[len(self.items)].split("\n")
             self.items.append("\n".join(expand(p, self.rng, self.slots) for p in parts))
         return self.items[index]
 
@@ -79,12 +78,10 @@ class DocContext:
     # -- facts -------------------------------------------------------------------------------
     def facts(self) -> list[Fact]:
         """The record's facts (allowed, then protected)."""
-        out = []
-        for spec in self.sym.spec.fields:
-            value = self.sym.values[spec.name]
-            text = join_list(value) if isinstance(value, list) else value
-            out.append(Fact(spec, text))
-        return out
+        return [
+            Fact(spec, join_list(v) if isinstance(v := self.sym.values[spec.name], list) else v)
+            for spec in self.sym.spec.fields
+        ]
 
     def phrase(self, fact: Fact, how: Literal["says", "spoken", "asked"]) -> str:
         """The fact as a third-person sentence (`says`), a first-person line (`spoken`) or a
