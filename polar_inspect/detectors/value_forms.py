@@ -142,16 +142,21 @@ def value_form(value: str, field_name: str | None = None) -> ValueForm:
     dates = [d for d in td.dates_in(folded) if d.complete] if digits else []
     date_chars = sum(d.end - d.start for d in dates)
     if dates and date_chars >= 0.7 * len(folded):
-        d = dates[0]
-        assert d.year and d.month and d.day
-        form.kind, form.date = "date", (d.year, d.month, d.day)
-        held = {m.start: (m.year or 0, m.month or 0, m.day or 0) for m in reversed(dates)}
-        form.held_dates = list(held.values())  # the first reading of each
-        rest = folded[: d.start] + folded[d.end :]
-        form.whole_date = len(held) == 1 and not any(map(str.isalnum, rest))
+        _set_date_kind(form, dates)
     else:
         _set_other_kind(form, field_name, dates)
     return form
+
+
+def _set_date_kind(form: ValueForm, dates: list[td.DateMention]) -> None:
+    """A date value: its first date, each date it holds, and whether it is one date alone."""
+    d = dates[0]
+    assert d.year and d.month and d.day
+    form.kind, form.date = "date", (d.year, d.month, d.day)
+    held = {m.start: (m.year or 0, m.month or 0, m.day or 0) for m in reversed(dates)}
+    form.held_dates = list(held.values())  # the first reading of each
+    rest = form.folded[: d.start] + form.folded[d.end :]
+    form.whole_date = len(held) == 1 and not any(map(str.isalnum, rest))
 
 
 def _undated_number(folded: str, dates: list[td.DateMention]) -> float | None:
