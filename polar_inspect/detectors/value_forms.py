@@ -170,11 +170,11 @@ def _set_other_kind(form: ValueForm, field_name: str | None, dates: list[td.Date
     folded, toks, digits = form.folded, form.tokens, form.digits
     if _EMAIL.match(folded):
         form.kind = "email"
-    elif _RANGE.match(folded):
-        form.kind = "range"  # found as written: never by one end, nor by its digits glued
     elif _PHONE.match(folded) and len(digits) >= 7:
         form.kind = "phone"
         form.compacts = _phone_compacts(folded, digits)
+    elif _RANGE.match(folded):
+        form.kind = "range"  # found as written: never by one end, nor by its digits glued
     elif (
         _MONEY.search(folded)
         and len(folded.split()) <= 8
