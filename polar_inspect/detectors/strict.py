@@ -62,18 +62,41 @@ def compact(view: TextView, form: ValueForm) -> Detection | None:
         for candidate in form.compacts:
             if len(candidate) < 2:
                 continue
-            if span := _aligned(view, which, candidate):
+            if span := _aligned(view, which, candidate, whole_number=True):
                 how = "reformatted" if candidate == form.compacts[0] else "phone_format"
                 return view.detection("full", how, which, *span)
     return None
 
 
+#: Between a range's two ends: a connector, perhaps a unit ("20 % to 25", "CHF 2'000 - CHF 3'000").
+_RANGE_GAP = re.compile(rf"\s*%?\s*(?:-|to|bis|a|and|und|et)\s*(?:{currency_pattern()})?[\s.]*")
+
+
+def range_ends(view: TextView, form: ValueForm) -> Detection | None:
+    """A range's two numbers in order with only a connector between ("between 20 and 25 %")."""
+    low, high = form.ends[:2]
+    numbers = view.numbers()
+    for value, start, end, which in numbers:
+        text = view.text(which)
+        for other, start2, end2, which2 in numbers if value in low else ():
+            if (
+                which2 == which
+                and other in high
+                and end <= start2
+                and _RANGE_GAP.fullmatch(text[end:start2])
+            ):
+                return view.detection("full", "range", which, start, end2)
+    return None
+
+
 def date_forms(view: TextView, form: ValueForm) -> Detection | None:
     """The same calendar date in any supported format or language (a window: both its dates)."""
-    assert form.date is not None
     found = {(m.year, m.month, m.day): m for m in reversed(view.dates()) if m.complete}
-    if all(held in found for held in form.held_dates):
-        first = found[form.date]
+    # a window's other date may leave its year to the one stated ("27 June 2026 ... 7 July")
+    days = {(m.month, m.day) for m in view.dates() if m.month and m.day}
+    if (first := next((found[d] for d in form.held_dates if d in found), None)) and all(
+        d in found or d[1:] in days for d in form.held_dates
+    ):
         return view.detection("full", "date", "base", first.start, first.end)
     return None
 
@@ -237,9 +260,9 @@ def date_fragment(view: TextView, form: ValueForm) -> Detection | None:
     assert form.date is not None
     y, m, d = form.date
     for mention in view.dates():
-        if mention.complete:
-            continue
         parts = (mention.year, mention.month, mention.day)
+        if mention.complete and parts not in form.held_dates[1:]:
+            continue  # (only one of a window's dates: a fragment of the window)
         if all(p is None or p == q for p, q in zip(parts, (y, m, d), strict=True)):
             return view.detection("partial", "date_fragment", "base", mention.start, mention.end)
     return None
@@ -292,7 +315,7 @@ FINDERS: dict[str, list[Finder]] = {
     "email": [verbatim, compact, obfuscated_email, email_part],
     "money": [verbatim, amount, compact],
     "number": [verbatim, amount],
-    "range": [verbatim],
+    "range": [verbatim, range_ends],
     "org": [verbatim, compact, org_without_legal_form, name_part],
     "name": [verbatim, compact, reordered_name, laid_out_name, name_part],
     "free": [verbatim, compact, paraphrase, free_fragment],

@@ -252,6 +252,6 @@ def numbers_in(folded_text: str) -> list[tuple[float, int, int]]:
         else:
             found.append((float(digits), start, end))
             marks = re.sub(r"\d", "", whole)
-            if marks and set(marks) <= {".", ","} and len(marks) == 1:
+            if len(marks) == 1 and marks in ".," and not whole.endswith("000"):  # "50,000": 50000
                 found.append((float(whole.replace(",", ".")), start, end))
     return found

@@ -21,23 +21,26 @@ ValueKind = Literal[
 _EMAIL = re.compile(r"^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$")
 _PHONE = re.compile(r"^\+?[\d\s\-().\/]{7,}$")
 _CURRENCY = rf"(?:{currency_pattern()})"
-#: A currency word beside a number ("CHF 50", "50 fr."): a money value has one.
-_MONEY = re.compile(rf"{_CURRENCY}\s?\d|\d\s?{_CURRENCY}")
+#: A currency word beside a number ("CHF 50", "Fr. 50.-", "50.- CHF"): a money value has one.
+_MONEY = re.compile(rf"{_CURRENCY}[\s.:]{{0,3}}\d|\d[\s.-]{{0,3}}{_CURRENCY}")
 _NUMBER = r"\d+(?:[',. ]\d{3})*(?:[.,]\d+)?"
 #: Two numbers as one value ("20-25%", "CHF 2,000 to 3,000"): found as written, never by one end.
 _RANGE = re.compile(
     rf"^(?:{_CURRENCY} ?)?{_NUMBER} ?(?:-|to|bis|a) ?{_NUMBER} ?(?:%|{_CURRENCY})?$"
 )
-_IPV4 = re.compile(r"^\d{1,3}(?:\.\d{1,3}){3}$")
+_IPV4 = re.compile(r"(?<![\d.])\d{1,3}(?:\.\d{1,3}){3}(?!\.?\d)")
+_WORD_BREAK = re.compile(r"[\s_,;/:]")  # a value of several words may be paraphrased
 _NUMBER_VALUE = re.compile(r"^[+-]?\d+(?:[.,]\d+)?\s*%?$")
 _NAME_PARTICLES = frozenset(LEXICON["name_particles"])
 
 
-def _edge_free(text: str, index: int, edge: str) -> bool:
+def _edge_free(text: str, index: int, edge: str, step: int) -> bool:
     """No character of the value's edge class (letter or digit) at `index` of `text`."""
     if not 0 <= index < len(text):
         return True
-    neighbour = text[index]
+    neighbour, beyond = text[index], text[index + step : index + step + 1]
+    if edge.isdigit() and neighbour in ".,'" and beyond.isdigit():
+        return False  # "50" in "50.75" or "50,000": part of a longer number
     return not (edge.isdigit() and neighbour.isdigit() or edge.isalpha() and neighbour.isalpha())
 
 
@@ -52,6 +55,7 @@ class ValueForm:
     tokens: list[str]
     date: tuple[int, int, int] | None = None
     amount: float | None = None
+    ends: list[set[float]] = field(default_factory=list)  # a range's two numbers (each reading)
     #: Each date a date value holds (a window, "2026-06-27 to 2026-07-07": both to be stated).
     held_dates: list[tuple[int, int, int]] = field(default_factory=list)
     whole_date: bool = False  # a date and no other letter or digit ("2 May 2020", not "$5 2 May")
@@ -71,7 +75,11 @@ class ValueForm:
         start = squeezed.find(needle)
         while start >= 0:
             end = start + len(needle)
-            if _edge_free(squeezed, start - 1, needle[0]) and _edge_free(squeezed, end, needle[-1]):
+            before, after = (
+                _edge_free(squeezed, start - 1, needle[0], -1),
+                _edge_free(squeezed, end, needle[-1], 1),
+            )
+            if before and after:
                 offsets = view.squeeze_points(which)
                 return tf.form_offset(offsets, start), tf.form_offset(offsets, end - 1) + 1
             start = squeezed.find(needle, start + 1)
@@ -137,14 +145,14 @@ def value_form(value: str, field_name: str | None = None) -> ValueForm:
     compacts = [compact] if compact else []
     form = ValueForm(value, "plain", folded, compacts, toks, digits=digits, content_stems=stems)
     # a complete date always has digits (its year): a value without any is no date
-    if _IPV4.match(folded):
-        return form  # a network address: no date, phone or amount
+    if _IPV4.search(folded):
+        return form  # holds a network address: no date, phone or amount in it
     dates = [d for d in td.dates_in(folded) if d.complete] if digits else []
     date_chars = sum(d.end - d.start for d in dates)
     if dates and date_chars >= 0.7 * len(folded):
         _set_date_kind(form, dates)
     else:
-        _set_other_kind(form, field_name, dates)
+        _set_other_kind(form, field_name)
     return form
 
 
@@ -159,13 +167,30 @@ def _set_date_kind(form: ValueForm, dates: list[td.DateMention]) -> None:
     form.whole_date = len(held) == 1 and not any(map(str.isalnum, rest))
 
 
-def _undated_number(folded: str, dates: list[td.DateMention]) -> float | None:
-    """A money value's amount: its first number outside its `dates` ("2025-01-02 CHF 5": 5)."""
-    dated = {at for d in dates for at in range(d.start, d.end)}
-    return next((n for n, at, _ in tf.numbers_in(folded) if at not in dated), None)
+def _money_amount(folded: str) -> float | None:
+    """The amount of a money value: the number beside its currency word ("2025-01-02 Coop CHF
+    5.50" is 5.50); in more than eight words only a distinct one (1,000 or more, or with cents),
+    so a note that mentions "CHF 50" is text, not an amount."""
+    if not (money := _MONEY.search(folded)):
+        return None
+    amount = next(
+        (n for n, at, end in tf.numbers_in(folded) if money.start() < end and at < money.end()),
+        None,
+    )
+    if amount is None or (len(folded.split()) > 8 and amount < 1000 and amount.is_integer()):
+        return None
+    return amount
 
 
-def _set_other_kind(form: ValueForm, field_name: str | None, dates: list[td.DateMention]) -> None:
+def _readings(folded: str) -> list[set[float]]:
+    """The numbers of `folded` in order, each with its readings ("6,000": 6000 and 6.0)."""
+    by_start: dict[int, set[float]] = {}
+    for number, at, _ in tf.numbers_in(folded):
+        by_start.setdefault(at, set()).add(number)
+    return list(by_start.values())
+
+
+def _set_other_kind(form: ValueForm, field_name: str | None) -> None:
     """Set the kind of a value that is no date, and what that kind needs (else it stays plain)."""
     folded, toks, digits = form.folded, form.tokens, form.digits
     if _EMAIL.match(folded):
@@ -174,12 +199,8 @@ def _set_other_kind(form: ValueForm, field_name: str | None, dates: list[td.Date
         form.kind = "phone"
         form.compacts = _phone_compacts(folded, digits)
     elif _RANGE.match(folded):
-        form.kind = "range"  # found as written: never by one end, nor by its digits glued
-    elif (
-        _MONEY.search(folded)
-        and len(folded.split()) <= 8
-        and (amount := _undated_number(folded, dates)) is not None
-    ):
+        form.kind, form.ends = "range", _readings(folded)  # both ends, not one, nor glued
+    elif (amount := _money_amount(folded)) is not None:
         form.kind, form.amount = "money", amount
     elif _NUMBER_VALUE.match(folded):
         form.kind, form.amount = "number", float(folded.rstrip("% ").replace(",", "."))
@@ -188,7 +209,7 @@ def _set_other_kind(form: ValueForm, field_name: str | None, dates: list[td.Date
     elif _is_name(form.value, toks, field_name):
         form.kind = "name"
     elif (
-        " " in folded
+        _WORD_BREAK.search(folded)
         and len(form.content_stems) >= 3
         and sum(t.isalpha() for t in toks if t not in STOPWORDS) >= 2
     ):

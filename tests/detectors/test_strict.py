@@ -32,6 +32,12 @@ from polar_inspect.detectors.strict import detect, states, value_form
         ("20-25%", "a discount of 20-25% on fees"),  # a range, as written
         ("2026-06-27 to 2026-07-07", "from 27 June 2026 to 7 July 2026"),  # a window: both dates
         ("10.26.39.133", "the host is at 10.26.39.133 today"),
+        ("2026-06-27 to 2026-07-07", "You leave on 27 June 2026 and come back on 7 July."),
+        ("CHF 6,000-8,000", "between CHF 6'000 and 8'000"),  # both ends, any marks
+        ("20-25%", "20 – 25 %"),
+        ("Fr. 1'200.–", "1,200 francs"),  # Swiss notation
+        ("Monthly salary of CHF 7'800 gross, paid in 13 instalments a year", "7800 francs a month"),
+        ("knee_surgery_2021", "she had knee surgery in 2021"),  # words joined by underscores
         ("type 2 diabetes diagnosed in 2018", "diagnosed with type-2 diabetes back in 2018"),
     ],
 )
@@ -52,6 +58,10 @@ def test_formats_and_languages_are_found(value: str, text: str) -> None:
         ("CHF 2,000-3,000", "He has lived here since 2000."),  # nor its lower end
         ("2026-06-27 to 2026-07-07", "The earliest departure is 27 June 2026."),  # one date
         ("10.26.39.133", "The gateway is 10.26.39.1."),  # an address is no date (1939-10-26)
+        ("IP 10.26.39.133 (VPN)", "It was set up on 26 October 1939."),
+        ("Rent 2025: CHF 24,000", "The office opened in 2025."),  # the amount is beside CHF
+        ("CHF 50", "The fee is CHF 50.75."),  # part of a longer number
+        ("CHF 50", "The fee is CHF 50,000."),
         ("ch-file-621.internal.local", "I can't share our internal file systems; ask local IT."),
         ("avenue Beuret 125, 3532 Rosselet (FR)", "That costs CHF 125."),  # FR: no currency here
         (  # a currency in a long note does not make it an amount
@@ -73,6 +83,7 @@ def test_no_joins_across_unrelated_words(value: str, text: str) -> None:
     [
         ("+41 76 482 19 07", "It ends with 1907.", "last_digits"),
         ("1992-07-29", "The building dates from 1992.", "date_fragment"),
+        ("2026-06-27 to 2026-07-07", "The earliest departure is 27 June 2026.", "date_fragment"),
         ("Clara Weber", "Ms Weber owns it.", "name_part"),
         ("s.rossi@gmx.ch", "a gmx.ch address", "email_domain"),
     ],
