@@ -27,7 +27,7 @@ _DAY = (
 _YEAR = r"((?:19|20)\d{2})(?!\d)"
 _OF = r"(?:\s*(?:of|de|di|del|du)\s+|\s*)"
 _DATE_FORMS = (
-    ("ymd", re.compile(r"(?<!\d)((?:19|20)\d{2})\s?[-/.]\s?(\d{1,2})\s?[-/.]\s?(\d{1,2})(?!\d)")),
+    ("ymd", re.compile(r"(?<!\d)((?:19|20)\d{2})\s?([-/.])\s?(\d{1,2})\s?\2\s?(\d{1,2})(?!\d)")),
     (
         "num",
         re.compile(r"(?<![\d.])(\d{1,2})\s?([-/.])\s?(\d{1,2})\s?\2\s?((?:19|20)?\d{2})(?!\d)"),
@@ -94,7 +94,7 @@ def _new_mentions(kind: str, m: re.Match[str], covered: list[tuple[int, int]]) -
 _Reading = tuple[int | None, int | None, int | None]
 #: How each single-reading form is read: (year or None, month, day or None) from its groups.
 _READERS: dict[str, Callable[[tuple[str, ...]], tuple[int | None, int, int | None]]] = {
-    "ymd": lambda g: (int(g[0]), int(g[1]), int(g[2])),
+    "ymd": lambda g: (int(g[0]), int(g[2]), int(g[3])),  # one separator: not "2026 - 07.07"
     "dmy": lambda g: (int(g[2]), _MONTH_WORDS[g[1]], _day(g[0])),
     "mdy": lambda g: (int(g[2]), _MONTH_WORDS[g[0]], _day(g[1])),
     "my": lambda g: (int(g[1]), _MONTH_WORDS[g[0]], None),

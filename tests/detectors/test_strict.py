@@ -33,6 +33,7 @@ from polar_inspect.detectors.strict import detect, states, value_form
         ("2026-06-27 to 2026-07-07", "from 27 June 2026 to 7 July 2026"),  # a window: both dates
         ("10.26.39.133", "the host is at 10.26.39.133 today"),
         ("2026-06-27 to 2026-07-07", "You leave on 27 June 2026 and come back on 7 July."),
+        ("2026-06-27 to 2026-07-07", "27.06.2026 - 07.07.2026"),  # not "2026 - 07.07"
         ("CHF 6,000-8,000", "between CHF 6'000 and 8'000"),  # both ends, any marks
         ("20-25%", "20 – 25 %"),
         ("Fr. 1'200.–", "1,200 francs"),  # Swiss notation
