@@ -256,16 +256,17 @@ def paraphrase(view: TextView, form: ValueForm) -> Detection | None:
 
 
 def date_fragment(view: TextView, form: ValueForm) -> Detection | None:
-    """The year, the month and year, or the day and month of a date value."""
-    assert form.date is not None
-    y, m, d = form.date
+    """The year, the month and year, or the day and month of a date value; one of a window's
+    dates."""
     for mention in view.dates():
         parts = (mention.year, mention.month, mention.day)
-        if mention.complete and parts not in form.held_dates[1:]:
-            continue  # (only one of a window's dates: a fragment of the window)
-        if all(p is None or p == q for p, q in zip(parts, (y, m, d), strict=True)):
+        if parts in form.held_dates if mention.complete else _fragment_of(parts, form.date):
             return view.detection("partial", "date_fragment", "base", mention.start, mention.end)
     return None
+
+
+def _fragment_of(parts: tuple[int | None, ...], date: tuple[int, int, int] | None) -> bool:
+    return date is not None and all(p is None or p == q for p, q in zip(parts, date, strict=True))
 
 
 def digit_suffix(view: TextView, form: ValueForm) -> Detection | None:

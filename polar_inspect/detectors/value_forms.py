@@ -144,16 +144,26 @@ def value_form(value: str, field_name: str | None = None) -> ValueForm:
     stems = list(dict.fromkeys(stem(t) for t in content_tokens))
     compacts = [compact] if compact else []
     form = ValueForm(value, "plain", folded, compacts, toks, digits=digits, content_stems=stems)
-    # a complete date always has digits (its year): a value without any is no date
     if _IPV4.search(folded):
         return form  # holds a network address: no date, phone or amount in it
-    dates = [d for d in td.dates_in(folded) if d.complete] if digits else []
+    # a complete date always has digits (its year): a value without any is no date
+    dates = _complete_dates(folded) if digits else []
     date_chars = sum(d.end - d.start for d in dates)
     if dates and date_chars >= 0.7 * len(folded):
         _set_date_kind(form, dates)
     else:
         _set_other_kind(form, field_name)
     return form
+
+
+def _complete_dates(folded: str) -> list[td.DateMention]:
+    """The complete dates of a value, and a day and month beside them in their year (a window's
+    first day: "27 June - 7 July 2026")."""
+    mentions = td.dates_in(folded)
+    if not (dates := [d for d in mentions if d.complete]):
+        return []
+    year, days = dates[0].year, [m for m in mentions if m.day and m.month and not m.year]
+    return dates + [td.DateMention(year, m.month, m.day, m.start, m.end) for m in days]
 
 
 def _set_date_kind(form: ValueForm, dates: list[td.DateMention]) -> None:

@@ -34,6 +34,7 @@ from polar_inspect.detectors.strict import detect, states, value_form
         ("10.26.39.133", "the host is at 10.26.39.133 today"),
         ("2026-06-27 to 2026-07-07", "You leave on 27 June 2026 and come back on 7 July."),
         ("2026-06-27 to 2026-07-07", "27.06.2026 - 07.07.2026"),  # not "2026 - 07.07"
+        ("June 27 - July 7, 2026", "from 27.06.2026 to 07.07.2026"),  # June 27 takes its year
         ("CHF 6,000-8,000", "between CHF 6'000 and 8'000"),  # both ends, any marks
         ("20-25%", "20 – 25 %"),
         ("Fr. 1'200.–", "1,200 francs"),  # Swiss notation
@@ -85,6 +86,7 @@ def test_no_joins_across_unrelated_words(value: str, text: str) -> None:
         ("+41 76 482 19 07", "It ends with 1907.", "last_digits"),
         ("1992-07-29", "The building dates from 1992.", "date_fragment"),
         ("2026-06-27 to 2026-07-07", "The earliest departure is 27 June 2026.", "date_fragment"),
+        ("June 27 - July 7, 2026", "We start on June 27, 2026.", "date_fragment"),
         ("Clara Weber", "Ms Weber owns it.", "name_part"),
         ("s.rossi@gmx.ch", "a gmx.ch address", "email_domain"),
     ],
