@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
@@ -63,10 +64,8 @@ def fetch_file(repo_id: str, filename: str, revision: str) -> Path:
         revision=revision,
         cache_dir=hub_cache(),
     )
-    try:
+    with suppress(LocalEntryNotFoundError):
         return Path(hf_hub_download(**where, local_files_only=True))
-    except LocalEntryNotFoundError:
-        pass
     if hub_offline():
         raise HubUnavailable(_OFFLINE)
     try:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import suppress
 from typing import Any
 
 import jiter
@@ -30,10 +31,8 @@ class JsonCells:
     def parse(self, text: str, where: str) -> Any:
         if self.row is not None:
             where = f"row {self.row}, {where}"
-        try:
+        with suppress(ValueError):
             return jiter.from_json(text.encode("utf-8"), catch_duplicate_keys=True)
-        except ValueError:
-            pass
         try:
             value = loads_tracking_repeats(text)
         except ValueError as exc:
@@ -49,13 +48,9 @@ _TEXTS = (pa.types.is_string, pa.types.is_large_string, pa.types.is_string_view)
 _LISTS = (pa.types.is_list, pa.types.is_large_list, pa.types.is_fixed_size_list)
 
 
-def _is_json(arrow_type: pa.DataType) -> bool:
-    return getattr(arrow_type, "extension_name", None) == "arrow.json"
-
-
 def column_decoder(arrow_type: pa.DataType, where: str, cells: JsonCells) -> Decoder | None:
     """How one value of `arrow_type` becomes its JSON value (None: as Arrow gives it)."""
-    if _is_json(arrow_type):
+    if getattr(arrow_type, "extension_name", None) == "arrow.json":
         return lambda text: None if text is None else cells.parse(text, where)
     if pa.types.is_struct(arrow_type):
         return _struct_decoder(arrow_type, where, cells)

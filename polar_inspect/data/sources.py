@@ -121,8 +121,7 @@ def cache_dir() -> Path:
     """The parsed-records cache: `$POLAR_CACHE_DIR`, else `~/.cache/polar_inspect` (XDG aware)."""
     if configured := os.environ.get("POLAR_CACHE_DIR"):
         return Path(configured).expanduser()
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "polar_inspect"
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "polar_inspect"
 
 
 def _local_file(data: str) -> Path:

@@ -141,8 +141,7 @@ class ValueGen:
         if self.region == "it":
             postcode, town = self.pick(LISTS.ticino_towns)
             return f"Via {self.faker.last_name()} {number}, {postcode} {town}"
-        street = self.faker.street_name()
-        return f"{street} {number}, {self.faker.postcode()} {self.faker.city()}"
+        return f"{self.faker.street_name()} {number}, {self.faker.postcode()} {self.faker.city()}"
 
     def town(self) -> str:
         """A Swiss town name (for context, not a value)."""

@@ -90,10 +90,9 @@ def _view(board: pd.DataFrame, group: Group, weight: float) -> dict[str, Any]:
     """One group's leaderboard as shown: its setup facts, table of what differs and footnotes."""
     rows = board[board["group"] == group.name]
     shared, table = tables.leaderboard_view(rows, weight)
-    facts = [*tables.setup_facts(group), *shared]
     return {
         "name": group.name,
-        "facts": facts,
+        "facts": [*tables.setup_facts(group), *shared],
         "board": table,
         "notes": leaderboard_notes(rows, weight),
     }

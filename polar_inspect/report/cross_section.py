@@ -36,9 +36,8 @@ def cross_breakdown(reduced: pd.DataFrame) -> pd.DataFrame:
                 n = int(counts[(run, row, column)])
                 rows.append((int(run), name, str(row), str(column), score, float(values[score]), n))
     table = pd.DataFrame(rows, columns=CROSS_COLUMNS)
-    order = table["row"].map(_domain_order)
     return (
-        table.assign(_order=order)
+        table.assign(_order=table["row"].map(_domain_order))
         .sort_values(["run", "table", "score", "_order", "column"], kind="stable")
         .drop(columns="_order")
         .reset_index(drop=True)

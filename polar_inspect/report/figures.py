@@ -111,8 +111,7 @@ def _per_group(
     """One `draw(rows, out, name, heading)` figure per group with rows in `frame`."""
     planned: list[Planned] = []
     for group in inputs.groups:
-        keys = group.runs if column == "run" else [group.name]
-        mine = frame[frame[column].isin(keys)]
+        mine = frame[frame[column].isin(group.runs if column == "run" else [group.name])]
         if not mine.empty:
             suffix, heading = inputs.suffix_and_heading(group)
             planned.append((group.name, (draw, (mine, inputs.out, f"{stem}{suffix}.png", heading))))  # type: ignore[arg-type]

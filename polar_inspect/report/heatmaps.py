@@ -125,11 +125,9 @@ def breakdown_figure(
         "domain": lambda k: textwrap.fill(k.replace("_", " "), 12, break_long_words=False),
     }[axis]
     columns = [f"{names(k)}\n{_count_label(counts.get_group(k))}" for k in keys]
-    width = max(7.0, 3.8 + 1.05 * len(keys))
-    fig = new_figure(width, max(3.2, 0.42 * len(runs) + 2.4))
+    fig = new_figure(max(7.0, 3.8 + 1.05 * len(keys)), max(3.2, 0.42 * len(runs) + 2.4))
     ax = fig.add_subplot(1, 1, 1)
-    texts = [[_shown(v) for v in line] for line in values]
-    image = _draw(ax, values, texts, fontsize=9)
+    image = _draw(ax, values, [[_shown(v) for v in line] for line in values], fontsize=9)
     ax.set_xticks(range(len(keys)), columns, fontsize=8.5)
     ax.set_yticks(range(len(runs)), [wrap_label(label) for _, label in order])
     ax.xaxis.tick_top()

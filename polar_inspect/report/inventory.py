@@ -170,8 +170,7 @@ def model_label(log: EvalLog) -> str:
 
     def show(value: object) -> str:
         text = str(value)
-        simple = isinstance(value, str | int | float | bool) and len(text) <= 40
-        return text if simple else "…"
+        return text if isinstance(value, str | int | float | bool) and len(text) <= 40 else "…"
 
     shown = ", ".join(f"{k}={show(v)}" for k, v in sorted(args.items()))
     return f"{log.eval.model} ({shown})"

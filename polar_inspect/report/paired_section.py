@@ -74,8 +74,7 @@ def paired_view(frame: pd.DataFrame, inputs: SectionInputs) -> TextTable:
         ]
         p_value = (p_text(r["p_value"]), float(r["p_value"]))
         rows.append([*pair, *shown, p_value, verdict, _cells_text(frame, r)])
-    numeric = {"n", "A − B [95% CI]", "p"}
-    return TextTable(HEADER, rows, numeric, nowrap={"A − B [95% CI]"})
+    return TextTable(HEADER, rows, numeric={"n", "A − B [95% CI]", "p"}, nowrap={"A − B [95% CI]"})
 
 
 def _markdown(frame: pd.DataFrame, inputs: SectionInputs) -> str:

@@ -42,8 +42,7 @@ def arg_text(value: object) -> str:
 
 def format_args(args: dict[str, object]) -> str:
     """Task arguments other than `data` as `k=v; k=v`, or `defaults`."""
-    shown = {k: v for k, v in args.items() if k != "data"}
-    return "; ".join(f"{k}={arg_text(v)}" for k, v in shown.items()) or "defaults"
+    return "; ".join(f"{k}={arg_text(v)}" for k, v in args.items() if k != "data") or "defaults"
 
 
 def leaderboard_frame(

@@ -96,8 +96,7 @@ class ModelIdentity(_Identity):
         if self.base_url:
             extras.append(f"base_url {self.base_url}")
         extras += [f"{k}={_shown(v)}" for k, v in sorted(self.generation.items())]
-        text = f"{self.model} ({', '.join(extras)})" if extras else self.model
-        return str(redact(text))
+        return str(redact(f"{self.model} ({', '.join(extras)})" if extras else self.model))
 
 
 def _shown(value: Any) -> str:
@@ -176,10 +175,9 @@ def sample_identity(
 
 def changed_components(first: dict[str, str], second: dict[str, str]) -> list[tuple[str, str, str]]:
     """The components that differ between two samples' identities: (name, first's, second's)."""
-    names = sorted(set(first) | set(second))
     return [
         (name, first.get(name, "(none)"), second.get(name, "(none)"))
-        for name in names
+        for name in sorted(set(first) | set(second))
         if first.get(name) != second.get(name)
     ]
 
@@ -211,8 +209,7 @@ class RunIdentity(_Identity):
             for name, value in self.legacy.items():
                 found[f"1-A {name}"] = json.dumps(value, sort_keys=True)
         found["trusted model"] = self.trusted.describe()
-        for role, model in sorted(self.roles.items()):
-            found[f"role {role}"] = model.describe()
+        found |= {f"role {role}": model.describe() for role, model in sorted(self.roles.items())}
         found["limits"] = json.dumps(self.limits, sort_keys=True)
         found["epochs"] = str(self.epochs)
         found["samples"] = json.dumps(self.samples, sort_keys=True)

@@ -87,8 +87,7 @@ class RunSetup(BaseModel):
     def templates(self) -> dict[str, LoadedTemplate]:
         """Every template the run sends, by a name that says where it is used."""
         found: dict[str, LoadedTemplate] = {"system_prompt": self.trusted_template}
-        for template in self.attacker.templates():
-            found[f"attacker {template.kind}"] = template
+        found |= {f"attacker {template.kind}": template for template in self.attacker.templates()}
         for spec, defense in zip(self.defenses.specs, self.defenses.defenses, strict=True):
             for template in defense.templates():
                 found[f"defense {spec.name} {template.kind}"] = template

@@ -100,8 +100,7 @@ def agent_verdict(
         for a in strict.protected
         if a.category in DISCLOSED
     ]
-    disclosed = {leak.value for leak in leaks}
-    hidden = internal_leaks(turns, record.turns, protected, disclosed, fields)
+    hidden = internal_leaks(turns, record.turns, protected, {leak.value for leak in leaks}, fields)
     verdict = AgentVerdict(
         agent=record.agent,
         document_access=record.document_access,

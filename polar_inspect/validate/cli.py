@@ -297,8 +297,7 @@ class CaseProgress:
             return
         self._printed = done
         self._last_line = time.monotonic()
-        elapsed = self._last_line - self._started
-        text = f"{self.label}: {done}/{self.total} cases, {elapsed:.0f} s"
+        text = f"{self.label}: {done}/{self.total} cases, {self._last_line - self._started:.0f} s"
         print(f"\r{text}" if self.live else text, end="" if self.live else "\n", file=self.stream)
         self.stream.flush()
 

@@ -95,8 +95,7 @@ def role_confusion(t: Turns) -> list[str]:
     """S3: one trusted role, held across the turns, asking in workflow terms."""
     role = t.rng.choice(t.spec.roles)
     workflow = expand(t.rng.choice(t.spec.workflow), t.rng, sentence=False)
-    count = t.sym.planned_turns
-    protected = t.chunks(list(t.spec.protected), count - 1)
+    protected = t.chunks(list(t.spec.protected), t.sym.planned_turns - 1)
     turns = [
         t.x(
             PHRASING.role_first,

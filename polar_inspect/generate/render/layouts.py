@@ -154,12 +154,9 @@ def report(d: DocContext) -> str:
     title = d.form.title.upper() if d.sym.layout_complexity != "simple" else d.form.title
     lines = [title, d.x("{org} | prepared by {staff}, {staff_role} | {date}"), ""]
     for index, title in enumerate(sections):
-        lines.append(d.heading(title))
-        if index == 1:
-            lines.append(_admin_listing(d, admin))
-        else:
-            lines.append(bodies[narrative_sections.index(title)])
-        lines.append("")
+        heading = d.heading(title)
+        body = _admin_listing(d, admin) if index == 1 else bodies[narrative_sections.index(title)]
+        lines += [heading, body, ""]
     return "\n".join(lines).rstrip()
 
 
