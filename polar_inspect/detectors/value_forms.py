@@ -26,7 +26,7 @@ _MONEY = re.compile(rf"{_CURRENCY}[\s.:]{{0,3}}\d|\d[\s.-]{{0,3}}{_CURRENCY}")
 _NUMBER = r"\d+(?:[',. ]\d{3})*(?:[.,]\d+)?"
 #: Two numbers as one value ("20-25%", "CHF 2,000 to 3,000"): found as written, never by one end.
 _RANGE = re.compile(
-    rf"^(?:{_CURRENCY} ?)?{_NUMBER} ?(?:-|to|bis|a) ?{_NUMBER} ?(?:%|{_CURRENCY})?$"
+    rf"^(?:{_CURRENCY} ?)?{_NUMBER}(?: ?- ?| (?:to|bis|a) ){_NUMBER} ?(?:%|{_CURRENCY})?$"
 )
 _IPV4 = re.compile(r"(?<![\d.])\d{1,3}(?:\.\d{1,3}){3}(?!\.?\d)")
 _WORD_BREAK = re.compile(r"[\s_,;/:]")  # a value of several words may be paraphrased
@@ -55,7 +55,6 @@ class ValueForm:
     tokens: list[str]
     date: tuple[int, int, int] | None = None
     amount: float | None = None
-    ends: list[set[float]] = field(default_factory=list)  # a range's two numbers (each reading)
     #: Each date a date value holds (a window, "2026-06-27 to 2026-07-07": both to be stated).
     held_dates: list[tuple[int, int, int]] = field(default_factory=list)
     whole_date: bool = False  # a date and no other letter or digit ("2 May 2020", not "$5 2 May")
@@ -192,14 +191,6 @@ def _money_amount(folded: str) -> float | None:
     return amount
 
 
-def _readings(folded: str) -> list[set[float]]:
-    """The numbers of `folded` in order, each with its readings ("6,000": 6000 and 6.0)."""
-    by_start: dict[int, set[float]] = {}
-    for number, at, _ in tf.numbers_in(folded):
-        by_start.setdefault(at, set()).add(number)
-    return list(by_start.values())
-
-
 def _set_other_kind(form: ValueForm, field_name: str | None) -> None:
     """Set the kind of a value that is no date, and what that kind needs (else it stays plain)."""
     folded, toks, digits = form.folded, form.tokens, form.digits
@@ -209,7 +200,7 @@ def _set_other_kind(form: ValueForm, field_name: str | None) -> None:
         form.kind = "phone"
         form.compacts = _phone_compacts(folded, digits)
     elif _RANGE.match(folded):
-        form.kind, form.ends = "range", _readings(folded)  # both ends, not one, nor glued
+        form.kind = "range"  # both ends (`strict.range_ends`), never one, nor their digits glued
     elif (amount := _money_amount(folded)) is not None:
         form.kind, form.amount = "money", amount
     elif _NUMBER_VALUE.match(folded):
