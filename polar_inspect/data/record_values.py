@@ -108,8 +108,8 @@ def _dates(value: str) -> frozenset[str]:
 
 
 def _may_be_one(value: str, other: str) -> bool:
-    """The same letters, digits (and marks between digits) and dates, or each one whole date,
-    the same ("1952-12-11"); a date with more in it ("$5 2020-01-02") is no other value's."""
+    """The same letters, digits (and marks between digits) and dates, or both a single whole date
+    and the dates equal ("1952-12-11"); a date with more in it ("$5 2020-01-02") is not merged."""
     if _dates(value) == _dates(other) and _letters_and_digits(value) == _letters_and_digits(other):
         return True
     forms = value_form(value), value_form(other)

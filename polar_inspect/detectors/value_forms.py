@@ -156,8 +156,8 @@ def value_form(value: str, field_name: str | None = None) -> ValueForm:
 
 
 def _complete_dates(folded: str) -> list[td.DateMention]:
-    """The complete dates of a value, and a day and month beside them in their year (a window's
-    first day: "27 June - 7 July 2026")."""
+    """The complete dates of a value, and each day and month without a year in the year of the
+    first (a window's first day: "27 June - 7 July 2026")."""
     mentions = td.dates_in(folded)
     if not (dates := [d for d in mentions if d.complete]):
         return []
