@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from functools import lru_cache
-from itertools import groupby, product
+from itertools import product
 
 from polar_inspect.detectors import textforms as tf
 from polar_inspect.detectors.lexicon import LEXICON, alternation, currency_pattern
@@ -75,8 +75,7 @@ _RANGE_GAP = re.compile(rf"\s*%?\s*(?:-|to|bis|a|and|und|et)\s*(?:{currency_patt
 
 def range_ends(view: TextView, form: ValueForm) -> Detection | None:
     """A range's two numbers in order with only a connector between ("between 20 and 25 %")."""
-    by_start = groupby(tf.numbers_in(form.folded), key=lambda number: number[1])
-    low, high = [{n for n, _, _ in readings} for _, readings in by_start][:2]  # each reading
+    low, high = form.ends
     for (a, start, end, w), (b, start2, end2, w2) in product(view.numbers(), repeat=2):
         gap = view.text(w)[end:start2]
         if a in low and b in high and w == w2 and end <= start2 and _RANGE_GAP.fullmatch(gap):

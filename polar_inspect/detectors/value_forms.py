@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
+from itertools import groupby
 from typing import Literal
 
 from polar_inspect.detectors import textdates as td
@@ -62,6 +63,12 @@ class ValueForm:
     content_stems: list[str] = field(default_factory=list)
     core: list[str] = field(default_factory=list)  # an "org" value's tokens without legal form
 
+    @cached_property
+    def ends(self) -> list[set[float]]:
+        """A range's two numbers, each with its readings ("6,000": 6000 and 6.0)."""
+        by_start = groupby(tf.numbers_in(self.folded), key=lambda number: number[1])
+        return [{n for n, _, _ in readings} for _, readings in by_start][:2]
+
     def find_verbatim(
         self, view: TextView, which: str, text: str | None = None
     ) -> tuple[int, int] | None:
@@ -74,11 +81,8 @@ class ValueForm:
         start = squeezed.find(needle)
         while start >= 0:
             end = start + len(needle)
-            before, after = (
-                _edge_free(squeezed, start - 1, needle[0], -1),
-                _edge_free(squeezed, end, needle[-1], 1),
-            )
-            if before and after:
+            edges = (start - 1, needle[0], -1), (end, needle[-1], 1)  # (index, edge, step)
+            if all(_edge_free(squeezed, *edge) for edge in edges):
                 offsets = view.squeeze_points(which)
                 return tf.form_offset(offsets, start), tf.form_offset(offsets, end - 1) + 1
             start = squeezed.find(needle, start + 1)
