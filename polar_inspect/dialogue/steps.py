@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from contextlib import nullcontext
+from functools import partial
 
 from inspect_ai.event import ModelEvent
 from inspect_ai.log import transcript
@@ -52,6 +53,12 @@ def call_seeds(state: TaskState, trusted: Model, attacker: Model | None) -> Call
         attacker_model=request_model_name(attacker) if attacker is not None else None,
         base=base,
     )
+
+
+def trusted_seed(seeds: CallSeeds, scripted: bool, i: int) -> int:
+    """The authors' seed for the trusted reply of round `i` (0-based; scripted turns count the
+    messages so far)."""
+    return seeds.trusted("scripted", 2 * i + 1) if scripted else seeds.trusted("adaptive", i + 1)
 
 
 class Dialogue:
@@ -124,14 +131,9 @@ class Dialogue:
                 system,
             )
         else:
-            rounds = self.attacker.rounds  # for the prompt-cache policy (docs/cost.md)
-            self.turn = ModelTurn(generate, self._trusted_seed, rounds, str(self.trusted))
-
-    def _trusted_seed(self, index: int) -> int:
-        """The authors' seed for the trusted reply of round `index` (0-based)."""
-        if self.attacker.turn_source == "planned" and self.info.planned_turns:
-            return self.seeds.trusted("scripted", 2 * index + 1)  # messages so far
-        return self.seeds.trusted("adaptive", index + 1)
+            scripted = self.attacker.turn_source == "planned" and bool(self.info.planned_turns)
+            seed = partial(trusted_seed, self.seeds, scripted)  # no cycle back to the dialogue
+            self.turn = ModelTurn(generate, seed, self.attacker.rounds, str(self.trusted))
 
     async def play(self, state: TaskState) -> None:
         """Every round, until the attacker stops, its budget ends or the sample completes."""
@@ -256,7 +258,6 @@ def _trusted_sampling(model: str) -> RoleSampling | None:
     """The trusted model's resolved config, read from the model event of its last call
     (the per-call seed is recorded as such, not as the first call's number)."""
     events = transcript().history.events_since_last(ModelEvent)
-    event = events[0] if events else None
-    if not isinstance(event, ModelEvent):
+    if not events or not isinstance(event := events[0], ModelEvent):
         return None
     return role_sampling(model, event.config).without_per_call_seed()
