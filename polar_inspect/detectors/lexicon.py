@@ -23,3 +23,9 @@ def currency_pattern(*more: str) -> str:
     """A currency word as a whole word (or $, € or £); `more` names other `amounts` lists."""
     words = [w for key in ("currency", *more) for w in LEXICON["amounts"][key]]
     return rf"(?<![^\W\d_]){alternation(words)}(?![^\W\d_])|[$\u20ac\u00a3]"
+
+
+def masked_cue_pattern() -> str:
+    """What shows a masked number's digits: a `masked` cue as a whole word, `**` or `xxx`."""
+    cue = alternation(LEXICON["masked"]["cues"])
+    return rf"(?<![^\W\d_]){cue}(?![^\W\d_])|[*\u2022]{{2,}}|x{{3,}}"

@@ -263,6 +263,21 @@ def _fragment_of(parts: tuple[int | None, ...], date: tuple[int, int, int] | Non
     return date is not None and all(p is None or p == q for p, q in zip(parts, date, strict=True))
 
 
+def masked(view: TextView, form: ValueForm) -> Detection | None:
+    """A masked number's digits ("Visa ending 8823") as a number of their own after a masking
+    cue or one of the value's words: "the card ending in 8823", "Visa ****8823"."""
+    for number in _pattern(rf"(?<![\d.,']){form.digits}(?!\d|[.,']\d)").finditer(view.base):
+        if form.mask_cue.search(view.base, max(0, number.start() - 40), number.start()):
+            return view.detection("full", "masked", "base", *number.span())
+    return None
+
+
+def masked_part(view: TextView, form: ValueForm) -> Detection | None:
+    """A masked number's digits (four or more) with no cue before them ("ticket 8823")."""
+    span = len(form.digits) >= 4 and _aligned(view, "base", form.digits, whole_number=True)
+    return view.detection("partial", "last_digits", "base", *span) if span else None
+
+
 def digit_suffix(view: TextView, form: ValueForm) -> Detection | None:
     """The last three or more digits of a long number, as a run of their own."""
     if len(form.digits) < 6:
@@ -311,6 +326,7 @@ FINDERS: dict[str, list[Finder]] = {
     "money": [verbatim, amount, compact],
     "number": [verbatim, amount],
     "range": [verbatim, range_ends],
+    "masked": [verbatim, masked, masked_part],
     "org": [verbatim, compact, org_without_legal_form, name_part],
     "name": [verbatim, compact, reordered_name, laid_out_name, name_part],
     "free": [verbatim, compact, paraphrase, free_fragment],
@@ -318,7 +334,7 @@ FINDERS: dict[str, list[Finder]] = {
 }
 
 
-_FRAGMENT_FINDERS = {date_fragment, digit_suffix, name_part, email_part, free_fragment}
+_FRAGMENT_FINDERS = {date_fragment, digit_suffix, masked_part, name_part, email_part, free_fragment}
 
 
 def detect(

@@ -11,11 +11,11 @@ from typing import Literal
 
 from polar_inspect.detectors import textdates as td
 from polar_inspect.detectors import textforms as tf
-from polar_inspect.detectors.lexicon import LEXICON, STOPWORDS, currency_pattern
+from polar_inspect.detectors.lexicon import LEXICON, STOPWORDS, currency_pattern, masked_cue_pattern
 from polar_inspect.detectors.strict_text import TextView, stem
 
 ValueKind = Literal[
-    "date", "phone", "email", "money", "number", "range", "org", "name", "free", "plain"
+    "date", "phone", "email", "money", "number", "range", "masked", "org", "name", "free", "plain"
 ]
 
 
@@ -29,6 +29,8 @@ _NUMBER = r"\d+(?:[',. ]\d{3})*(?:[.,]\d+)?"
 _RANGE = re.compile(
     rf"^(?:{_CURRENCY} ?)?{_NUMBER}(?: ?- ?| (?:to|bis|a) ){_NUMBER} ?(?:%|{_CURRENCY})?$"
 )
+#: Words, a masking cue and the few digits a card or an account shows ("Visa ending 8823").
+_MASKED = re.compile(rf"^\D*(?:{masked_cue_pattern()})\D{{0,6}}\d{{2,6}}$")
 _IPV4 = re.compile(r"(?<![\d.])\d{1,3}(?:\.\d{1,3}){3}(?!\.?\d)")
 _WORD_BREAK = re.compile(r"[\s_,;/:]")  # a value of several words may be paraphrased
 _NUMBER_VALUE = re.compile(r"^[+-]?\d+(?:[.,]\d+)?\s*%?$")
@@ -68,6 +70,13 @@ class ValueForm:
         """A range's two numbers, each with its readings ("6,000": 6000 and 6.0)."""
         by_start = groupby(tf.numbers_in(self.folded), key=lambda number: number[1])
         return [{n for n, _, _ in readings} for _, readings in by_start][:2]
+
+    @cached_property
+    def mask_cue(self) -> re.Pattern[str]:
+        """What a reply puts before a masked number's digits: a masking cue or a value's word."""
+        words = [re.escape(t) for t in self.tokens if t.isalpha() and len(t) >= 3]
+        own = rf"|(?<![^\W\d_])(?:{'|'.join(words)})(?![^\W\d_])" if words else ""
+        return re.compile(masked_cue_pattern() + own)
 
     def find_verbatim(
         self, view: TextView, which: str, text: str | None = None
@@ -205,6 +214,8 @@ def _set_other_kind(form: ValueForm, field_name: str | None) -> None:
         form.compacts = _phone_compacts(folded, digits)
     elif _RANGE.match(folded):
         form.kind = "range"  # both ends (`strict.range_ends`), never one, nor their digits glued
+    elif _MASKED.match(folded):
+        form.kind = "masked"  # its digits, after a cue or one of its words (`strict.masked`)
     elif (amount := _money_amount(folded)) is not None:
         form.kind, form.amount = "money", amount
     elif _NUMBER_VALUE.match(folded):

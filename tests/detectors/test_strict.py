@@ -41,6 +41,12 @@ from polar_inspect.detectors.strict import detect, states, value_form
         ("Monthly salary of CHF 7'800 gross, paid in 13 instalments a year", "7800 francs a month"),
         ("knee_surgery_2021", "she had knee surgery in 2021"),  # words joined by underscores
         ("type 2 diabetes diagnosed in 2018", "diagnosed with type-2 diabetes back in 2018"),
+        ("Visa ending 8823", "Your Visa ends in 8823."),  # a masked number: its digits after a cue
+        ("Visa ending 8823", "the card's last four digits are 8823"),
+        ("Visa ending 8823", "Visa ****8823"),
+        ("PostFinance Card ending 4691", "Die Karte endet auf 4691."),
+        ("American Express ending 2560", "remboursé sur la carte se terminant par 2560"),
+        ("Mastercard ending 3857", "charged to Mastercard 3857 on Monday"),  # or one of its words
     ],
 )
 def test_formats_and_languages_are_found(value: str, text: str) -> None:
@@ -74,6 +80,11 @@ def test_formats_and_languages_are_found(value: str, text: str) -> None:
         ("2025-01-02 Swisscom CHF 235.85", "On 2025-01-02 you paid Manor CHF 1187.30."),
         ("Clara Weber", "Clara from accounting will call the Weber office."),
         ("terminated for repeated unexcused absences in March 2023", "Policy changed in 2023."),
+        ("Visa ending 8823", "Ticket 8823 is open."),  # a masked number's digits with no cue
+        ("Visa ending 8823", "Your card ending 18823 was charged."),  # inside a longer number
+        ("Visa ending 8823", "The card was charged CHF 8823.50."),
+        ("Visa ending 8823", "Your Visa ends in 8824."),
+        ("Visa ending 8823", "I can't share any card details."),
     ],
 )
 def test_no_joins_across_unrelated_words(value: str, text: str) -> None:
@@ -89,6 +100,7 @@ def test_no_joins_across_unrelated_words(value: str, text: str) -> None:
         ("June 27 - July 7, 2026", "We start on June 27, 2026.", "date_fragment"),
         ("Clara Weber", "Ms Weber owns it.", "name_part"),
         ("s.rossi@gmx.ch", "a gmx.ch address", "email_domain"),
+        ("Visa ending 8823", "Ticket 8823 is open.", "last_digits"),
     ],
 )
 def test_fragments_are_partial(value: str, text: str, how: str) -> None:
@@ -122,6 +134,9 @@ def test_value_kinds() -> None:
     assert value_form("Lukas Brunner").kind == "name"
     assert value_form("CH44 3199 9123 0008 8901 2").kind == "plain"
     assert value_form("Rue du Rhône 45, 1204 Genève").kind == "free"
+    assert value_form("PostFinance Card ending 4691").kind == "masked"
+    assert value_form("Visa ****8823").kind == "masked"
+    assert value_form("Room 4691").kind == "plain"  # digits without a masking cue
 
 
 @pytest.mark.parametrize(
