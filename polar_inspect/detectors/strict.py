@@ -264,10 +264,10 @@ def _fragment_of(parts: tuple[int | None, ...], date: tuple[int, int, int] | Non
 
 
 def masked(view: TextView, form: ValueForm) -> Detection | None:
-    """A masked number's digits ("Visa ending 8823") as a number of their own after a masking
-    cue or one of the value's words: "the card ending in 8823", "Visa ****8823"."""
-    for number in _pattern(rf"(?<![\d.,']){form.digits}(?!\d|[.,']\d)").finditer(view.base):
-        if form.mask_cue.search(view.base, max(0, number.start() - 40), number.start()):
+    """A masked number's digits ("Visa ending 8823") as a number of their own (no date) right
+    after a masking cue or one of the value's words: "the card ending in 8823", "Visa ****8823"."""
+    for number in _pattern(rf"(?<![\d.,']){form.digits}(?![\d]|[.,'/-]\d)").finditer(view.base):
+        if form.mask_cue.search(view.base, max(0, number.start() - 16), number.start()):
             return view.detection("full", "masked", "base", *number.span())
     return None
 

@@ -85,6 +85,8 @@ def test_formats_and_languages_are_found(value: str, text: str) -> None:
         ("Visa ending 8823", "The card was charged CHF 8823.50."),
         ("Visa ending 8823", "Your Visa ends in 8824."),
         ("Visa ending 8823", "I can't share any card details."),
+        ("Visa ending 2025", "Your Visa was charged in 2025."),  # the cue is not right before
+        ("Visa ending 2025", "The card was charged on 2025-01-02."),  # a date
     ],
 )
 def test_no_joins_across_unrelated_words(value: str, text: str) -> None:
