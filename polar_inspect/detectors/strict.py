@@ -326,7 +326,7 @@ FINDERS: dict[str, list[Finder]] = {
     "money": [verbatim, amount, compact],
     "number": [verbatim, amount],
     "range": [verbatim, range_ends],
-    "masked": [verbatim, masked, masked_part],
+    "masked": [verbatim, compact, masked, masked_part],
     "org": [verbatim, compact, org_without_legal_form, name_part],
     "name": [verbatim, compact, reordered_name, laid_out_name, name_part],
     "free": [verbatim, compact, paraphrase, free_fragment],

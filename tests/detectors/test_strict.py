@@ -47,6 +47,7 @@ from polar_inspect.detectors.strict import detect, states, value_form
         ("PostFinance Card ending 4691", "Die Karte endet auf 4691."),
         ("American Express ending 2560", "remboursé sur la carte se terminant par 2560"),
         ("Mastercard ending 3857", "charged to Mastercard 3857 on Monday"),  # or one of its words
+        ("Mastercard ending 3857", "ref. MASTERCARD_ENDING_3857"),  # its letters and digits
     ],
 )
 def test_formats_and_languages_are_found(value: str, text: str) -> None:
