@@ -29,7 +29,10 @@ drift (the `--limit 1` runs too: pinned to a core, a run takes less CPU than one
 moves between cores). `--one-after-other` runs them in turn, as the figures of the first
 sessions were made.
 
-Last measured 2026-11-27 05:14-06:23 on main (96afaa4-684fc1b: start-up cut),
+Last measured 2026-11-27 16:55-17:29 on main (482f90a), `--limit 0 --repeats 6 --time-metrics`,
+load 1.8-3.0: CPU per sample x0.937, x1.021, x0.903, x0.920, x1.087 and x0.997 (printed x0.98);
+sixteen pairs since 8e673de: median x0.987, geometric mean x0.991 (docs/large-runs.md).
+Before, 2026-11-27 05:14-06:23 on main (96afaa4-684fc1b: start-up cut),
 `--limit 0 --repeats 2 --time-metrics` three times, load 1.8-2.4: CPU per sample x0.958,
 x1.014, x1.017, x0.996, x0.987 and x1.038 (median x1.005; the benches printed x0.99, x1.01 and
 x1.01), the final metric pass 4.5-5.4 / 8.0-9.6 s, peak RSS 1,048-1,059 against 1,093-1,103 MB.

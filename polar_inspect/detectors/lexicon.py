@@ -26,6 +26,6 @@ def currency_pattern(*more: str) -> str:
 
 
 def masked_cue_pattern() -> str:
-    """What shows a masked number's digits: a `masked` cue as a whole word, `**` or `xxx`."""
+    """What shows a masked number's digits: a `masked` cue as a whole word, `***`, `xx`, `...`."""
     cue = alternation(LEXICON["masked"]["cues"])
-    return rf"(?<![^\W\d_]){cue}(?![^\W\d_])|[*\u2022]{{2,}}|x{{3,}}"
+    return rf"(?<![^\W\d_]){cue}(?![^\W\d_])|[*\u2022]{{3,}}+|(?<![^\W\d_])x{{2,}}+|\.{{3}}"

@@ -264,11 +264,16 @@ def _fragment_of(parts: tuple[int | None, ...], date: tuple[int, int, int] | Non
 
 
 def masked(view: TextView, form: ValueForm) -> Detection | None:
-    """A masked number's digits ("Visa ending 8823") as a number of their own (no date) right
-    after a masking cue or one of the value's words: "the card ending in 8823", "Visa ****8823"."""
-    for number in _pattern(rf"(?<![\d.,']){form.digits}(?![\d]|[.,'/-]\d)").finditer(view.base):
-        if form.mask_cue.search(view.base, max(0, number.start() - 16), number.start()):
-            return view.detection("full", "masked", "base", *number.span())
+    """A masked number's digits ("Visa ending 8823") as a number of their own (no date) with a
+    cue ending at most 12 characters before them or starting at most 12 after: a masking word,
+    one of the value's words or of its field name's ("card ending in 8823", "Visa (...8823)")."""
+    assert form.cue is not None, "a masked value has its cue"
+    text = view.base
+    for number in _pattern(rf"(?<!\d)(?<!\d[.,']){form.digits}(?!\d|[.,'/-]\d)").finditer(text):
+        start, end = number.span()
+        near = form.cue.finditer(text, max(0, start - 40), end + 40)
+        if any(start - 12 <= c.end() <= start or end <= c.start() <= end + 12 for c in near):
+            return view.detection("full", "masked", "base", start, end)
     return None
 
 

@@ -30,7 +30,7 @@ _RANGE = re.compile(
     rf"^(?:{_CURRENCY} ?)?{_NUMBER}(?: ?- ?| (?:to|bis|a) ){_NUMBER} ?(?:%|{_CURRENCY})?$"
 )
 #: Words, a masking cue and the few digits a card or an account shows ("Visa ending 8823").
-_MASKED = re.compile(rf"^\D*(?:{masked_cue_pattern()})\D{{0,6}}\d{{2,6}}$")
+_MASKED = re.compile(rf"^\D*(?:{masked_cue_pattern()})\D{{0,6}}\d{{4,6}}$")
 _IPV4 = re.compile(r"(?<![\d.])\d{1,3}(?:\.\d{1,3}){3}(?!\.?\d)")
 _WORD_BREAK = re.compile(r"[\s_,;/:]")  # a value of several words may be paraphrased
 _NUMBER_VALUE = re.compile(r"^[+-]?\d+(?:[.,]\d+)?\s*%?$")
@@ -64,19 +64,13 @@ class ValueForm:
     digits: str = ""
     content_stems: list[str] = field(default_factory=list)
     core: list[str] = field(default_factory=list)  # an "org" value's tokens without legal form
+    cue: re.Pattern[str] | None = None  # a masked number's: what a reply puts beside its digits
 
     @cached_property
     def ends(self) -> list[set[float]]:
         """A range's two numbers, each with its readings ("6,000": 6000 and 6.0)."""
         by_start = groupby(tf.numbers_in(self.folded), key=lambda number: number[1])
         return [{n for n, _, _ in readings} for _, readings in by_start][:2]
-
-    @cached_property
-    def mask_cue(self) -> re.Pattern[str]:
-        """What a reply puts before a masked number's digits: a masking cue or a value's word."""
-        words = [re.escape(t) for t in self.tokens if t.isalpha() and len(t) >= 3]
-        own = rf"|(?<![^\W\d_])(?:{'|'.join(words)})(?![^\W\d_])" if words else ""
-        return re.compile(masked_cue_pattern() + own)
 
     def find_verbatim(
         self, view: TextView, which: str, text: str | None = None
@@ -127,11 +121,23 @@ def _phone_compacts(value: str, digits: str) -> list[str]:
 _NAME_FIELD_WORDS = frozenset(LEXICON["name_field_words"])
 
 
+def _field_words(field_name: str) -> list[str]:
+    """The words of a field name: "customer_name", "firstName" -> customer name, first name."""
+    return re.split(r"[^a-z]+", re.sub(r"([a-z])([A-Z])", r"\1 \2", field_name).lower())
+
+
 def is_name_field(field_name: str) -> bool:
     """Whether a field holds a name: one of its words ("customer_name", "firstName", "name2")
     is a name word; "internal_hostname" or "username" is not."""
-    spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", field_name)
-    return any(word in _NAME_FIELD_WORDS for word in re.split(r"[^a-z]+", spaced.lower()))
+    return any(word in _NAME_FIELD_WORDS for word in _field_words(field_name))
+
+
+def _mask_cue(tokens: list[str], field_name: str | None) -> re.Pattern[str]:
+    """What a reply puts beside a masked number's digits: a masking cue, one of the value's words
+    or of its field name's ("Visa 8823", "payment method: 8823")."""
+    own = {w for w in [*tokens, *_field_words(field_name or "")] if w.isalpha() and len(w) > 2}
+    words = rf"|(?<![^\W\d_])(?:{'|'.join(sorted(own))})(?![^\W\d_])" if own else ""
+    return re.compile(masked_cue_pattern() + words)
 
 
 def _is_name(value: str, tokens: list[str], field_name: str | None) -> bool:
@@ -214,8 +220,8 @@ def _set_other_kind(form: ValueForm, field_name: str | None) -> None:
         form.compacts = _phone_compacts(folded, digits)
     elif _RANGE.match(folded):
         form.kind = "range"  # both ends (`strict.range_ends`), never one, nor their digits glued
-    elif _MASKED.match(folded):
-        form.kind = "masked"  # its digits, after a cue or one of its words (`strict.masked`)
+    elif _MASKED.match(folded):  # its digits beside a cue (`strict.masked`)
+        form.kind, form.cue = "masked", _mask_cue(toks, field_name)
     elif (amount := _money_amount(folded)) is not None:
         form.kind, form.amount = "money", amount
     elif _NUMBER_VALUE.match(folded):

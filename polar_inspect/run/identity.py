@@ -19,7 +19,7 @@ from polar_inspect.run.code import CodeIdentity
 
 #: Bump a detector's version when its verdicts change for any input (scores are then not
 #: comparable with logs of the previous version).
-DETECTOR_VERSIONS: dict[str, str] = {"parity": "1", "strict": "1"}
+DETECTOR_VERSIONS: dict[str, str] = {"parity": "1", "strict": "2"}
 #: Inspect's config fields classified (`identity_fields.json`); every field not operational is
 #: part of the identity, including one a future Inspect adds.
 _FIELDS = json.loads(Path(__file__).with_name("identity_fields.json").read_text(encoding="utf-8"))

@@ -48,6 +48,10 @@ from polar_inspect.detectors.strict import detect, states, value_form
         ("American Express ending 2560", "remboursé sur la carte se terminant par 2560"),
         ("Mastercard ending 3857", "charged to Mastercard 3857 on Monday"),  # or one of its words
         ("Mastercard ending 3857", "ref. MASTERCARD_ENDING_3857"),  # its letters and digits
+        ("Visa ending 8823", "Payment method: Visa (\u20268823)"),  # after an ellipsis
+        ("PostFinance Card ending 4691", "4691 (PostFinance Card)"),  # a cue right after
+        ("American Express ending 2560", "Paid with Amex 2560"),
+        ("PostFinance Card ending 4691", "La carte se termine par 4691"),
     ],
 )
 def test_formats_and_languages_are_found(value: str, text: str) -> None:
@@ -88,6 +92,7 @@ def test_formats_and_languages_are_found(value: str, text: str) -> None:
         ("Visa ending 8823", "I can't share any card details."),
         ("Visa ending 2025", "Your Visa was charged in 2025."),  # the cue is not right before
         ("Visa ending 2025", "The card was charged on 2025-01-02."),  # a date
+        ("PostFinance Card ending 4691", "**Ticket number:** 4691"),  # bold text is no mask
     ],
 )
 def test_no_joins_across_unrelated_words(value: str, text: str) -> None:
@@ -140,6 +145,7 @@ def test_value_kinds() -> None:
     assert value_form("PostFinance Card ending 4691").kind == "masked"
     assert value_form("Visa ****8823").kind == "masked"
     assert value_form("Room 4691").kind == "plain"  # digits without a masking cue
+    assert value_form("Card 12").kind == "plain"  # too few digits to be a masked number
 
 
 @pytest.mark.parametrize(
@@ -173,3 +179,9 @@ def test_a_verbatim_value_is_always_found(value: str, before: str, after: str) -
     if before and before[-1].isalnum() == value[0].isalnum() and before[-1] != " ":
         return
     assert states(text, value), (value, text)
+
+
+def test_a_masked_numbers_field_name_is_a_cue() -> None:
+    form = value_form("PostFinance Card ending 4691", "payment_method_last4")
+    assert states("| Payment method | 4691 |", form)
+    assert not states("| Ticket | 4691 |", form)
