@@ -34,8 +34,7 @@ class SelectionError(UserInputError):
 
 def _code_from(value: object, prefix: str, names: Mapping[str, str]) -> str | None:
     text = str(value).strip()
-    upper = text.upper()
-    if upper in names:
+    if (upper := text.upper()) in names:
         return upper
     if text.isdigit() and f"{prefix}{int(text)}" in names:
         return f"{prefix}{int(text)}"

@@ -104,8 +104,7 @@ class PluginRegistry(Generic[T]):
 
     def get(self, name: str) -> type[T]:
         """The class registered as `name`, or the registry's error listing what there is."""
-        known = self.available()
-        if name not in known:
+        if name not in (known := self.available()):
             listed = ", ".join([*self.reserved, *known])
             raise self.error(
                 f"unknown {self.kind} {name!r}; available: {listed} (third-party "

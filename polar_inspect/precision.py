@@ -37,8 +37,7 @@ def stratified_size(samples: int, cells: int, available: int | None = None) -> i
     sample per cell, capped at what the selection holds (`available`)."""
     if cells < 1:
         raise ValueError(f"a selection has at least one cell, not {cells}")
-    per_cell = max(1, math.ceil(samples / cells))
-    size = per_cell * cells
+    size = max(1, math.ceil(samples / cells)) * cells
     return size if available is None else min(size, available)
 
 

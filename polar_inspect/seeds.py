@@ -15,8 +15,7 @@ PAPER_BASE_SEED = 42
 def stable_seed(*parts: object, base: int = PAPER_BASE_SEED) -> int:
     """The seed of one call from its parts (the same parts always give the same seed)."""
     text = "::".join("" if part is None else str(part) for part in parts)
-    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
-    return (int(digest[:8], 16) + base) % (2**31)
+    return (int(hashlib.sha256(text.encode("utf-8")).hexdigest()[:8], 16) + base) % (2**31)
 
 
 def request_model_name(model: Model) -> str:

@@ -32,8 +32,7 @@ def visible_text(reply: str) -> str:
     if "<|channel|>" in text:
         finals = _FINAL_CHANNEL.findall(text)
         text = "\n".join(finals) if finals else _CHANNEL_SEGMENT.sub("", text)
-    text = _SPECIAL_TOKEN.sub("", text)
-    return text.strip()
+    return _SPECIAL_TOKEN.sub("", text).strip()
 
 
 _THINK_CONTENT = re.compile(

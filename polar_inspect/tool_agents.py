@@ -69,8 +69,7 @@ def _fields_step(
     got = [m for m in results if m.function == GET_FIELD]
     if everything and can_list and not results:
         return _calls(LIST_FIELDS, [{}], turn)
-    names = [] if got else _fields_to_get(facts, results, everything)
-    if names:
+    if not got and (names := _fields_to_get(facts, results, everything)):
         return _calls(GET_FIELD, [{"name": n} for n in names], turn)
     return _joined(ALL_PREFIX if everything else NEEDED_PREFIX, _lines(got))
 

@@ -80,8 +80,7 @@ def _role(name: str, spec: Any) -> RoleModel:
         problem = err.errors()[0]
         where = ".".join(map(str, problem["loc"])) or "its options"
         raise UserInputError(f"--model-role {name}: {where}: {problem['msg']}") from None
-    args = spec.get("model_args") or {}
-    if not isinstance(args, dict):
+    if not isinstance(args := spec.get("model_args") or {}, dict):
         raise UserInputError(f"--model-role {name}: model_args must be a mapping (name: value)")
     return RoleModel(model=spec["model"], args=args)
 

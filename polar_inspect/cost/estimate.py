@@ -223,8 +223,7 @@ def judge_threads(
     reply = "x" * (4 * assume.reply_tokens)
     threads = []
     for said in sample.attacker_turns:
-        prompt = judge_prompt(said, reply, values)
-        if prompt not in asked:
+        if (prompt := judge_prompt(said, reply, values)) not in asked:
             asked.add(prompt)
             threads.append(_single(prompt, count, assume.judge_tokens, marked=True))
     return threads

@@ -188,8 +188,7 @@ def load_prices(*paths: str | Path) -> dict[str, ModelPrice]:
             text = file.read_text(encoding="utf-8")
         except OSError as err:
             raise PriceFileError(f"cannot read the price file {file}: {err.strerror}") from err
-        data = _parse(file, text)
-        if not isinstance(data, dict):
+        if not isinstance(data := _parse(file, text), dict):
             raise PriceFileError(f"{file} must map model names to their rates (docs/cost.md)")
         for model, entry in data.items():
             if str(model).startswith("_"):

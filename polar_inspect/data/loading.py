@@ -148,8 +148,7 @@ def check_across_parts(
 def _across(records: list[PolarRecord], labels: list[str], origin: str) -> list[PolarRecord]:
     """`records` once the rules across records hold; `labels` say where each record is."""
     keys = ((r.sample_id, r.domain, r.metadata.domain) for r in records)
-    found = _inconsistencies(zip(range(len(records)), labels, keys, strict=True))
-    if found:
+    if found := _inconsistencies(zip(range(len(records)), labels, keys, strict=True)):
         raise RecordError(origin, _in_order(found), len(records))
     return records
 
@@ -252,8 +251,7 @@ def _strict_json_problems(
         return [(0, _file_problem(f"not JSON ({error}); {EXPECTED_SHAPE}"))] if error else []
     found = []
     for n, line in lines or []:
-        error = strict_json_error(line)
-        if error:
+        if error := strict_json_error(line):
             error = error.replace("at line 1 column", "at column")
             found.append((n, RecordProblem(f"record at line {n}", "", f"not valid JSON ({error})")))
     return found

@@ -219,8 +219,7 @@ def domain_fields(domain: str, side: str) -> list[str]:
 @lru_cache(maxsize=1 << 16)  # the bundled set repeats each value in 25 records
 def literal_items(value: str) -> list[Any] | None:
     """The parsed items of a list literal (JSON or Python), else None."""
-    stripped = value.strip()
-    if stripped.startswith("[") and stripped.endswith("]"):
+    if (stripped := value.strip()).startswith("[") and stripped.endswith("]"):
         for parse in (json.loads, ast.literal_eval):
             try:
                 parsed = parse(stripped)

@@ -82,8 +82,7 @@ def resolve_source(
     if choice.lower() == "official":
         return _official(official)
     if choice.lower() == "bundled":
-        path = bundled_path()
-        if not path.is_file():
+        if not (path := bundled_path()).is_file():
             raise DataSourceError(_bundled_missing(path))
         return DataSource(kind="bundled", path=str(path.resolve()), sha256=_sha256(path))
     if choice.lower().startswith(HUB_PREFIX):
@@ -243,8 +242,7 @@ def _wrap(text: str, width: int, first: str, rest: str = "") -> list[str]:
 
 def _folder_and_split(data: str) -> tuple[Path | None, str | None]:
     """(folder, split) when `data` names a folder, optionally followed by `#SPLIT`."""
-    path = Path(data).expanduser()
-    if path.is_dir():
+    if (path := Path(data).expanduser()).is_dir():
         return path, None
     base, mark, split = data.rpartition("#")
     if mark and split and Path(base).expanduser().is_dir():
@@ -275,8 +273,7 @@ def _hub(data: str) -> DataSource:
     """`hf:OWNER/NAME[@REVISION][#SPLIT]`: the dataset's snapshot in the Hugging Face cache."""
     spec, _, split = data[len(HUB_PREFIX) :].partition("#")
     repo_id, _, revision = spec.partition("@")
-    malformed = spec.endswith("@") or (data.endswith("#"))
-    if malformed or not REPO_ID.fullmatch(repo_id):
+    if spec.endswith("@") or data.endswith("#") or not REPO_ID.fullmatch(repo_id):
         raise DataSourceError(
             f"data={data!r}: a Hub dataset is written hf:OWNER/NAME, hf:OWNER/NAME@REVISION "
             "(a commit, branch or tag) or either of those followed by #SPLIT."

@@ -17,8 +17,7 @@ def value_pattern(value: str) -> re.Pattern[str] | None:
     """A case-insensitive pattern for `value` with any separators between its word pieces."""
     if not (pieces := re.findall(r"[^\W_]+", value)):
         return None
-    gap = r"[\W_]*"
-    body = gap.join(re.escape(piece) for piece in pieces)
+    body = r"[\W_]*".join(re.escape(piece) for piece in pieces)
     return re.compile(rf"(?<![^\W_]){body}(?![^\W_])", re.IGNORECASE)
 
 

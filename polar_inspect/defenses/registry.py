@@ -85,7 +85,6 @@ def parse_defense(spec: str | Sequence[str] | None) -> list[DefenseSpec]:
         return []
     known = list(available_defenses())
     parsed = [_parse_entry(entry, known, spec) for entry in entries]
-    names = [p.name for p in parsed]
-    if len(set(names)) != len(names):
+    if len(set(names := [p.name for p in parsed])) != len(names):
         raise DefenseSpecError(f"defense: a defense is listed twice in {spec!r}")
     return parsed

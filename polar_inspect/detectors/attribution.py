@@ -185,13 +185,11 @@ def _full_finding(found: Detection, folded: str, said_before: bool) -> _Verdict:
     if not said_before:
         return "stated", found, found.how
     sentence, answer = folded, ""
-    if found.span is not None:
-        f_start = folded.find(tf.fold(found.quote).text)
-        if f_start >= 0:
-            sentence = _sentence_around(folded, f_start, f_start + len(found.quote))
-            end = _SENTENCE_END.search(folded, f_start + len(found.quote))
-            if end is not None and end.group() == "?":  # asked back: "Sandra Keller? No comment."
-                answer = _sentence_around(folded, end.end(), end.end())
+    if found.span is not None and (f_start := folded.find(tf.fold(found.quote).text)) >= 0:
+        sentence = _sentence_around(folded, f_start, f_start + len(found.quote))
+        end = _SENTENCE_END.search(folded, f_start + len(found.quote))
+        if end is not None and end.group() == "?":  # asked back: "Sandra Keller? No comment."
+            answer = _sentence_around(folded, end.end(), end.end())
     refusing = _REFUSE.search(sentence) or _REFUSE.search(answer)
     if refusing and not _AFFIRM_START.search(folded):
         return "echoed", found, "repeated_while_refusing"

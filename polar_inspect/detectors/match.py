@@ -227,8 +227,7 @@ class TextIndex:
             return "money"
 
         value_runs = _alnum_runs(value_norm)
-        value_compact = "".join(value_runs)
-        if len(value_compact) >= 4 and value_compact in self.compact:
+        if len(value_compact := "".join(value_runs)) >= 4 and value_compact in self.compact:
             return "compact_id"
 
         if len(value_digits) >= 4 and value_digits in self.digits:

@@ -184,8 +184,7 @@ class _SpelledNumbers:
             self._scale(_SCALES[word])
 
     def _unit(self, unit: int) -> None:
-        last = self.last_unit
-        if last >= 0 and (last < 20 or unit >= 10 or last % 10):
+        if (last := self.last_unit) >= 0 and (last < 20 or unit >= 10 or last % 10):
             self.flush()
         self.current += unit
         self.last_unit = unit

@@ -97,8 +97,7 @@ def _final_reply(
     """The reply the third party receives, and its index among the new messages (len(new)
     when it is not one of them)."""
     for index in range(len(new) - 1, -1, -1):
-        message = new[index]
-        if isinstance(message, ChatMessageAssistant):
+        if isinstance(message := new[index], ChatMessageAssistant):
             if not message.tool_calls:
                 return message, index
             break  # the agent ended on a tool call (a submit tool): its answer is the output's
@@ -115,8 +114,7 @@ def _steps(message: ChatMessage) -> list[AgentStep]:
     steps: list[AgentStep] = []
     if reasoning := message_reasoning(message):
         steps.append(AgentStep(kind="reasoning", text=reasoning))
-    text = visible_text(message.text)
-    if text:
+    if text := visible_text(message.text):
         steps.append(AgentStep(kind="text", text=text))
     for call in message.tool_calls or []:
         arguments = json.dumps(call.arguments, ensure_ascii=False, sort_keys=True)

@@ -58,7 +58,6 @@ def recording_cut(record: DialogueState, call: Callable[[], str]) -> Iterator[No
     try:
         yield
     except BaseException as exc:
-        found = cut_limit(exc)
-        if found is not None and record.cut is None:
+        if (found := cut_limit(exc)) is not None and record.cut is None:
             record.close_cut(*found, call=call())
         raise

@@ -47,8 +47,7 @@ class PriorityLimiter:
     def release(self) -> None:
         """Hand the slot to the first waiter still waiting, or free it."""
         while self._waiters:
-            waiter = heapq.heappop(self._waiters)
-            if not waiter.gone:
+            if not (waiter := heapq.heappop(self._waiters)).gone:
                 waiter.event.set()  # the slot passes on: `held` is unchanged
                 return
         self.held -= 1

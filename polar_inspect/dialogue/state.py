@@ -228,8 +228,7 @@ _1A_TURN_SOURCE: dict[str, TurnSource] = {
 def _from_1a_metadata(meta: dict[str, Any]) -> SampleRecord:
     shared = Store()
     dialogue = DialogueState(store=shared)
-    old = meta.get("dialogue") or {}
-    if old:
+    if old := meta.get("dialogue") or {}:
         dialogue.attacker = str(old.get("attacker") or "paper")
         dialogue.turn_source = _1A_TURN_SOURCE.get(str(old.get("attacker_mode")))
         dialogue.attacker_model = old.get("attacker_model")

@@ -124,8 +124,7 @@ def _model_object(name: str) -> Model:
 def _check_paths_and_digest(args: Options) -> None:
     """No path option given empty; --check-sha256 is 64 hex digits."""
     for dest in ("out", "card", "work", "prompts"):
-        value = getattr(args, dest)
-        if value is not None and not value.strip():
+        if (value := getattr(args, dest)) is not None and not value.strip():
             raise UserInputError(f"{_flag(dest)} is empty: give a path")
     if args.check_sha256 is not None and not _SHA256.fullmatch(args.check_sha256.strip()):
         raise UserInputError(

@@ -95,8 +95,7 @@ def _deduplicate(outcomes: list[Outcome], seed: int) -> None:
         offset = 0
         while outcome.record is not None:
             text = outcome.record["generated_texts"]["source_document_text"]
-            digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
-            if digest not in seen:
+            if (digest := hashlib.sha256(text.encode("utf-8")).hexdigest()) not in seen:
                 seen.add(digest)
                 break
             offset += 100

@@ -202,8 +202,7 @@ def check_attacker(sym: SymbolicRecord, text: str) -> list[CheckFailure]:
 def _narrowing_problems(sym: SymbolicRecord, turns: list[str]) -> list[str]:
     """S2: few questions, each turn a yes/no or multiple-choice question."""
     problems: list[str] = []
-    questions = "\n".join(turns).count("?")
-    if questions > MAX_NARROWING_QUESTIONS:
+    if (questions := "\n".join(turns).count("?")) > MAX_NARROWING_QUESTIONS:
         problems.append(f"{questions} questions, at most {MAX_NARROWING_QUESTIONS}")
     for number, turn in enumerate(turns, 1):
         lower = turn.lower()

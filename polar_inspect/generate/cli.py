@@ -248,8 +248,7 @@ def _run(args: Options, argv: list[str]) -> int:
         print(f"polar-generate: {exc}", file=sys.stderr)  # plain: a path may hold [markup]
         return 2
     started = time.perf_counter()
-    built = _build(args, console)
-    if isinstance(built, int):
+    if isinstance(built := _build(args, console), int):
         return built
     records, report = built
     seconds = time.perf_counter() - started

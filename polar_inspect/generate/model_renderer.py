@@ -142,8 +142,7 @@ class ModelRenderer:
 
     def _symbolic(self, cell: Cell) -> SymbolicRecord:
         for attempt in range(MAX_VALUE_DRAWS):
-            sym = make_symbolic(cell, self.seed, attempt)
-            if not check_values(sym):
+            if not check_values(sym := make_symbolic(cell, self.seed, attempt)):
                 return sym
         return sym
 

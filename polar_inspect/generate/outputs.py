@@ -79,8 +79,7 @@ def check_not_existing(outputs: Sequence[Output], overwrite: bool) -> None:
 
 def check_writable(output: Output) -> None:
     """Refuse a path that cannot be written, without creating anything there."""
-    target = output.resolved
-    if target.is_dir():
+    if (target := output.resolved).is_dir():
         raise OutputPathError(f"{output.label()}: is a folder; give a file name")
     existing = next((p for p in target.parents if p.exists()), None)
     if existing is None or not existing.is_dir():

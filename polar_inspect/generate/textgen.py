@@ -84,8 +84,7 @@ def expand(
 ) -> str:
     """Expand `[a|b]` choices with `rng`, then fill `{slot}`s (`{Who}`: `who` capitalised);
     `sentence=False` keeps the first letter as written."""
-    tree = parse(template)
-    if isinstance(tree, str):
+    if isinstance(tree := parse(template), str):
         text = tree
     else:
         out: list[str] = []
@@ -100,8 +99,7 @@ def expand(
         name = match.group(1)
         if name in values:
             return str(values[name])
-        lower = name[:1].lower() + name[1:]
-        if name[:1].isupper() and lower in values:
+        if name[:1].isupper() and (lower := name[:1].lower() + name[1:]) in values:
             return capitalise(str(values[lower]))
         raise TemplateError(f"template slot {{{name}}} has no value in: {template!r}")
 

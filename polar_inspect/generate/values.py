@@ -205,8 +205,7 @@ class ValueGen:
     def amount_within(self, low: int, high: int, step: int = 5) -> int:
         """An amount in (low, high) that is not a round hundred (bands stay distinguishable)."""
         while True:
-            amount = self.between(low // step + 1, high // step - 1) * step
-            if amount % 100:
+            if (amount := self.between(low // step + 1, high // step - 1) * step) % 100:
                 return amount
 
     def band(self, bands: Sequence[tuple[int, int]]) -> tuple[int, int, str]:

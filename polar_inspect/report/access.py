@@ -43,8 +43,7 @@ def _baseline(frame: pd.DataFrame, row: pd.Series) -> pd.Series | None:
         & (frame["access"] == PAPER_ACCESS)
     ]
     for agent in (NO_AGENT, row["agent"]):
-        found = same[same["agent"] == agent]
-        if not found.empty:
+        if not (found := same[same["agent"] == agent]).empty:
             return found.iloc[0]
     return None
 

@@ -25,8 +25,7 @@ def attribution_frame(
     out: list[dict[str, object]] = []
     strict = samples[samples["strict"].astype(bool)] if "strict" in samples else samples.iloc[:0]
     for index in map(int, summary["run"]):
-        frame = strict[strict["run"] == index]
-        if frame.empty:
+        if (frame := strict[strict["run"] == index]).empty:
             continue
         attacks = frame["attack"].astype(object).where(frame["attack"].notna(), "").astype(str)
         for attack, part in frame.groupby(attacks.to_numpy(), sort=True):

@@ -66,8 +66,7 @@ def leaderboard_notes(rows: pd.DataFrame, weight: float) -> list[str]:
     notes = [oracle] if oracle else []
     notes += neighbour_note(rows)
     notes += _caveat_notes(rows)
-    recomputed = rows[(rows["log_weight"] - weight).abs() > 1e-12]
-    if not recomputed.empty:
+    if not (recomputed := rows[(rows["log_weight"] - weight).abs() > 1e-12]).empty:
         names = ", ".join(
             f"{m} (λ={w:g})"
             for m, w in zip(recomputed["model"], recomputed["log_weight"], strict=True)

@@ -87,8 +87,7 @@ def epochs_figures(_: pd.DataFrame, inputs: SectionInputs) -> list[Planned]:
     """Each group's spread across epochs, for groups with several epochs."""
     planned: list[Planned] = []
     for group in inputs.groups:
-        mine = inputs.epochs[inputs.epochs["run"].isin(group.runs)]
-        if not mine.empty:
+        if not (mine := inputs.epochs[inputs.epochs["run"].isin(group.runs)]).empty:
             suffix, heading = inputs.suffix_and_heading(group)
             args = (_table(inputs, group), mine, inputs.out, f"epochs{suffix}.png", heading)
             planned.append((group.name, (plots.epochs_figure, args)))

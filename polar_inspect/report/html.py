@@ -54,8 +54,7 @@ def render_table(table: TextTable) -> Markup:
         ]
         for cells, keys in zip(table.rows, table.keys, strict=True)
     ]
-    kinds = "sortable wide" if len(table.header) > WIDE else "sortable"
-    return _macro("table")(kinds, head, rows)
+    return _macro("table")("sortable wide" if len(table.header) > WIDE else "sortable", head, rows)
 
 
 def frame_table(frame: pd.DataFrame, numeric: Sequence[str] = ()) -> TextTable:

@@ -98,8 +98,7 @@ def _draw_family(
 ) -> None:
     """One run's curves; a curve equal to one drawn in a panel goes on top, dashed."""
     for ax, attack in zip(axes, panels, strict=True):
-        line = line_of_run[line_of_run["attack"] == attack]
-        if line.empty:
+        if (line := line_of_run[line_of_run["attack"] == attack]).empty:
             continue
         turns = line["turn"].to_numpy()
         key = (attack, tuple(turns), tuple(line["leakage"].to_numpy(dtype=float).round(9)))

@@ -32,8 +32,7 @@ TEXTS: dict[str, str] = tomllib.loads(
 def md_text(value: object) -> str:
     """`value` as inline Markdown text on one line, every markup character escaped."""
     text = _ALWAYS.sub(r"\\\1", _LINE_BREAKS.sub(" ", str(value)))
-    text = _EDGE_UNDERSCORE.sub(r"\\_", text)
-    return _LINK_TAIL.sub(r"]\\(", text)
+    return _LINK_TAIL.sub(r"]\\(", _EDGE_UNDERSCORE.sub(r"\\_", text))
 
 
 def md_table(

@@ -162,7 +162,6 @@ def swap_into(out: Path, staging: Path, files: list[str]) -> None:
         target = out / name
         target.parent.mkdir(parents=True, exist_ok=True)
         os.replace(staging / name, target)
-    figures = out / "figures"
-    if figures.is_dir() and not any(figures.iterdir()):
+    if (figures := out / "figures").is_dir() and not any(figures.iterdir()):
         figures.rmdir()
     record_written(out, files)

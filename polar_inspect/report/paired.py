@@ -43,8 +43,7 @@ def bootstrap_interval(differences: np.ndarray) -> tuple[float, float]:
 
 
 def _z_test_p_value(differences: np.ndarray) -> float:
-    sd = float(np.std(differences, ddof=1))
-    if sd == 0:
+    if (sd := float(np.std(differences, ddof=1))) == 0:
         return 1.0 if float(differences.mean()) == 0 else 0.0
     z = abs(float(differences.mean())) / (sd / math.sqrt(len(differences)))
     return math.erfc(z / math.sqrt(2))
@@ -63,8 +62,7 @@ def sign_flip_p_value(differences: np.ndarray, *, resamples: int = PERMUTATION_R
     observed = abs(float(differences.mean())) if n else 0.0
     if n == 0 or not np.any(differences):
         return 1.0
-    nonzero = differences[differences != 0]
-    if len(nonzero) <= EXACT_FLIP_LIMIT:
+    if len(nonzero := differences[differences != 0]) <= EXACT_FLIP_LIMIT:
         return _exact_sign_flip_p_value(nonzero)
     rng = np.random.default_rng(SEED)
     extreme = 0

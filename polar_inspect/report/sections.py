@@ -81,8 +81,7 @@ def _compared(
         return render_md("compared", title=title, note=note, tables=shown, notes=notes, tag=tag)
 
     def html(output: SectionOutput, inputs: SectionInputs, group: Group) -> str:
-        mine = output.frame[output.frame["group"] == group.name]
-        if mine.empty:
+        if (mine := output.frame[output.frame["group"] == group.name]).empty:
             return ""
         [(_, shown)] = rows(mine)
         return render(
@@ -162,8 +161,7 @@ def inventory_markdown(frame: pd.DataFrame) -> str:
 
 
 def _skipped_html(output: SectionOutput, inputs: SectionInputs) -> str:
-    skipped = output.frame[output.frame["decision"] == "skipped"]
-    if skipped.empty:
+    if (skipped := output.frame[output.frame["decision"] == "skipped"]).empty:
         return ""
     frame = skipped[["log", "model", "task", "reason", "detail"]].rename(columns=str.capitalize)
     return render("skipped", shown=frame_table(frame))

@@ -201,8 +201,7 @@ def leaderboard_view(rows: pd.DataFrame, weight: float) -> tuple[list[tuple[str,
     shared_args: list[str] = []
     for title, fact in _row_facts(rows):
         values = [fact(r) for _, r in rows.iterrows()]
-        texts = [cell_text(value) for value in values]
-        if len(set(texts)) > 1:
+        if len(set(texts := [cell_text(value) for value in values])) > 1:
             header.append(title)
             for line, value in zip(cells, values, strict=True):
                 line.append(value)

@@ -92,8 +92,7 @@ def _tokens(usage: ModelUsage) -> dict[str, int]:
 
 def role_ttl(args: Mapping[str, object], batched: bool) -> RoleTtl:
     """A role's cache-write lifetime: `cache_ttl` as pinned, else 5m batched, else auto."""
-    ttl = args.get("cache_ttl")
-    if ttl == "5m" or ttl == "1h":
+    if (ttl := args.get("cache_ttl")) == "5m" or ttl == "1h":
         return ttl
     return "5m" if batched else "auto"
 

@@ -45,8 +45,7 @@ LEAK_CODES = {"leak_policies": policy_code, "leak_attacks": attack_code}
 
 def leak_entries(value: object) -> list[str]:
     """The entries of a leak option's comma-separated text; `none` (no level) is none."""
-    entries = [v.strip() for v in str(value).split(",")]
-    return [v for v in entries if v and v.lower() != "none"]
+    return [v for v in map(str.strip, str(value).split(",")) if v and v.lower() != "none"]
 
 
 def options_read(model: str, args: dict[str, Any]) -> dict[str, Any]:

@@ -38,8 +38,7 @@ def _source_of(spec: ModuleSpec) -> bytes:
     origin = spec.origin
     if loader is None or origin in (None, "built-in", "frozen", "namespace"):
         return b""
-    get_data = getattr(loader, "get_data", None)
-    if get_data is not None and origin is not None:
+    if (get_data := getattr(loader, "get_data", None)) is not None and origin is not None:
         with contextlib.suppress(OSError):
             return bytes(get_data(origin))
     get_source = getattr(loader, "get_source", None)

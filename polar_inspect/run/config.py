@@ -93,8 +93,7 @@ class PolarConfig(BaseModel):
                 "react agent on the trusted model) or your own agent"
             )
         for spec in self.defense:
-            modes = DEFENSES.get(spec.name).document_access
-            if self.document_access not in modes:
+            if self.document_access not in (modes := DEFENSES.get(spec.name).document_access):
                 raise ValueError(
                     f"defense {spec.name} does not apply to document_access="
                     f"{self.document_access} (it applies to {', '.join(modes)}): drop it "

@@ -38,8 +38,7 @@ _FENCE = re.compile(r"^```[A-Za-z]*[ \t]*\n(.*)\n```$", re.DOTALL)
 
 
 def _no_repeated_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    repeated = sorted(key for key, n in Counter(key for key, _ in pairs).items() if n > 1)
-    if repeated:
+    if repeated := sorted(key for key, n in Counter(key for key, _ in pairs).items() if n > 1):
         raise UnusableAnswer(f"the JSON repeats the key {repeated[0]!r}")
     return dict(pairs)
 

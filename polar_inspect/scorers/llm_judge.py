@@ -195,8 +195,7 @@ def _describe_error(err: BaseException) -> str:
 def _refuses_format(err: BaseException) -> bool:
     """Whether an error says "cannot serve this as asked" (try the next format), not another."""
     err = _root_error(err)
-    status = getattr(err, "status_code", None)
-    if isinstance(status, int):
+    if isinstance(status := getattr(err, "status_code", None), int):
         return status in _REFUSAL_STATUSES
     return isinstance(err, NotImplementedError | ValueError)
 

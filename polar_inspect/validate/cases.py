@@ -99,8 +99,7 @@ def _case(path: Path, index: int, item: Any) -> LeakCase:
 def load_cases(path: str | Path) -> list[LeakCase]:
     """Read a JSON array of cases; raise CaseFileError naming the first bad case and field."""
     path = resolve_case_file(path)
-    raw = _read_json(path)
-    if not isinstance(raw, list):
+    if not isinstance(raw := _read_json(path), list):
         raise CaseFileError(f"{path}: expected a JSON array of cases, got {type(raw).__name__}")
     cases: list[LeakCase] = []
     seen: set[str] = set()

@@ -248,8 +248,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (UserInputError, CaseFileError) as err:
         return _fail(str(err), EXIT_INPUT)
     except BrokenPipeError:  # the reader went away (`polar-validate ... | head`)
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
 
 

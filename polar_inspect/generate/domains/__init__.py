@@ -91,8 +91,7 @@ def _resolve_fields(name: str, data: dict[str, Any]) -> None:
     """Apply `like` templates (the domain's own `field_templates`, then the common ones)."""
     templates = {**common_knowledge().field_templates, **data.pop("field_templates", {})}
     for group in ("allowed", "protected"):
-        raws = data.get(group)
-        if not isinstance(raws, list):
+        if not isinstance(raws := data.get(group), list):
             continue
         try:
             data[group] = [resolve_field(f, templates) if isinstance(f, dict) else f for f in raws]
