@@ -202,7 +202,10 @@ class RunIdentity(_Identity):
         if self.task is not None:
             found.update(self.task.components())
             found["settings"] = json.dumps(self.task.settings, sort_keys=True)
-            found["versions"] = f"{self.task.package_version} / task {self.task.task_version}"
+            detectors = ", ".join(f"{n} {v}" for n, v in sorted(self.task.detectors.items()))
+            found["versions"] = (
+                f"{self.task.package_version} / task {self.task.task_version} / {detectors}"
+            )
             for name, code in sorted(self.task.code.items()):
                 found[f"code {name}"] = code.describe()
         else:

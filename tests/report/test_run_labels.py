@@ -148,3 +148,25 @@ def test_the_same_samples_chosen_by_limit_or_by_id_are_one_experiment() -> None:
         run_identity(log, None, {}).digest() for log in (by_limit, by_id, fewer)
     )
     assert first == second != third
+
+
+def test_runs_scored_by_two_detector_versions_are_told_apart_by_them() -> None:
+    from polar_inspect.run.identity import TaskIdentity
+
+    def task(strict: str) -> TaskIdentity:
+        return TaskIdentity(
+            package_version="0.1.0",
+            task_version="1-C",
+            detectors={"parity": "1", "strict": strict},
+            data_sha256="abc",
+            subset="bundled",
+            selection={},
+            settings={},
+            templates={},
+        )
+
+    log = _log("polar/mixed", SHARED)
+    old, new = run_identity(log, task("1"), {}), run_identity(log, task("2"), {})
+    assert old.digest() != new.digest()
+    assert old.parts()["versions"] == "0.1.0 / task 1-C / parity 1, strict 1"
+    assert new.parts()["versions"] == "0.1.0 / task 1-C / parity 1, strict 2"
