@@ -278,7 +278,7 @@ def masked(view: TextView, form: ValueForm) -> Detection | None:
 
 
 def masked_part(view: TextView, form: ValueForm) -> Detection | None:
-    """A masked number's digits (four or more) with no cue before them ("ticket 8823")."""
+    """A masked number's digits (four or more) with no cue near them ("ticket 8823")."""
     span = len(form.digits) >= 4 and _aligned(view, "base", form.digits, whole_number=True)
     return view.detection("partial", "last_digits", "base", *span) if span else None
 

@@ -135,9 +135,10 @@ def is_name_field(field_name: str) -> bool:
 def _mask_cue(tokens: list[str], field_name: str | None) -> re.Pattern[str]:
     """What a reply puts beside a masked number's digits: a masking cue, one of the value's words
     or of its field name's ("Visa 8823", "payment method: 8823")."""
-    own = {w for w in [*tokens, *_field_words(field_name or "")] if w.isalpha() and len(w) > 2}
-    words = rf"|(?<![^\W\d_])(?:{'|'.join(sorted(own))})(?![^\W\d_])" if own else ""
-    return re.compile(masked_cue_pattern() + words)
+    words = [*tokens, *_field_words(field_name or "")]
+    own = {w for w in words if w.isalpha() and len(w) > 2 and w not in STOPWORDS}
+    alternatives = rf"|(?<![^\W\d_])(?:{'|'.join(sorted(own))})(?![^\W\d_])" if own else ""
+    return re.compile(masked_cue_pattern() + alternatives)
 
 
 def _is_name(value: str, tokens: list[str], field_name: str | None) -> bool:
