@@ -77,8 +77,8 @@ def range_ends(view: TextView, form: ValueForm) -> Detection | None:
     """A range's two numbers in order with only a connector between ("between 20 and 25 %")."""
     low, high = form.ends
     for (a, start, end, w), (b, start2, end2, w2) in product(view.numbers(), repeat=2):
-        gap = view.text(w)[end:start2]
-        if a in low and b in high and w == w2 and end <= start2 and _RANGE_GAP.fullmatch(gap):
+        ordered = a in low and b in high and w == w2 and end <= start2  # before slicing the gap
+        if ordered and _RANGE_GAP.fullmatch(view.text(w)[end:start2]):
             return view.detection("full", "range", w, start, end2)
     return None
 
